@@ -1,0 +1,95 @@
+"""Plotly figures for the lessons, emitted as HTML that uses the site's own plotly.js."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+from IPython.display import HTML
+
+from .data import VOCAB
+from .tables import position_labels
+
+COLORSCALE = "Viridis"  # perceptually even and readable with colour-blindness
+FONT = dict(family="system-ui, -apple-system, 'Segoe UI', sans-serif", size=13)
+
+
+def show(fig: go.Figure, div_id: str) -> HTML:
+    """The figure as an HTML fragment with a fixed id (stable across builds), no bundled JS."""
+    fig.update_layout(font=FONT, template="plotly_white")
+    return HTML(fig.to_html(include_plotlyjs=False, full_html=False, div_id=div_id,
+                            config={"displaylogo": False, "responsive": True}))
+
+
+def attention_heatmap(A: np.ndarray, S: np.ndarray, tokens, title: str) -> go.Figure:
+    """A as a heatmap over (query row, key column); hover gives the scaled score and weight.
+    Masked cells (key after query) are left blank."""
+    labels = position_labels(tokens)
+    T = len(tokens)
+    future = np.triu(np.ones((T, T), dtype=bool), k=1)
+    z = np.where(future, np.nan, A)                       # (T, T)
+    scores = np.where(future, np.nan, S)                  # (T, T)
+    custom = np.dstack([scores, np.broadcast_to(np.array(labels)[:, None], (T, T)),
+                        np.broadcast_to(np.array(labels)[None, :], (T, T))])
+    fig = go.Figure(go.Heatmap(
+        z=z, x=labels, y=labels, customdata=custom, colorscale=COLORSCALE, zmin=0, zmax=1,
+        hoverongaps=False, colorbar=dict(title=dict(text="weight")),
+        hovertemplate="query %{customdata[1]} → key %{customdata[2]}<br>"
+                      "score s = %{customdata[0]:.2f}<br>weight a = %{z:.3f}<extra></extra>"))
+    fig.update_layout(title=dict(text=title), height=520, margin=dict(l=90, r=20, t=50, b=90),
+                      xaxis=dict(title=dict(text="key position j"), tickangle=-45),
+                      yaxis=dict(title=dict(text="query position i"), autorange="reversed"))
+    return fig
+
+
+def next_token_bars(probs: np.ndarray, tokens, start: int) -> go.Figure:
+    """Next-word probabilities at one position, with a slider to move along the sentence."""
+    labels = position_labels(tokens)
+
+    def title(i):
+        return f"After “{' '.join(tokens[: i + 1])}”: next word"
+    fig = go.Figure(go.Bar(x=list(VOCAB), y=probs[start], marker_color="#3b528b",
+                           hovertemplate="p(%{x}) = %{y:.4f}<extra></extra>"))
+    steps = [dict(method="update", label=labels[i],
+                  args=[{"y": [probs[i].tolist()]}, {"title.text": title(i)}])
+             for i in range(len(tokens))]
+    fig.update_layout(
+        title=dict(text=title(start)), height=440, margin=dict(l=60, r=20, t=60, b=40),
+        yaxis=dict(range=[0, 1.05], title=dict(text="probability")),
+        sliders=[dict(active=start, steps=steps, currentvalue=dict(prefix="position "),
+                      pad=dict(t=50))])
+    return fig
+
+
+def loss_curve(history: list[float], floor: float) -> go.Figure:
+    """Training loss per Adam step against the floor that the data allows."""
+    steps = list(range(len(history)))
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=steps, y=history, mode="lines", name="mean loss",
+                             line=dict(color="#21918c"),
+                             hovertemplate="step %{x}: %{y:.4f} nats<extra></extra>"))
+    fig.add_trace(go.Scatter(x=[0, steps[-1]], y=[floor, floor], mode="lines",
+                             name=f"floor 24·ln2/88 = {floor:.4f}",
+                             line=dict(color="#440154", dash="dash"), hoverinfo="skip"))
+    fig.update_layout(height=380, margin=dict(l=60, r=20, t=30, b=50),
+                      xaxis=dict(title=dict(text="Adam step")),
+                      yaxis=dict(title=dict(text="loss (nats per target)"), type="log"),
+                      legend=dict(x=0.55, y=0.95))
+    return fig
+
+
+def pattern_bars(counts: dict[str, int], highlight: str) -> go.Figure:
+    """How many converged seeds found each attention pattern of rows 5 and 13."""
+    labels = list(counts)
+    fig = go.Figure(go.Bar(
+        x=[counts[k] for k in labels], y=labels, orientation="h",
+        marker_color=["#fde725" if k == highlight else "#3b528b" for k in labels],
+        hovertemplate="%{y}: %{x} seeds<extra></extra>"))
+    fig.update_layout(height=max(260, 26 * len(labels) + 80), margin=dict(l=220, r=20, t=20, b=50),
+                      xaxis=dict(title=dict(text="converged seeds")),
+                      yaxis=dict(autorange="reversed"))
+    return fig
+
+
+def loss_floor(n_coin_flips: int, n_targets: int) -> float:
+    return n_coin_flips * math.log(2) / n_targets
