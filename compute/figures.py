@@ -48,7 +48,7 @@ def next_token_bars(probs: np.ndarray, tokens, start: int) -> go.Figure:
 
     def title(i):
         return f"After “{' '.join(tokens[: i + 1])}”: next word"
-    fig = go.Figure(go.Bar(x=list(VOCAB), y=probs[start], marker_color="#3b528b",
+    fig = go.Figure(go.Bar(x=list(VOCAB), y=probs[start].tolist(), marker_color="#3b528b",
                            hovertemplate="p(%{x}) = %{y:.4f}<extra></extra>"))
     steps = [dict(method="update", label=labels[i],
                   args=[{"y": [probs[i].tolist()]}, {"title.text": title(i)}])

@@ -1,0 +1,33 @@
+// Site behaviour on top of sphinx-book-theme.
+
+// Resize plotly figures once the theme has laid the page out, and again when
+// the theme mode (light/dark) changes: plotly sizes a figure when it is first
+// drawn, which can be before the sidebars take their place.
+(function () {
+  function resizeFigures() {
+    if (!window.Plotly) return;
+    document.querySelectorAll(".plotly-graph-div").forEach(function (gd) {
+      if (gd._fullLayout) window.Plotly.Plots.resize(gd);
+    });
+  }
+  window.addEventListener("load", resizeFigures);
+  new MutationObserver(resizeFigures).observe(document.documentElement, {
+    attributes: true,
+    attributeFilter: ["data-theme", "data-mode"],
+  });
+})();
+
+// Search result snippets: Sphinx takes them from the whole <main>, where the
+// theme's header buttons come first ("System Settings Light Dark"); drop
+// them and squeeze the whitespace.
+document.addEventListener("DOMContentLoaded", function () {
+  if (typeof Search === "undefined" || !Search.htmlToText) return;
+  var htmlToText = Search.htmlToText;
+  Search.htmlToText = function (html, anchor) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    doc.querySelectorAll(".bd-header-article, .bd-sidebar-secondary, .prev-next-area, .handout-link")
+      .forEach(function (el) { el.remove(); });
+    var text = htmlToText(doc.documentElement.outerHTML, anchor);
+    return text.replace(/\s+/g, " ").trim();
+  };
+});

@@ -1,0 +1,66 @@
+"""Sphinx configuration for the lesson site (source dir = repo root).
+
+Build with `./build` (or `python -m sitebuild`); see sitebuild/ for the logic.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT))  # our own extensions live in sitebuild/
+
+# Lesson cells `import compute`, and their kernel runs in posts/: give it the
+# repo root. No bytecode, so compute/ (a build dependency) stays untouched.
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+
+project = "Next-word prediction, computed"
+html_title = project
+language = "en"
+
+extensions = [
+    "myst_nb",
+    "sphinx.ext.mathjax",
+    "sitebuild.stamps",  # stale-cache guard: compute/ changes re-execute lessons
+    "sitebuild.pages",  # per-page: plotly.js only where needed, handout link, matrix scroll
+]
+
+# Only index.md and posts/ are pages. ".*" covers .venv, .ci, .git and the
+# .site.new-* staging folder of sitebuild.publish.
+exclude_patterns = [
+    ".*", "_build", "site", "tests", "compute", "sitebuild", "tools", "benchmarks",
+    "_static", "_templates", "README.md", "**/README.md", "**/__pycache__",
+]
+
+# --- MyST-NB: execute lessons at build time, cache outputs -------------------
+nb_execution_mode = "cache"
+nb_execution_cache_path = str(ROOT / "_build" / ".jupyter_cache")
+nb_execution_raise_on_error = True
+nb_execution_timeout = 300
+nb_render_markdown_format = "myst"  # $$ math in Markdown() outputs is typeset
+nb_ipywidgets_js = {}  # the default loads require.js from a CDN and hides window.Plotly
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
+
+# --- Offline assets (see _static/vendor/README.md) --------------------------
+mathjax_path = "vendor/mathjax/es5/tex-chtml.js"  # relative to _static/
+html_static_path = ["_static"]
+html_css_files = ["site.css", ("print.css", {"media": "print"})]
+html_js_files = ["site.js"]
+html_copy_source = False  # no page links to its source
+
+# --- Theme ------------------------------------------------------------------
+html_theme = "sphinx_book_theme"
+html_theme_options = {
+    # Empty lists: otherwise a stray second navbar appears (DESIGN.md).
+    "navbar_start": [],
+    "navbar_center": [],
+    "navbar_end": [],
+    "navbar_persistent": [],
+    "use_download_button": False,  # our PDF handout replaces "print to PDF"
+    "use_fullscreen_button": False,
+    "home_page_in_toc": True,
+    "footer_content_items": [],  # no "By <author>", copyright or Sphinx credit
+    "show_toc_level": 2,
+}
+html_context = {"default_mode": "light"}  # else: "invalid theme mode" console error

@@ -1,0 +1,82 @@
+"""`python -m sitebuild`: build the whole site into site/.
+
+1. compute's preflight check (if compute has one);
+2. sphinx-build into _build/html (lessons execute, or come from the cache);
+3. one PDF handout per lesson, posts/<stem>.md -> handouts/<stem>.pdf;
+4. publish _build/html + handouts into site/ atomically.
+
+Exits 1 with a one-line `error: ...` when a step fails; site/ is then left
+as it was.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from . import ROOT
+from .handouts import HandoutError, make_handouts
+from .html import SphinxError, build_html
+from .preflight import PreflightError, run_preflight
+from .publish import publish
+
+
+def lesson_stems(root: Path) -> list[str]:
+    """The lessons: posts/*.md, by file stem."""
+    return sorted(p.stem for p in (root / "posts").glob("*.md"))
+
+
+def build_site(root: Path) -> dict:
+    """Run the four steps; returns what the summary reports. Raises on failure."""
+    build_dir = root / "_build"
+    stems = lesson_stems(root)
+    run_preflight()
+    executed = build_html(root, build_dir)
+    html_dir = build_dir / "html"
+    printed = make_handouts(html_dir, stems, build_dir / "handouts")
+    publish(html_dir, [build_dir / "handouts" / f"{s}.pdf" for s in stems], root / "site")
+    notebooks = sorted(f"posts/{s}.md" for s in stems)
+    return {
+        "pages": sum(1 for p in html_dir.rglob("*.html") if p.parts[len(html_dir.parts)] != "_static"),
+        "handouts": len(stems),
+        "printed": printed,
+        "executed": executed,
+        "cached": [nb for nb in notebooks if nb not in executed],
+    }
+
+
+def summary(result: dict, seconds: float) -> str:
+    """The short report printed after a successful build."""
+    def names(items):
+        return ", ".join(items) if items else "none"
+
+    return "\n".join([
+        f"site/ published: {result['pages']} pages, {result['handouts']} handouts "
+        f"({len(result['printed'])} printed, {result['handouts'] - len(result['printed'])} unchanged)",
+        f"executed: {names(result['executed'])}",
+        f"from cache: {names(result['cached'])}",
+        f"took {seconds:.1f} s",
+    ])
+
+
+def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
+    parser = argparse.ArgumentParser(prog="python -m sitebuild", description=__doc__.splitlines()[0])
+    parser.parse_args(argv)
+    sys.dont_write_bytecode = True  # keep compute/ (a build dependency) free of __pycache__
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))  # compute's preflight is imported from the repo
+    start = time.monotonic()
+    try:
+        result = build_site(root)
+    except (PreflightError, SphinxError, HandoutError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        print("site/ was left unchanged.", file=sys.stderr)
+        return 1
+    print(summary(result, time.monotonic() - start))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,69 @@
+"""Headless Chromium (Debian's /usr/bin/chromium) driven by Playwright, kept offline."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def launch(playwright):
+    """Launch Debian's chromium; Playwright's own browser downloads are never used."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+def is_local(url: str) -> bool:
+    """True for URLs that stay on this machine: 127.0.0.1, or data:/blob:/about:."""
+    parts = urlsplit(url)
+    return parts.scheme in ("data", "blob", "about") or parts.hostname == "127.0.0.1"
+
+
+def watch(page) -> tuple[list[str], list[str]]:
+    """Block every non-local request of `page`, and collect what went wrong.
+
+    Returns two lists that fill as the page runs: the blocked external URLs,
+    and console errors / uncaught page errors.
+    """
+    external: list[str] = []
+    errors: list[str] = []
+
+    def route(route):
+        if is_local(route.request.url):
+            route.continue_()
+        else:
+            external.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", route)
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return external, errors
+
+
+# Resolves once MathJax has typeset the page and every plotly figure is drawn
+# at the current width; returns the number of figures.
+WAIT_FOR_PAGE_JS = """
+async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    await MathJax.startup.promise;
+  }
+  const figures = [...document.querySelectorAll('.plotly-graph-div')];
+  if (figures.length) {
+    if (!window.Plotly) throw new Error('plotly.js is not loaded');
+    await Promise.all(figures.map((gd) => Plotly.Plots.resize(gd)));
+    for (const gd of figures) {
+      if (!gd.querySelector('svg.main-svg')) throw new Error('figure not drawn: #' + gd.id);
+    }
+  }
+  await document.fonts.ready;
+  return figures.length;
+}
+"""

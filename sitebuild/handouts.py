@@ -1,0 +1,126 @@
+"""Print each lesson page to an A4 PDF handout with headless Chromium.
+
+A handout is reprinted only when what it is printed from changed since it
+was last printed: the page's HTML, or anything in _static/ (print.css, the
+other styles and scripts). Hashes are kept in `<out_dir>/stamps.json`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+from . import browser
+from .serve import serve
+
+# Bump when the print settings below change, to reprint every handout.
+PRINT_SETTINGS = "a4-15mm-footer-v1"
+MARGIN = {"top": "15mm", "right": "15mm", "bottom": "18mm", "left": "15mm"}
+# A4 width less the side margins, in CSS pixels: the page is laid out (and its
+# figures sized) at the width it is printed at.
+VIEWPORT = {"width": 680, "height": 960}
+FOOTER = (
+    '<div style="font-size:8px;color:#666;width:100%;margin:0 15mm;'
+    'display:flex;justify-content:space-between;">'
+    '<span class="title"></span>'
+    '<span><span class="pageNumber"></span> / <span class="totalPages"></span></span></div>'
+)
+
+
+class HandoutError(Exception):
+    """A lesson page could not be printed cleanly."""
+
+
+# Sphinx's cache-busting `?v=<checksum>` on asset URLs; left out of the page's
+# hash (the assets themselves are hashed), since Sphinx adds some of them
+# only from the second build on.
+_CACHE_BUSTER = re.compile(rb"\?v=[0-9a-f]{8}\b")
+
+
+def static_hash(html_dir: Path) -> bytes:
+    """Digest of every file under _static/ (names and contents)."""
+    h = hashlib.sha256()
+    static = html_dir / "_static"
+    for path in sorted(p for p in static.rglob("*") if p.is_file()):
+        h.update(path.relative_to(static).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.digest()
+
+
+def page_hash(html_dir: Path, stem: str, static: bytes | None = None) -> str:
+    """Hash of what a handout is printed from: the page, _static/, the print settings."""
+    h = hashlib.sha256(PRINT_SETTINGS.encode())
+    h.update(static if static is not None else static_hash(html_dir))
+    page = (html_dir / "posts" / f"{stem}.html").read_bytes()
+    h.update(_CACHE_BUSTER.sub(b"", page))
+    return h.hexdigest()
+
+
+def make_handouts(html_dir: Path, stems: list[str], out_dir: Path) -> list[str]:
+    """Make `out_dir`/<stem>.pdf for each lesson page `html_dir`/posts/<stem>.html.
+
+    Returns the stems printed this time; the others were unchanged and kept.
+    PDFs of lessons not in `stems` are removed. Raises HandoutError.
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stamp_file = out_dir / "stamps.json"
+    stamps = json.loads(stamp_file.read_text()) if stamp_file.exists() else {}
+    stamps = {s: h for s, h in stamps.items() if s in stems}
+    for pdf in out_dir.glob("*.pdf"):
+        if pdf.stem not in stems:
+            pdf.unlink()
+
+    static = static_hash(html_dir)
+    wanted = {stem: page_hash(html_dir, stem, static) for stem in stems}
+    todo = [s for s in stems if stamps.get(s) != wanted[s] or not (out_dir / f"{s}.pdf").exists()]
+    if not todo:
+        stamp_file.write_text(json.dumps(stamps, indent=1, sort_keys=True))
+        return []
+
+    from playwright.sync_api import sync_playwright
+
+    with serve(html_dir) as base, sync_playwright() as pw:
+        chromium = browser.launch(pw)
+        try:
+            context = chromium.new_context(viewport=VIEWPORT)
+            for stem in todo:
+                _print_page(context, f"{base}posts/{stem}.html", out_dir / f"{stem}.pdf")
+                stamps[stem] = wanted[stem]
+                stamp_file.write_text(json.dumps(stamps, indent=1, sort_keys=True))
+        finally:
+            chromium.close()
+    return todo
+
+
+def _print_page(context, url: str, pdf: Path) -> None:
+    page = context.new_page()
+    try:
+        external, errors = browser.watch(page)
+        page.emulate_media(media="print")
+        page.goto(url, wait_until="load")
+        page.evaluate(browser.WAIT_FOR_PAGE_JS)
+        if external:
+            raise HandoutError(f"{url} requested outside the site: {', '.join(external)}")
+        if errors:
+            raise HandoutError(f"{url} had console errors: {' | '.join(errors)}")
+        tmp = pdf.with_suffix(".pdf.tmp")
+        page.pdf(
+            path=tmp,
+            format="A4",
+            margin=MARGIN,
+            print_background=True,
+            display_header_footer=True,
+            header_template="<span></span>",
+            footer_template=FOOTER,
+            outline=True,
+            tagged=True,
+        )
+        tmp.replace(pdf)
+    except HandoutError:
+        raise
+    except Exception as exc:  # playwright errors: timeouts, JS exceptions
+        raise HandoutError(f"printing {url} failed: {exc}") from exc
+    finally:
+        page.close()

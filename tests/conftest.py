@@ -1,0 +1,75 @@
+"""Session fixtures: the built site, a local server for it, and a browser kept offline."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sitebuild import browser as sb_browser  # noqa: E402
+from sitebuild.serve import serve  # noqa: E402
+
+LESSONS = sorted(p.stem for p in (ROOT / "posts").glob("*.md"))
+
+
+def run_sitebuild(root: Path = ROOT, timeout: int = 3600) -> subprocess.CompletedProcess:
+    """`python -m sitebuild` in `root`, output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "sitebuild"], cwd=root, capture_output=True, text=True, timeout=timeout
+    )
+
+
+@pytest.fixture(scope="session")
+def built_site() -> Path:
+    """Build the site once per session; the path of site/."""
+    proc = run_sitebuild()
+    assert proc.returncode == 0, f"python -m sitebuild failed:\n{proc.stdout}\n{proc.stderr}"
+    return ROOT / "site"
+
+
+@pytest.fixture(scope="session")
+def http_server(built_site) -> str:
+    """site/ served on 127.0.0.1 on a free port; the base URL, ending in '/'."""
+    with serve(built_site) as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's headless chromium, driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = sb_browser.launch(pw)
+        yield chromium
+        chromium.close()
+
+
+@dataclass
+class PageVisit:
+    """A browser page that blocks and records non-local requests and collects console errors."""
+
+    page: object
+    base: str
+    external_requests: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+
+    def open(self, path: str) -> int:
+        """Load `path` (relative to the site root); wait for math and figures. Returns the figure count."""
+        self.page.goto(self.base + path, wait_until="load")
+        return self.page.evaluate(sb_browser.WAIT_FOR_PAGE_JS)
+
+
+@pytest.fixture
+def page(browser, http_server):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pw_page = context.new_page()
+    external, errors = sb_browser.watch(pw_page)
+    yield PageVisit(pw_page, http_server, external, errors)
+    context.close()

@@ -1,0 +1,53 @@
+"""A miniature copy of the project in a temporary folder, for build tests."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+LESSON = """\
+---
+file_format: mystnb
+kernelspec:
+  name: python3
+  display_name: Python 3
+---
+
+# Mini lesson
+
+```{code-cell} ipython3
+:tags: [remove-cell]
+
+import compute
+from myst_nb import glue
+
+glue("value", compute.VALUE, display=False)
+```
+
+The value is {glue:text}`value`.
+"""
+
+
+def make_mini_project(dest: Path, lesson: str = LESSON) -> Path:
+    """conf.py, sitebuild/, _static/ and index.md of this repo, a one-line compute, one lesson."""
+    for name in ("conf.py", "index.md"):
+        shutil.copy2(ROOT / name, dest / name)
+    for name in ("sitebuild", "_static"):
+        shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+    (dest / "compute" / "checkpoints").mkdir(parents=True)
+    (dest / "compute" / "__init__.py").write_text("VALUE = 1\n")
+    (dest / "posts").mkdir()
+    (dest / "posts" / "lesson.md").write_text(lesson)
+    return dest
+
+
+def tree_digest(folder: Path) -> dict[str, str]:
+    """{relative path: sha256} of every file under `folder`."""
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }

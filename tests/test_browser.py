@@ -1,0 +1,89 @@
+"""The built pages in headless Chromium: offline, no errors, math typeset, figures drawn."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import LESSONS, ROOT
+
+PAGES = ["index.html", "search.html", "genindex.html"] + [f"posts/{s}.html" for s in LESSONS]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_page_is_offline_and_error_free(page, path):
+    page.open(path)
+    page.page.wait_for_timeout(300)  # late requests (fonts, lazy scripts)
+    assert page.external_requests == []
+    assert page.console_errors == []
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_lesson_math_is_typeset(page, stem):
+    page.open(f"posts/{stem}.html")
+    math = page.page.locator(".math").count()  # Sphinx's math nodes, inline and display
+    assert page.page.locator(".math:not(:has(mjx-container))").count() == 0  # nothing left raw
+    assert page.page.locator("mjx-container").count() >= math
+    assert page.page.locator("mjx-merror").count() == 0  # no TeX errors
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_lesson_figures_are_drawn(page, stem):
+    figures = page.open(f"posts/{stem}.html")
+    assert figures == page.page.locator(".plotly-graph-div").count()
+    for i in range(figures):
+        gd = page.page.locator(".plotly-graph-div").nth(i)
+        box = gd.locator("svg.main-svg").first.bounding_box()
+        assert box and box["width"] > 200 and box["height"] > 100
+        # drawn within the article, not wider than it
+        article = page.page.locator("article.bd-article").bounding_box()
+        assert box["x"] + box["width"] <= article["x"] + article["width"] + 1
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_handout_link_serves_the_pdf(page, stem):
+    page.open(f"posts/{stem}.html")
+    link = page.page.get_by_role("link", name="PDF handout")
+    assert link.is_visible()
+    response = page.page.request.get(page.base + f"handouts/{stem}.pdf")
+    assert response.ok
+    assert response.body()[:5] == b"%PDF-"
+
+
+def test_search_works_offline(page):
+    stem = LESSONS[0]
+    title = re.search(r"^# (.+)$", (ROOT / "posts" / f"{stem}.md").read_text(), re.M).group(1)
+    word = max(re.findall(r"[A-Za-z]{4,}", title), key=len)
+    page.open(f"search.html?q={word}")
+    results = page.page.locator("#search-results a")
+    results.first.wait_for(timeout=10_000)
+    hrefs = [results.nth(i).get_attribute("href") for i in range(results.count())]
+    assert any(f"posts/{stem}.html" in h for h in hrefs), hrefs
+    assert "System Settings" not in page.page.locator("#search-results").inner_text()
+    assert page.external_requests == [] and page.console_errors == []
+
+
+def test_print_layout_hides_navigation_and_keeps_wide_matrices_whole(page):
+    """In print media at A4 text width, chrome is hidden and a 16-column matrix is not cut off."""
+    page.page.set_viewport_size({"width": 680, "height": 960})
+    page.page.emulate_media(media="print")
+    page.open(f"posts/{LESSONS[0]}.html")
+    for selector in (".bd-sidebar-primary", ".bd-header-article", ".prev-next-area", ".handout-link",
+                     ".bd-sidebar-secondary", "#jb-print-toc", ".modebar-container"):
+        assert not any(page.page.locator(selector).nth(i).is_visible()
+                       for i in range(page.page.locator(selector).count())), selector
+    assert page.page.locator("article h1").first.is_visible()
+    page.page.evaluate("""() => {
+        const row = '<tr><th scope="row">3 position</th>' + '<td>-0.123456</td>'.repeat(16) + '</tr>';
+        const div = document.createElement('div');
+        div.className = 'matrix-wrap';
+        div.innerHTML = '<table class="matrix" id="wide">' + row.repeat(4) + '</table>';
+        document.querySelector('article.bd-article').appendChild(div);
+    }""")
+    article = page.page.locator("article.bd-article").bounding_box()
+    table = page.page.locator("#wide").bounding_box()
+    assert table["x"] >= article["x"] - 1
+    assert table["x"] + table["width"] <= article["x"] + article["width"] + 1
+    last = page.page.locator("#wide td").last.bounding_box()
+    assert last["x"] + last["width"] <= article["x"] + article["width"] + 1

@@ -1,0 +1,107 @@
+"""The full build: what site/ holds, and that a no-change rebuild does no work."""
+
+from __future__ import annotations
+
+import shutil
+import time
+
+import pytest
+
+from conftest import LESSONS, ROOT, run_sitebuild
+from helpers import tree_digest
+from sitebuild.html import cache_records
+
+
+def test_there_is_a_lesson():
+    assert LESSONS, "posts/ holds no lesson"
+
+
+def test_site_has_pages_and_one_handout_per_lesson(built_site):
+    assert (built_site / "index.html").exists()
+    assert (built_site / "search.html").exists()
+    for stem in LESSONS:
+        assert (built_site / "posts" / f"{stem}.html").exists()
+    assert sorted(p.stem for p in (built_site / "handouts").glob("*.pdf")) == LESSONS
+
+
+def test_site_holds_no_build_by_products(built_site):
+    for name in ("jupyter_execute", ".doctrees", "doctrees", ".jupyter_cache", ".buildinfo"):
+        assert not list(built_site.rglob(name)), name
+
+
+def test_no_external_urls_in_page_heads(built_site):
+    for page in built_site.rglob("*.html"):
+        head = page.read_text().split("</head>")[0]
+        for attr in ('src="http', "src='http", 'href="http', "src=\"//", 'href="//'):
+            assert attr not in head, f"{page}: {attr}"
+
+
+def test_plotly_js_only_on_pages_with_figures(built_site):
+    for page in built_site.rglob("*.html"):
+        html = page.read_text()
+        has_figure = 'class="plotly-graph-div"' in html
+        assert ("plotly-cartesian.min.js" in html) == has_figure, page
+
+
+def test_lesson_pages_link_their_handout(built_site):
+    for stem in LESSONS:
+        html = (built_site / "posts" / f"{stem}.html").read_text()
+        assert f'<a href="../handouts/{stem}.pdf">PDF handout</a>' in html
+
+
+def test_index_lists_every_lesson(built_site):
+    html = (built_site / "index.html").read_text()
+    for stem in LESSONS:
+        assert f'href="posts/{stem}.html"' in html
+
+
+def test_rebuild_with_nothing_changed_does_no_work(built_site):
+    records = cache_records(ROOT / "_build" / ".jupyter_cache")
+    start = time.monotonic()
+    proc = run_sitebuild()
+    seconds = time.monotonic() - start
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "executed: none" in proc.stdout.splitlines()
+    assert f"({0} printed, {len(LESSONS)} unchanged)" in proc.stdout
+    assert cache_records(ROOT / "_build" / ".jupyter_cache") == records
+    assert seconds < 60, f"no-change rebuild took {seconds:.0f} s"
+
+
+def _build_with_checkpoints(folder):
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "COMPUTE_CHECKPOINTS": str(folder)}
+    return subprocess.run([sys.executable, "-m", "sitebuild"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def _corrupt(folder):
+    (folder / "walkthrough.safetensors").write_bytes(b"garbage")
+    return "checkpoint is corrupt or truncated"
+
+
+def _other_seed(folder):
+    # A valid checkpoint of another seed: it loads, but the lesson's claims fail.
+    for suffix in (".safetensors", ".json"):
+        shutil.copy2(folder / f"walkthrough-alt{suffix}", folder / f"walkthrough{suffix}")
+    return "claim row_13_attends_fall fails"
+
+
+def _missing(folder):
+    (folder / "walkthrough.safetensors").unlink()
+    return "checkpoint file not found"
+
+
+@pytest.mark.parametrize("damage", [_corrupt, _other_seed, _missing], ids=["corrupt", "other-seed", "missing"])
+def test_bad_checkpoint_fails_the_build_and_keeps_the_last_site(built_site, tmp_path, damage):
+    for p in (ROOT / "compute" / "checkpoints").iterdir():
+        shutil.copy2(p, tmp_path / p.name)
+    problem = damage(tmp_path)
+    before = tree_digest(built_site)
+    proc = _build_with_checkpoints(tmp_path)
+    assert proc.returncode == 1
+    first = proc.stderr.splitlines()[0]
+    assert first.startswith("error: ") and problem in first
+    assert str(tmp_path / "walkthrough.safetensors") in first
+    assert tree_digest(built_site) == before

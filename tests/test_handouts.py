@@ -1,0 +1,64 @@
+"""The PDF handouts: one per lesson, A4, page numbers, no site chrome; reprinted only on change."""
+
+from __future__ import annotations
+
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import LESSONS, ROOT
+from sitebuild import handouts
+
+
+def make_handouts(*args):
+    """sitebuild.handouts.make_handouts in a fresh thread: the session's browser
+    fixture keeps Playwright's sync API busy in this one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(handouts.make_handouts, *args).result()
+
+A4_POINTS = (595.3, 841.9)  # 210 x 297 mm; Chromium rounds to 8.27 x 11.7 in
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_handout_is_a4_with_page_numbers(built_site, stem):
+    reader = PdfReader(built_site / "handouts" / f"{stem}.pdf")
+    n = len(reader.pages)
+    assert n >= 1
+    for page in reader.pages:
+        size = (float(page.mediabox.width), float(page.mediabox.height))
+        assert all(abs(got - want) < 2 for got, want in zip(size, A4_POINTS)), size
+    text = [page.extract_text() for page in reader.pages]
+    for i, page_text in enumerate(text, 1):
+        assert f"{i} / {n}" in page_text
+    title = next(line[2:] for line in (ROOT / "posts" / f"{stem}.md").read_text().splitlines()
+                 if line.startswith("# "))
+    assert title in text[0]
+    everything = "\n".join(text)
+    for chrome in ("PDF handout", "Ctrl", "Color mode", "Toggle primary sidebar"):
+        assert chrome not in everything, chrome
+
+
+def test_handouts_are_reprinted_only_when_their_page_changes(built_site, tmp_path):
+    html = tmp_path / "html"
+    shutil.copytree(ROOT / "_build" / "html", html)
+    out = tmp_path / "handouts"
+    stem = LESSONS[0]
+    assert make_handouts(html, [stem], out) == [stem]
+    first = (out / f"{stem}.pdf").read_bytes()
+    assert first[:5] == b"%PDF-"
+
+    assert make_handouts(html, [stem], out) == []  # unchanged: kept
+
+    page = html / "posts" / f"{stem}.html"
+    page.write_text(page.read_text().replace("</article>", "<p>One more line.</p></article>", 1))
+    assert make_handouts(html, [stem], out) == [stem]
+
+    css = html / "_static" / "print.css"
+    css.write_text(css.read_text() + "\n/* changed */\n")
+    assert make_handouts(html, [stem], out) == [stem]
+
+    (out / "old-lesson.pdf").write_bytes(b"%PDF-")
+    make_handouts(html, [stem], out)
+    assert sorted(p.name for p in out.glob("*.pdf")) == [f"{stem}.pdf"]

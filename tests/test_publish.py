@@ -1,0 +1,93 @@
+"""sitebuild.publish and the pipeline: site/ changes all at once, or not at all."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from conftest import run_sitebuild
+from helpers import make_mini_project, tree_digest
+from sitebuild import publish as pub
+
+
+def _old_site(tmp_path):
+    site = tmp_path / "site"
+    (site / "posts").mkdir(parents=True)
+    (site / "index.html").write_text("old index")
+    (site / "posts" / "a.html").write_text("old a")
+    return site
+
+
+def _new_build(tmp_path):
+    html = tmp_path / "html"
+    (html / "posts").mkdir(parents=True)
+    (html / "index.html").write_text("new index")
+    (html / ".buildinfo").write_text("by-product")
+    pdf = tmp_path / "a.pdf"
+    pdf.write_bytes(b"%PDF-1.4")
+    return html, pdf
+
+
+def test_publish_replaces_site(tmp_path):
+    site = _old_site(tmp_path)
+    html, pdf = _new_build(tmp_path)
+    pub.publish(html, [pdf], site)
+    assert sorted(tree_digest(site)) == ["handouts/a.pdf", "index.html"]
+    assert (site / "index.html").read_text() == "new index"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.pdf", "html", "site"]  # no leftovers
+
+
+def test_publish_creates_site(tmp_path):
+    html, pdf = _new_build(tmp_path)
+    pub.publish(html, [pdf], tmp_path / "site")
+    assert (tmp_path / "site" / "handouts" / "a.pdf").exists()
+
+
+def test_failed_copy_leaves_site_identical(tmp_path, monkeypatch):
+    site = _old_site(tmp_path)
+    before = tree_digest(site)
+    html, pdf = _new_build(tmp_path)
+
+    def broken_copy(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(shutil, "copy2", broken_copy)
+    with pytest.raises(OSError):
+        pub.publish(html, [pdf], site)
+    assert tree_digest(site) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.pdf", "html", "site"]
+
+
+def test_failed_swap_puts_old_site_back(tmp_path, monkeypatch):
+    site = _old_site(tmp_path)
+    before = tree_digest(site)
+    html, pdf = _new_build(tmp_path)
+    real_rename = os.rename
+
+    def rename(src, dst):
+        if str(dst) == str(site) and os.path.basename(src) == "out":  # new -> site
+            raise OSError("rename failed")
+        return real_rename(src, dst)
+
+    monkeypatch.setattr(pub.os, "rename", rename)
+    with pytest.raises(OSError):
+        pub.publish(html, [pdf], site)
+    monkeypatch.setattr(pub.os, "rename", real_rename)
+    assert tree_digest(site) == before
+
+
+def test_failing_build_leaves_site_identical(tmp_path):
+    """A lesson cell raises: `python -m sitebuild` exits 1, and site/ is byte for byte as before."""
+    root = make_mini_project(tmp_path)
+    (root / "posts" / "lesson.md").write_text(
+        (root / "posts" / "lesson.md").read_text().replace("import compute", "import compute\n1 / 0")
+    )
+    site = _old_site(root)
+    before = tree_digest(site)
+    proc = run_sitebuild(root, timeout=600)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "error: sphinx-build failed" in proc.stderr
+    assert tree_digest(site) == before
+    assert not list(root.glob(".site.new-*"))

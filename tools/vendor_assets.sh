@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Refresh the offline copies of plotly.js and MathJax under _static/vendor/.
+# Usage: tools/vendor_assets.sh   (needs npm; run from anywhere)
+# Keep PLOTLY_VERSION equal to the plotly.js version that the Python `plotly`
+# package bundles (tests/test_vendor.py checks it).
+set -euo pipefail
+PLOTLY_VERSION=4.1.1
+MATHJAX_VERSION=3.2.2
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+vendor="$root/_static/vendor"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+cd "$tmp"
+npm pack --silent "plotly.js-cartesian-dist-min@$PLOTLY_VERSION" >/dev/null
+npm pack --silent "mathjax@$MATHJAX_VERSION" >/dev/null
+mkdir plotly mathjax
+tar -xzf plotly.js-cartesian-dist-min-"$PLOTLY_VERSION".tgz -C plotly
+tar -xzf mathjax-"$MATHJAX_VERSION".tgz -C mathjax
+
+rm -rf "$vendor/plotly" "$vendor/mathjax"
+mkdir -p "$vendor/plotly" "$vendor/mathjax/es5/output/chtml/fonts/woff-v2" "$vendor/mathjax/es5/input/tex"
+cp plotly/package/plotly-cartesian.min.js plotly/package/LICENSE "$vendor/plotly/"
+cp mathjax/package/es5/tex-chtml.js "$vendor/mathjax/es5/"
+cp mathjax/package/es5/output/chtml/fonts/woff-v2/*.woff "$vendor/mathjax/es5/output/chtml/fonts/woff-v2/"
+# TeX extensions that tex-chtml.js autoloads on first use (\boldsymbol, \color,
+# \cancel, ...): without them such a macro fails with a 404.
+cp -r mathjax/package/es5/input/tex/extensions "$vendor/mathjax/es5/input/tex/"
+cp mathjax/package/LICENSE "$vendor/mathjax/"
+echo "vendored plotly.js-cartesian-dist-min@$PLOTLY_VERSION and mathjax@$MATHJAX_VERSION into $vendor"
