@@ -108,6 +108,9 @@ def check(args) -> int:
     if broken:
         print(f"error: {path}: claims fail: {', '.join(broken)}", file=sys.stderr)
         return 1
+    from .checks import preflight
+    preflight()  # the alternative checkpoint and the seed-search record too
+    print("the alternative checkpoint and the seed-search record agree with it")
     return 0
 
 

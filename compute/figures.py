@@ -61,15 +61,16 @@ def next_token_bars(probs: np.ndarray, tokens, start: int) -> go.Figure:
     return fig
 
 
-def loss_curve(history: list[float], floor: float) -> go.Figure:
+def loss_curve(history: list[float], n_coin_flips: int, n_targets: int) -> go.Figure:
     """Training loss per Adam step against the floor that the data allows."""
+    floor = loss_floor(n_coin_flips, n_targets)
     steps = list(range(len(history)))
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=steps, y=history, mode="lines", name="mean loss",
                              line=dict(color="#21918c"),
                              hovertemplate="step %{x}: %{y:.4f} nats<extra></extra>"))
     fig.add_trace(go.Scatter(x=[0, steps[-1]], y=[floor, floor], mode="lines",
-                             name=f"floor 24·ln2/88 = {floor:.4f}",
+                             name=f"floor {n_coin_flips}·ln2/{n_targets} = {floor:.4f}",
                              line=dict(color="#440154", dash="dash"), hoverinfo="skip"))
     fig.update_layout(height=380, margin=dict(l=60, r=20, t=30, b=50),
                       xaxis=dict(title=dict(text="Adam step")),

@@ -60,14 +60,21 @@ def rows_html(header: Sequence[str], rows: Sequence[Sequence[object]], caption: 
     """A small table of mixed text and numbers (numbers printed with `decimals`)."""
     esc = html.escape
 
+    def is_number(v):
+        return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+
     def cell(v):
         return fmt(float(v), decimals) if isinstance(v, (float, np.floating)) else esc(str(v))
+
+    def td(v):
+        return f"<td>{cell(v)}</td>" if is_number(v) or v == "" else f'<td class="text">{cell(v)}</td>'
+
     out = ['<div class="matrix-wrap"><table class="matrix">']
     if caption:
         out.append(f"<caption>{esc(caption)}</caption>")
     out.append("<thead><tr>" + "".join(f'<th scope="col">{esc(h)}</th>' for h in header) + "</tr></thead><tbody>")
     for r in rows:
-        out.append("<tr>" + f'<th scope="row">{cell(r[0])}</th>' + "".join(f"<td>{cell(v)}</td>" for v in r[1:]) + "</tr>")
+        out.append("<tr>" + f'<th scope="row">{cell(r[0])}</th>' + "".join(td(v) for v in r[1:]) + "</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
 

@@ -36,6 +36,7 @@ def _specs(wt: Walkthrough) -> dict[str, tuple[list[str], list[str], str, str]]:
         "W_K": (d, d, "x coord \\ k coord", "W_K"),
         "K": (pos, d, coords, "K = X W_K: one key per position"),
         "S": (pos, pos, "query i \\ key j", "S = Q Kᵀ / √d_k, before the mask"),
+        "M": (pos, pos, "query i \\ key j", "M: the causal mask"),
         "S_masked": (pos, pos, "query i \\ key j", "S + M: scores with the future masked"),
         "A": (pos, pos, "query i \\ key j", "A = softmax of each row of S + M"),
         "W_V": (d, d, "x coord \\ v coord", "W_V"),
@@ -223,8 +224,8 @@ def probability_figure(start: int = 13):
 
 
 def loss_figure():
-    wt = load()
-    return figures.show(figures.loss_curve(wt.manifest["loss_history"], data_facts()["loss_floor"]), "fig-loss")
+    wt, facts = load(), data_facts()
+    return figures.show(figures.loss_curve(wt.manifest["loss_history"], facts["n_coin_flips"], facts["n_targets"]), "fig-loss")
 
 
 def pattern_figure():

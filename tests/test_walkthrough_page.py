@@ -32,7 +32,9 @@ def expected():
     tokens = [VOCAB.index(t) for t in GOAL[:-1]]
     out = {**w, **reference.forward(w, tokens)}
     T = len(tokens)
-    out["S_masked"] = np.where(np.triu(np.ones((T, T), bool), 1), -np.inf, out["S"])
+    future = np.triu(np.ones((T, T), bool), 1)
+    out["M"] = np.where(future, -np.inf, 0.0)
+    out["S_masked"] = np.where(future, -np.inf, out["S"])
     return out
 
 
@@ -85,7 +87,7 @@ def test_every_matrix_cell_equals_the_checkpoint(page_html, expected):
     parser = Tables()
     parser.feed(page_html)
     names = set(parser.tables)
-    assert {"E", "P", "X", "W_Q", "Q", "W_K", "K", "S", "S_masked", "A", "W_V", "V", "Z", "W_O",
+    assert {"E", "P", "X", "W_Q", "Q", "W_K", "K", "S", "M", "S_masked", "A", "W_V", "V", "Z", "W_O",
             "hidden", "W1", "b1", "W2", "b2", "y", "W_U", "probs"} <= names
     for name, rows in parser.tables.items():
         want = np.atleast_2d(expected[name])
