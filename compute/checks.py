@@ -1,4 +1,4 @@
-"""Everything the build checks before it runs a lesson: checkpoints, seed record, claims."""
+"""Everything the build checks before it runs a lesson: checkpoints, seed record, both lessons' claims."""
 from __future__ import annotations
 
 import json
@@ -31,3 +31,5 @@ def preflight() -> None:
     claims.require_all(wt, str(checkpoint_path(NAME)))
     alt = load(ALTERNATIVE)
     check_seed_record(int(wt.manifest["seed"]), int(alt.manifest["seed"]))
+    from .byhand import claims as byhand_claims
+    byhand_claims.require_all()

@@ -1,6 +1,6 @@
-"""Named, checked statements that the lesson's prose relies on.
+"""Named, checked statements that the lessons' prose relies on.
 
-Each claim is a function of a Walkthrough that returns whether it holds and the
+A Registry holds one lesson's claims. Each walkthrough claim is a function of a Walkthrough that returns whether it holds and the
 numbers that decide it. The build checks every claim against the published
 checkpoint and stops, naming the claim and its numbers, when one fails.
 """
@@ -21,7 +21,7 @@ COIN_FLIP = (0.4, 0.6)  # band for a genuine 50/50 choice
 
 
 class ClaimError(Exception):
-    """A claim the lesson relies on does not hold for the checkpoint."""
+    """A claim a lesson relies on does not hold."""
 
 
 @dataclass(frozen=True)
@@ -34,18 +34,39 @@ class Outcome:
 class Claim:
     name: str
     statement: str
-    check: Callable[[Walkthrough], Outcome]
+    check: Callable[..., Outcome]
 
 
-CLAIMS: dict[str, Claim] = {}
+class Registry:
+    """The named claims of one lesson; each check takes the same arguments."""
+
+    def __init__(self):
+        self.claims: dict[str, Claim] = {}
+
+    def claim(self, statement: str):
+        """Register a check function under its own name."""
+        def register(fn: Callable[..., Outcome]):
+            self.claims[fn.__name__] = Claim(fn.__name__, statement, fn)
+            return fn
+        return register
+
+    def check_all(self, *args, names: list[str] | None = None) -> list[tuple[Claim, Outcome]]:
+        """Every claim (or the named ones) with its outcome."""
+        chosen = [self.claims[n] for n in names] if names else list(self.claims.values())
+        return [(c, c.check(*args)) for c in chosen]
+
+    def require_all(self, *args, source: str = "") -> None:
+        """Raise ClaimError naming each broken claim and its numbers."""
+        broken = [f"claim {c.name} fails: {c.statement} [{o.evidence}]"
+                  for c, o in self.check_all(*args) if not o.holds]
+        if broken:
+            where = f" ({source})" if source else ""
+            raise ClaimError("; ".join(broken) + where)
 
 
-def claim(statement: str):
-    """Register a check function under its own name."""
-    def register(fn: Callable[[Walkthrough], Outcome]):
-        CLAIMS[fn.__name__] = Claim(fn.__name__, statement, fn)
-        return fn
-    return register
+WALKTHROUGH = Registry()
+CLAIMS = WALKTHROUGH.claims
+claim = WALKTHROUGH.claim
 
 
 def _predicts(wt: Walkthrough, position: int, word: str) -> Outcome:
@@ -157,17 +178,13 @@ def loss_near_floor(wt):
 
 
 def check_all(wt: Walkthrough, names: list[str] | None = None) -> list[tuple[Claim, Outcome]]:
-    """Every claim (or the named ones) with its outcome."""
-    chosen = [CLAIMS[n] for n in names] if names else list(CLAIMS.values())
-    return [(c, c.check(wt)) for c in chosen]
+    """Every walkthrough claim (or the named ones) with its outcome."""
+    return WALKTHROUGH.check_all(wt, names=names)
 
 
 def require_all(wt: Walkthrough, source: str = "") -> None:
-    """Raise ClaimError naming each broken claim and its numbers."""
-    broken = [f"claim {c.name} fails: {c.statement} [{o.evidence}]" for c, o in check_all(wt) if not o.holds]
-    if broken:
-        where = f" ({source})" if source else ""
-        raise ClaimError("; ".join(broken) + where)
+    """Raise ClaimError naming each broken walkthrough claim and its numbers."""
+    WALKTHROUGH.require_all(wt, source=source)
 
 
 def claims_table(results: list[tuple[Claim, Outcome]]) -> str:

@@ -47,7 +47,7 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("--out", type=Path, default=None, help="folder for the checkpoint (default: the published one)")
     t.add_argument("--force", action="store_true", help="write the checkpoint even if a claim fails")
     t.add_argument("--quiet", action="store_true", help="no progress bar")
-    c = sub.add_parser("check", help="check every claim against the published checkpoint")
+    c = sub.add_parser("check", help="check every claim: the published checkpoint's and the hand-set model's")
     c.add_argument("--name", default=walkthrough.NAME, help="checkpoint name (default %(default)s)")
     return p
 
@@ -108,9 +108,17 @@ def check(args) -> int:
     if broken:
         print(f"error: {path}: claims fail: {', '.join(broken)}", file=sys.stderr)
         return 1
+    from .byhand import claims as byhand_claims
+    print("\nthe hand-set attention-by-hand model (compute/byhand)")
+    hand = byhand_claims.check_all()
+    print(claims.claims_table(hand))
+    broken = [c.name for c, o in hand if not o.holds]
+    if broken:
+        print(f"error: compute/byhand: claims fail: {', '.join(broken)}", file=sys.stderr)
+        return 1
     from .checks import preflight
     preflight()  # the alternative checkpoint and the seed-search record too
-    print("the alternative checkpoint and the seed-search record agree with it")
+    print("\nthe alternative checkpoint and the seed-search record agree with the published one")
     return 0
 
 

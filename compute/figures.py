@@ -94,3 +94,9 @@ def pattern_bars(counts: dict[str, int], highlight: str) -> go.Figure:
 
 def loss_floor(n_coin_flips: int, n_targets: int) -> float:
     return n_coin_flips * math.log(2) / n_targets
+
+
+def print_note(text: str) -> HTML:
+    """A note shown only in the printed handout, e.g. which other states a widget has on the page."""
+    import html
+    return HTML(f'<p class="print-only widget-note">{html.escape(text)}</p>')

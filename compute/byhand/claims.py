@@ -1,0 +1,155 @@
+"""The attention-by-hand lesson's claims: each a statement the prose makes, checked at build."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..claims import Outcome, Registry
+from . import context, mixing, model as m, positions, scaling
+from .attention import attend, head, predict, softmax, top_words
+
+BYHAND = Registry()
+claim = BYHAND.claim
+
+
+def _baseline(key: str) -> np.ndarray:
+    """The last-token baseline: only the last row reaches the head."""
+    return head(m.rows(m.sentence(key)).e[-1])["p"]
+
+
+@claim("The last-token baseline gives A and B the same distribution, with exactly eight candidates tied on top.")
+def baseline_ignores_context():
+    pa, pb = _baseline("A"), _baseline("B")
+    tied = top_words(pa)
+    return Outcome(np.array_equal(pa, pb) and len(tied) == 8,
+                   f"max |pA - pB| = {np.abs(pa - pb).max():.3g}; tied: {', '.join(tied)} ({len(tied)})")
+
+
+@claim("A window of 3 leaves 'river' out; a window of 10 takes in every token.")
+def window_reach():
+    words = m.sentence("A")
+    river = words.index("river") + 1
+    w3, w10 = context.window_positions(10, 3), context.window_positions(10, 10)
+    return Outcome(river not in w3 and w10 == list(range(1, 11)), f"w=3 keeps positions {w3}; river is at {river}")
+
+
+@claim("w·d·H + H + H·V + V and w·d·V + V equal the parameter counts of torch modules of those shapes, for w = 1..10.")
+def parameter_counts_match_torch():
+    bad = []
+    for w in range(1, 11):
+        got = context.torch_parameter_counts(w)
+        want = (context.mlp_parameters(w), context.linear_parameters(w))
+        if got != want:
+            bad.append(f"w={w}: torch {got}, formulas {want}")
+    step = context.linear_parameters(2) - context.linear_parameters(1)
+    return Outcome(not bad and step == 80, "; ".join(bad) or f"all ten windows agree; one more token adds {step} weights")
+
+
+def _bank_row(key: str) -> tuple[np.ndarray, list[str]]:
+    words = m.sentence(key)
+    return attend(m.rows(words).e).A[m.BANK - 1, : m.BANK], words
+
+
+@claim("In sentence A, bank's largest attention weight is on 'river'.")
+def bank_reads_river_in_A():
+    a, words = _bank_row("A")
+    top = words[int(np.argmax(a))]
+    return Outcome(top == "river", f"largest weight {a.max():.4f} on {top!r}")
+
+
+@claim("In sentence B, bank's two largest attention weights are on 'cheque' and 'deposited'.")
+def bank_reads_cheque_and_deposited_in_B():
+    a, words = _bank_row("B")
+    two = {words[j] for j in np.argsort(a)[-2:]}
+    return Outcome(two == {"cheque", "deposited"}, f"two largest on {sorted(two)}: {np.sort(a)[-2:].round(4).tolist()}")
+
+
+@claim("Bank's update Δe_7 raises the water feature in A and the finance feature in B.")
+def update_follows_context():
+    dA = attend(m.rows(m.sentence("A")).e).dE[m.BANK - 1]
+    dB = attend(m.rows(m.sentence("B")).e).dE[m.BANK - 1]
+    ok = dA[0] > dA[1] and dA[0] > 0 and dB[1] > dB[0] and dB[1] > 0
+    return Outcome(ok, f"Δe_7 in A = {dA.round(4).tolist()}, in B = {dB.round(4).tolist()} (water, finance, thing, grammar)")
+
+
+@claim("With the mask off, row 5 (the) in sentence A puts most weight on 'river', a future token.")
+def unmasked_row_5_reads_river():
+    words = m.sentence("A")
+    a = attend(m.rows(words).e, masked=False).A[4]
+    masked = attend(m.rows(words).e).A[4]
+    top = words[int(np.argmax(a))]
+    return Outcome(top == "river" and masked[5:].sum() == 0,
+                   f"unmasked: largest {a.max():.4f} on {top!r}; masked weight on positions 6-10 = {masked[5:].sum()}")
+
+
+@claim("The top next word differs between A and B; with attention bypassed both distributions are identical.")
+def context_reaches_the_prediction():
+    pa, pb = predict(m.sentence("A"))["p"], predict(m.sentence("B"))["p"]
+    qa, qb = predict(m.sentence("A"), attention=False)["p"], predict(m.sentence("B"), attention=False)["p"]
+    ta, tb = top_words(pa), top_words(pb)
+    return Outcome(ta != tb and len(ta) == len(tb) == 1 and np.array_equal(qa, qb),
+                   f"top A {ta}, top B {tb}; bypassed max |pA - pB| = {np.abs(qa - qb).max():.3g}")
+
+
+@claim("The measured variance of unscaled q·k grows like d_k (within 10%) and is near 1 after dividing by √d_k.")
+def score_spread_grows_like_dk():
+    s = scaling.measured_spread()
+    ratio = s["raw"] / s["d_k"]
+    ok = np.all(np.abs(ratio - 1) < 0.1) and np.all(np.abs(s["scaled"] - 1) < 0.1)
+    return Outcome(bool(ok), f"var/d_k from {ratio.min():.3f} to {ratio.max():.3f}; scaled var from "
+                             f"{s['scaled'].min():.3f} to {s['scaled'].max():.3f}")
+
+
+@claim("Stable softmax (max subtracted) equals the naive formula wherever the naive one is finite.")
+def stable_softmax_agrees():
+    rows = np.array([[1.0, 2.0, 3.0], [10.0, -5.0, 0.0], [300.0, 299.0, 0.0], [800.0, 1.0, 0.0]])
+    naive, stable = scaling.naive_softmax(rows), softmax(rows)
+    finite = np.all(np.isfinite(naive), axis=1)
+    gap = np.abs(naive[finite] - stable[finite]).max()
+    return Outcome(gap < 1e-12 and not finite.all() and np.all(np.isfinite(stable)),
+                   f"largest gap where finite {gap:.2g}; naive finite in {finite.sum()} of {len(rows)} rows")
+
+
+@claim("Angle addition maps sincos(i) to sincos(i + δ), and ⟨R_i q, R_j k⟩ = qᵀ R_{j−i} k, both to 1e-12.")
+def rotation_identities():
+    rng = np.random.default_rng(3)
+    worst = 0.0
+    for _ in range(200):
+        i, j, d = rng.uniform(-50, 50, 3)
+        omega = rng.uniform(0.01, 2)
+        q, k = rng.standard_normal(2), rng.standard_normal(2)
+        worst = max(worst, np.abs(positions.sincos(i, omega) @ positions.shift_map(d, omega)
+                                  - positions.sincos(i + d, omega)).max())
+        worst = max(worst, abs(positions.rope_score(q, k, i, j, omega) - positions.relative_score(q, k, i, j, omega)))
+    return Outcome(worst < 1e-12, f"largest error {worst:.2g} over 200 random cases")
+
+
+def swapped(words: list[str], a: str = "The", b: str = "river") -> list[str]:
+    out = list(words)
+    i, j = out.index(a), out.index(b)
+    out[i], out[j] = out[j], out[i]
+    return out
+
+
+@claim("Swapping 'The' and 'river' changes the prediction with position rows, and changes nothing with them zeroed.")
+def swap_regression():
+    words = m.sentence("A")
+    with_pos = np.abs(predict(words)["p"] - predict(swapped(words))["p"]).max()
+    without = np.abs(predict(words, positions=False)["p"] - predict(swapped(words), positions=False)["p"]).max()
+    return Outcome(with_pos > 1e-3 and without < 1e-15,
+                   f"max |Δp| with positions {with_pos:.4g}, without {without:.2g}")
+
+
+@claim("In the comparison table the fixed window, plain mean and distance rows are the same for both sentences; attention's row is not.")
+def only_attention_reads_content():
+    wa, wb = mixing.scheme_weights(m.sentence("A")), mixing.scheme_weights(m.sentence("B"))
+    same = [s for s in mixing.SCHEMES[:3] if np.array_equal(wa[s], wb[s])]
+    att_gap = np.abs(wa["attention"] - wb["attention"]).max()
+    return Outcome(len(same) == 3 and att_gap > 1e-3, f"identical rows: {len(same)} of 3; attention differs by up to {att_gap:.4f}")
+
+
+def check_all():
+    return BYHAND.check_all()
+
+
+def require_all(source: str = "the hand-set model in compute/byhand") -> None:
+    BYHAND.require_all(source=source)
