@@ -1,4 +1,5 @@
-# Sourced by ./build and ./test: make sure .venv exists and matches requirements.txt.
+# Sourced by ./build and ./test: make sure Debian's chromium is installed (the handouts
+# and browser tests print and drive pages with it) and .venv exists and matches requirements.txt.
 # Installs only when requirements.txt changed since the last install (its
 # sha256 is kept in .venv/.requirements.sha256).
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -13,4 +14,12 @@ if [ "$want" != "$have" ]; then
   echo "bootstrap: installing requirements.txt into .venv" >&2
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$root/requirements.txt"
   echo "$want" > "$venv/.requirements.sha256"
+fi
+if [ ! -x /usr/bin/chromium ]; then
+  echo "bootstrap: installing Debian's chromium (handouts and browser tests use it)" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq chromium >/dev/null
 fi
