@@ -14,11 +14,17 @@ COLORSCALE = "Viridis"  # perceptually even and readable with colour-blindness
 FONT = dict(family="system-ui, -apple-system, 'Segoe UI', sans-serif", size=13)
 
 
-def show(fig: go.Figure, div_id: str) -> HTML:
-    """The figure as an HTML fragment with a fixed id (stable across builds), no bundled JS."""
+def figure_html(fig: go.Figure, div_id: str) -> str:
+    """The figure as an HTML fragment with a fixed id (stable across builds), no bundled JS.
+    A figure with frames waits for its Play button instead of animating on load."""
     fig.update_layout(font=FONT, template="plotly_white")
-    return HTML(fig.to_html(include_plotlyjs=False, full_html=False, div_id=div_id,
-                            config={"displaylogo": False, "responsive": True}))
+    return fig.to_html(include_plotlyjs=False, full_html=False, div_id=div_id, auto_play=False,
+                       config={"displaylogo": False, "responsive": True})
+
+
+def show(fig: go.Figure, div_id: str) -> HTML:
+    """figure_html, ready to display in a notebook cell."""
+    return HTML(figure_html(fig, div_id))
 
 
 def attention_heatmap(A: np.ndarray, S: np.ndarray, tokens, title: str) -> go.Figure:

@@ -100,6 +100,8 @@ def _print_page(context, url: str, pdf: Path) -> None:
         external, errors = browser.watch(page)
         page.emulate_media(media="print")
         page.goto(url, wait_until="load")
+        # The handout shows every reveal's answer: open them before laying out.
+        page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
         page.evaluate(browser.WAIT_FOR_PAGE_JS)
         if external:
             raise HandoutError(f"{url} requested outside the site: {', '.join(external)}")

@@ -153,3 +153,124 @@ def check_all():
 
 def require_all(source: str = "the hand-set model in compute/byhand") -> None:
     BYHAND.require_all(source=source)
+
+
+# --- Sections 1-10 (first pass): claims behind the prose of compute/byhand/lesson_first_pass.py ---
+
+WATER_WORDS, MONEY_WORDS = {"river", "heron", "water", "ducks"}, {"cheque", "teller", "money", "queue"}
+
+
+@claim("With attention, the four most probable next words are the water words in A and the money words in B.")
+def full_model_prefers_topic_words():
+    top = {k: {m.VOCAB[j] for j in np.argsort(predict(m.sentence(k))["p"])[-4:]} for k in "AB"}
+    return Outcome(top["A"] == WATER_WORDS and top["B"] == MONEY_WORDS,
+                   f"top four in A {sorted(top['A'])}, in B {sorted(top['B'])}")
+
+
+@claim("Moving pooling weight onto 'river' raises the summary's water coordinate at every slider step; "
+       "favouring 'The' or 'bank' does not raise it; the summary stays four wide.")
+def pooling_toward_river_raises_water():
+    from .lesson_first_pass import POOL_SHARES, pool, pool_weights
+    water = {f: np.array([pool(pool_weights(f, s))["summary"][0] for s in POOL_SHARES]) for f in ("river", "The", "bank")}
+    widths = {pool(pool_weights(f, s))["summary"].shape for f in water for s in POOL_SHARES}
+    others = max(water["The"].max(), water["bank"].max()) <= water["river"][0]
+    return Outcome(bool(np.all(np.diff(water["river"]) > 0)) and others and widths == {(4,)},
+                   f"river: water from {water['river'][0]:.4f} to {water['river'][-1]:.4f}; The ends at "
+                   f"{water['The'][-1]:.4f}, bank at {water['bank'][-1]:.4f}; summary shapes {widths}")
+
+
+@claim("Soft retrieval's top weight falls as the temperature rises; at the lowest temperature the returned row is within 0.1% of hard retrieval's.")
+def low_temperature_approaches_hard():
+    from .lesson_first_pass import TEMPERATURES, retrieval_grid
+    top = np.array([retrieval_grid("soft", T)[:-1, 1].max() for T in TEMPERATURES])
+    hard, cold = retrieval_grid("hard")[-1, 2:], retrieval_grid("soft", TEMPERATURES[0])[-1, 2:]
+    gap = np.max(np.abs(cold - hard) / np.abs(hard))
+    return Outcome(bool(np.all(np.diff(top) < 0)) and gap < 1e-3,
+                   f"top weight from {top[0]:.6f} to {top[-1]:.4f}; coldest vs hard relative gap {gap:.2g}")
+
+
+@claim("Bank's message m_7 carries more water news than finance news in A, and the reverse in B.")
+def bank_message_follows_context():
+    mA = attend(m.rows(m.sentence("A")).e).M[m.BANK - 1]
+    mB = attend(m.rows(m.sentence("B")).e).M[m.BANK - 1]
+    return Outcome(mA[0] > mA[1] and mB[1] > mB[0], f"m_7 in A = {mA.round(4).tolist()}, in B = {mB.round(4).tolist()}")
+
+
+@claim("W_O copies water news into water and finance news into finance: Δe_7 leaves thing and grammar at zero.")
+def w_o_writes_only_topic_features():
+    bad = []
+    for k in "AB":
+        att = attend(m.rows(m.sentence(k)).e)
+        d, msg = att.dE[m.BANK - 1], att.M[m.BANK - 1]
+        if not (np.array_equal(d[2:], [0.0, 0.0]) and np.allclose(d[:2], msg)):
+            bad.append(f"{k}: Δe_7 = {d.round(4).tolist()}, m_7 = {msg.round(4).tolist()}")
+    return Outcome(not bad, "; ".join(bad) or "Δe_7 = (m_7, 0, 0) in both sentences")
+
+
+@claim("Bank starts from the same row e_7 in both sentences (same word, same position).")
+def bank_starts_identical():
+    eA, eB = m.rows(m.sentence("A")).e[m.BANK - 1], m.rows(m.sentence("B")).e[m.BANK - 1]
+    return Outcome(np.array_equal(eA, eB), f"e_7 in A = {eA.tolist()}, in B = {eB.tolist()}")
+
+
+# ---- sections 11–20 (compute/byhand/lesson_second_pass.py)
+
+@claim("Raw scores one spread apart saturate softmax as d_k grows (top weight above 0.999 at the largest d_k); "
+       "divided by √d_k the top weight is the same for every d_k.")
+def raw_scores_saturate():
+    from . import lesson_second_pass as L
+    rows = L.saturation_rows()
+    raw, scaled = [r[2] for r in rows], [r[4] for r in rows]
+    ok = all(a < b for a, b in zip(raw, raw[1:])) and raw[-1] > 0.999 and max(scaled) - min(scaled) < 1e-12
+    return Outcome(ok, f"raw top weight {raw[0]:.4f} … {raw[-1]:.7f}; scaled {min(scaled):.4f} … {max(scaled):.4f}")
+
+
+@claim("Dividing the fixed scores by a larger number always lowers the largest softmax weight (flatter weights).")
+def divisor_flattens_weights():
+    from . import lesson_second_pass as L
+    tops = [L.divisor_weights(c).max() for c in L.DIVISORS]
+    ok = all(a > b for a, b in zip(tops, tops[1:]))
+    return Outcome(ok, f"largest weight from {tops[0]:.4f} (÷{L.DIVISORS[0]:g}) to {tops[-1]:.4f} (÷{L.DIVISORS[-1]:g})")
+
+
+@claim("Adding a constant to every score leaves the softmax weights unchanged; dividing the scores changes them.")
+def shift_keeps_weights_scaling_changes_them():
+    from . import lesson_second_pass as L
+    r = L.stable_rows()
+    s = L.STABLE_SCORES
+    shift_gap = np.abs(r["stable on shifted"] - r["stable: max subtracted"]).max()
+    scale_gap = np.abs(r["scaled: s ÷ 2"] - softmax(s)).max()
+    return Outcome(shift_gap < 1e-12 and scale_gap > 1e-2, f"shift changes weights by {shift_gap:.2g}; ÷2 by {scale_gap:.4f}")
+
+
+@claim("As the prefix grows, a raw index leaves every earlier feature unchanged, while index ÷ length changes all of them.")
+def length_scaling_changes_earlier_features():
+    from . import lesson_second_pass as L
+    bad_index, unchanged_div = [], []
+    for T, T2 in zip(L.PREFIX_LENGTHS, L.PREFIX_LENGTHS[1:]):
+        a, b = L.prefix_features(T), L.prefix_features(T2)
+        if not np.array_equal(a["index i"], b["index i"][:T]):
+            bad_index.append(T)
+        if np.any(np.isclose(a["i / T"], b["i / T"][:T])):
+            unchanged_div.append(T)
+    return Outcome(not bad_index and not unchanged_div,
+                   f"index changed at T={bad_index or 'none'}; i/T kept a value at T={unchanged_div or 'none'}")
+
+
+@claim("With sine/cosine positions and the same gap, u·v and p_i·p_j stay fixed while the cross terms change with the absolute position.")
+def additive_cross_terms_depend_on_absolute_position():
+    from . import lesson_second_pass as L
+    rows = np.array([r[1:] for r in L.cross_term_rows()])
+    fixed = np.ptp(rows[:, 0]) < 1e-12 and np.ptp(rows[:, 3]) < 1e-12
+    moving = np.ptp(rows[:, 1]) > 0.1 and np.ptp(rows[:, 2]) > 0.1
+    return Outcome(bool(fixed and moving), f"ranges over the rows: u·v {np.ptp(rows[:, 0]):.2g}, u·p_j {np.ptp(rows[:, 1]):.3f}, "
+                                           f"p_i·v {np.ptp(rows[:, 2]):.3f}, p_i·p_j {np.ptp(rows[:, 3]):.2g}")
+
+
+@claim("In the two-token swap experiment each word's output is the same in both orders without positions, and differs with them.")
+def order_swap_needs_positions():
+    from . import lesson_second_pass as L
+    a, b = L.SWAP_ORDERS
+    off = np.abs(L.swap_state(a, False)["out"] - L.swap_state(b, False)["out"]).max()
+    on = np.abs(L.swap_state(a, True)["out"] - L.swap_state(b, True)["out"]).max()
+    return Outcome(off < 1e-15 and on > 0.1, f"max output change without positions {off:.2g}, with positions {on:.3f}")
