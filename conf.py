@@ -24,6 +24,7 @@ extensions = [
     "sphinx.ext.mathjax",
     "sitebuild.stamps",  # stale-cache guard: compute/ changes re-execute lessons
     "sitebuild.pages",  # per-page: plotly.js only where needed, handout link, matrix scroll
+    "sitebuild.reading",  # the landing page's reading times, counted from the lessons
 ]
 
 # Only index.md and posts/ are pages. ".*" covers .venv, .ci, .git and the
@@ -40,7 +41,7 @@ nb_execution_raise_on_error = True
 nb_execution_timeout = 300
 nb_render_markdown_format = "myst"  # $$ math in Markdown() outputs is typeset
 nb_ipywidgets_js = {}  # the default loads require.js from a CDN and hides window.Plotly
-myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "substitution"]
 
 # --- Offline assets (see _static/vendor/README.md) --------------------------
 mathjax_path = "vendor/mathjax/es5/tex-chtml.js"  # relative to _static/

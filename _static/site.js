@@ -31,3 +31,36 @@ document.addEventListener("DOMContentLoaded", function () {
     return text.replace(/\s+/g, " ").trim();
   };
 });
+
+// Accessibility fixes to the theme's markup and to wide matrices:
+// * the sidebar search button reads "Search Ctrl+K" but is labelled "Search";
+//   a label must contain the visible text (axe label-content-name-mismatch),
+//   so the label is dropped and its text names it.
+// * a matrix too wide for the column scrolls sideways; keyboard users need to
+//   focus it to scroll it (axe scrollable-region-focusable). Only wrappers that
+//   actually scroll join the Tab order.
+(function () {
+  function fixSearchButton() {
+    document.querySelectorAll(".search-button-field[aria-label]").forEach(function (b) {
+      b.removeAttribute("aria-label");
+    });
+  }
+  function focusableMatrices() {
+    document.querySelectorAll(".matrix-wrap").forEach(function (wrap) {
+      if (wrap.scrollWidth > wrap.clientWidth + 1) {
+        var caption = wrap.querySelector("caption");
+        wrap.setAttribute("tabindex", "0");
+        wrap.setAttribute("role", "region");
+        wrap.setAttribute("aria-label", caption ? caption.textContent.trim() : "matrix");
+      } else if (wrap.getAttribute("tabindex") === "0") {
+        ["tabindex", "role", "aria-label"].forEach(function (a) { wrap.removeAttribute(a); });
+      }
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    fixSearchButton();
+    focusableMatrices();
+  });
+  window.addEventListener("load", focusableMatrices);
+  window.addEventListener("resize", focusableMatrices);
+})();

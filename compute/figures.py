@@ -1,6 +1,7 @@
 """Plotly figures for the lessons, emitted as HTML that uses the site's own plotly.js."""
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
@@ -14,17 +15,30 @@ COLORSCALE = "Viridis"  # perceptually even and readable with colour-blindness
 FONT = dict(family="system-ui, -apple-system, 'Segoe UI', sans-serif", size=13)
 
 
-def figure_html(fig: go.Figure, div_id: str) -> str:
-    """The figure as an HTML fragment with a fixed id (stable across builds), no bundled JS.
+def figure_html(fig: go.Figure, div_id: str, caption: str, summary: str) -> str:
+    """The figure as <figure>: plotly's div (fixed id, stable across builds, no bundled JS), a visible
+    caption, and `summary`, the figure in words, as its accessible description (visually hidden).
     A figure with frames waits for its Play button instead of animating on load."""
+    if not caption.strip() or not summary.strip():
+        raise ValueError(f"figure {div_id}: a caption and a summary are required")
     fig.update_layout(font=FONT, template="plotly_white")
-    return fig.to_html(include_plotlyjs=False, full_html=False, div_id=div_id, auto_play=False,
+    plot = fig.to_html(include_plotlyjs=False, full_html=False, div_id=div_id, auto_play=False,
                        config={"displaylogo": False, "responsive": True})
+    # The figcaption comes last: HTML allows it only as a <figure>'s first or last child.
+    return (f'<figure class="plotly-figure" aria-describedby="{div_id}-summary">{plot}'
+            f'<p class="figure-summary" id="{div_id}-summary">{html.escape(summary)}</p>'
+            f'<figcaption>{html.escape(caption)}</figcaption></figure>')
 
 
-def show(fig: go.Figure, div_id: str) -> HTML:
+def show(fig: go.Figure, div_id: str, caption: str, summary: str) -> HTML:
     """figure_html, ready to display in a notebook cell."""
-    return HTML(figure_html(fig, div_id))
+    return HTML(figure_html(fig, div_id, caption, summary))
+
+
+def ranked(labels, values, n: int = 3, decimals: int = 2) -> str:
+    """The n largest values with their labels, largest first: 'fall 0.62, rise 0.21, of 0.05'."""
+    order = np.argsort(-np.asarray(values, dtype=float), kind="stable")[:n]
+    return ", ".join(f"{labels[k]} {float(values[k]):.{decimals}f}" for k in order)
 
 
 def attention_heatmap(A: np.ndarray, S: np.ndarray, tokens, title: str) -> go.Figure:
@@ -104,5 +118,4 @@ def loss_floor(n_coin_flips: int, n_targets: int) -> float:
 
 def print_note(text: str) -> HTML:
     """A note shown only in the printed handout, e.g. which other states a widget has on the page."""
-    import html
     return HTML(f'<p class="print-only widget-note">{html.escape(text)}</p>')

@@ -207,27 +207,60 @@ def glue_all(values: dict[str, object]) -> None:
              display=False)
 
 
-def attention_figure(wt: Walkthrough | None = None, div_id: str = "fig-attention", title: str = ""):
+def attention_summary(wt: Walkthrough) -> str:
+    """Where each row of A puts most of its weight, in words."""
+    A, tokens = wt["A"], wt.tokens
+    tops = [f"{i} {tokens[i]} → {int(np.argmax(A[i]))} {tokens[int(np.argmax(A[i]))]} ({A[i].max():.2f})"
+            for i in range(len(tokens))]
+    return ("Each query row attends only to itself and earlier keys (later cells are blank). "
+            "Largest weight in each row, query → key (weight): " + "; ".join(tops) + ".")
+
+
+def attention_figure(wt: Walkthrough | None = None, div_id: str = "fig-attention", title: str = "",
+                     caption: str = ""):
     wt = wt or load()
+    caption = caption or ("Attention weights A of the published model: one row per query position, one column "
+                          "per key position; hover a cell for its score and weight.")
     return figures.show(figures.attention_heatmap(wt["A"], wt["S"], wt.tokens,
-                                                  title or "Attention weights A (hover a cell)"), div_id)
+                                                  title or "Attention weights A (hover a cell)"), div_id,
+                        caption, attention_summary(wt))
 
 
 def alternative_figure():
     alt = load(ALTERNATIVE)
-    return attention_figure(alt, "fig-attention-alt", f"Attention weights of seed {alt.manifest['seed']}")
+    seed = alt.manifest["seed"]
+    return attention_figure(alt, "fig-attention-alt", f"Attention weights of seed {seed}",
+                            f"Attention weights A of seed {seed}, a converged solution whose row 13 looks elsewhere.")
 
 
 def probability_figure(start: int = 13):
     wt = load()
-    return figures.show(figures.next_token_bars(wt["probs"], wt.tokens, start), "fig-next-word")
+    probs, tokens = wt["probs"], wt.tokens
+    tops = [f"after {i} {tokens[i]}: {VOCAB[int(np.argmax(probs[i]))]} ({probs[i].max():.2f})"
+            for i in range(len(tokens))]
+    summary = (f"At position {start} ({tokens[start]}) the most likely next words are "
+               f"{figures.ranked(list(VOCAB), probs[start])}. The most likely next word at each position: "
+               + "; ".join(tops) + ".")
+    return figures.show(figures.next_token_bars(probs, tokens, start), "fig-next-word",
+                        "Next-word probabilities of the published model; the slider moves along the sentence.",
+                        summary)
 
 
 def loss_figure():
     wt, facts = load(), data_facts()
-    return figures.show(figures.loss_curve(wt.manifest["loss_history"], facts["n_coin_flips"], facts["n_targets"]), "fig-loss")
+    history = wt.manifest["loss_history"]
+    floor = figures.loss_floor(facts["n_coin_flips"], facts["n_targets"])
+    summary = (f"The mean loss falls from {history[0]:.3f} to {history[-1]:.4f} nats per target over "
+               f"{wt.manifest['steps']} Adam steps (log scale), down to the floor of {floor:.4f} that "
+               f"{facts['n_coin_flips']} two-way choices among {facts['n_targets']} targets allow.")
+    return figures.show(figures.loss_curve(history, facts["n_coin_flips"], facts["n_targets"]), "fig-loss",
+                        "Training loss per Adam step against the floor that the data allows.", summary)
 
 
 def pattern_figure():
     counts = pattern_counts(seed_record())
-    return figures.show(figures.pattern_bars(counts, "5 → rise, 13 → fall"), "fig-seed-patterns")
+    summary = ("Converged seeds per pattern (the word rows 5 and 13 attend to most): "
+               + "; ".join(f"{k}: {n}" for k, n in counts.items()) + ".")
+    return figures.show(figures.pattern_bars(counts, "5 → rise, 13 → fall"), "fig-seed-patterns",
+                        "How many converged seeds found each attention pattern of rows 5 and 13; "
+                        "the lesson's pattern is highlighted.", summary)

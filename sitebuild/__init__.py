@@ -2,14 +2,17 @@
 
 Modules, one job each:
   stamps     Sphinx extension: re-execute lessons when compute/ changes
-  pages      Sphinx extension: per-page plotly.js, handout link, matrix wrapper;
-             pages of deleted sources removed
+  pages      Sphinx extension: per-page plotly.js, handout and notebook links,
+             matrix wrapper; pages of deleted sources removed; 404.html made
+             root-relative
   preflight  run compute's own pre-build check, if it has one
   html       run sphinx-build; tell which notebooks executed
   handouts   print each lesson page to a PDF with headless Chromium
+  notebooks  each lesson as a Jupyter notebook (jupytext), outputs stripped
   browser    launch Debian's chromium; block and record non-local requests
-  serve      a local static HTTP server in a thread
+  serve      a local static HTTP server in a thread (misses can get 404.html)
   publish    swap the finished output into site/ atomically
+  sitecheck  checks over a built site (HTML validity, links, visible text), for the tests
 """
 
 from pathlib import Path

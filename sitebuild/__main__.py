@@ -2,8 +2,9 @@
 
 1. compute's preflight check (if compute has one);
 2. sphinx-build into _build/html (lessons execute, or come from the cache);
-3. one PDF handout per lesson, posts/<stem>.md -> handouts/<stem>.pdf;
-4. publish _build/html + handouts into site/ atomically.
+3. one PDF handout per lesson, posts/<stem>.md -> handouts/<stem>.pdf, and
+   one Jupyter notebook per lesson -> notebooks/<stem>.ipynb;
+4. publish _build/html + handouts + notebooks into site/ atomically.
 
 Exits 1 with a one-line `error: ...` when a step fails; site/ is then left
 as it was.
@@ -19,7 +20,8 @@ from pathlib import Path
 from . import ROOT
 from .handouts import HandoutError, make_handouts
 from .html import SphinxError, build_html
-from .preflight import PreflightError, run_preflight
+from .notebooks import make_notebooks
+from .preflight import PreflightError, run_preflight_if_changed
 from .publish import publish
 
 
@@ -32,18 +34,19 @@ def build_site(root: Path) -> dict:
     """Run the four steps; returns what the summary reports. Raises on failure."""
     build_dir = root / "_build"
     stems = lesson_stems(root)
-    run_preflight()
+    run_preflight_if_changed(root, build_dir)
     executed = build_html(root, build_dir)
     html_dir = build_dir / "html"
     printed = make_handouts(html_dir, stems, build_dir / "handouts")
-    publish(html_dir, [build_dir / "handouts" / f"{s}.pdf" for s in stems], root / "site")
-    notebooks = sorted(f"posts/{s}.md" for s in stems)
+    notebooks = make_notebooks(root, stems, build_dir / "notebooks")
+    publish(html_dir, [build_dir / "handouts" / f"{s}.pdf" for s in stems], root / "site", notebooks)
+    sources = sorted(f"posts/{s}.md" for s in stems)
     return {
         "pages": sum(1 for p in html_dir.rglob("*.html") if p.parts[len(html_dir.parts)] != "_static"),
         "handouts": len(stems),
         "printed": printed,
         "executed": executed,
-        "cached": [nb for nb in notebooks if nb not in executed],
+        "cached": [nb for nb in sources if nb not in executed],
     }
 
 

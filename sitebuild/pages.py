@@ -4,9 +4,11 @@ On `html-page-context`:
 
 * plotly.js is loaded only on pages whose body holds a plotly figure, and
   synchronously in <head>: the figures' inline `Plotly.newPlot` scripts run
-  while the body is parsed.
-* Each lesson page (posts/<stem>) shows a "PDF handout" link under its title,
-  pointing to ../handouts/<stem>.pdf (made by sitebuild.handouts).
+  while the body is parsed. _static/plotly-keyboard.js comes with it: it makes
+  plotly's SVG buttons and sliders reachable and operable by keyboard.
+* Each lesson page (posts/<stem>) shows a "PDF handout" and a "Jupyter
+  notebook" link under its title, pointing to ../handouts/<stem>.pdf (made by
+  sitebuild.handouts) and ../notebooks/<stem>.ipynb (sitebuild.notebooks).
 * A table of class `matrix` not already inside `<div class="matrix-wrap">`
   (compute.tables emits that pair) gets wrapped in one; site.css makes the
   wrapper scroll sideways, so a wide matrix never widens the page.
@@ -14,6 +16,11 @@ On `html-page-context`:
 On `env-get-outdated`: the page of a deleted source file is removed from the
 output, where Sphinx itself leaves it; else a deleted lesson would stay
 published.
+
+On `build-finished`: every relative URL in 404.html is made root-relative
+(`_static/x.css` -> `/_static/x.css`). A static host serves that page for a
+missing URL at any depth, where relative links would point nowhere. So the
+site must be served from the root of its domain.
 """
 
 from __future__ import annotations
@@ -22,6 +29,8 @@ import re
 from pathlib import Path
 
 PLOTLY_JS = "vendor/plotly/plotly-cartesian.min.js"  # relative to _static/
+PLOTLY_KEYBOARD_JS = "plotly-keyboard.js"  # keyboard access to plotly's buttons and sliders
+PLOTLY_THEME_JS = "plotly-theme.js"  # figure colours follow the light/dark mode
 
 _WRAPPER = '<div class="matrix-wrap">'
 _MATRIX_TABLE = re.compile(
@@ -37,9 +46,19 @@ def handout_href(pagename: str) -> str | None:
     return f"../handouts/{parts[1]}.pdf"
 
 
-def add_handout_link(body: str, href: str) -> str:
-    """Put the handout link right after the page's first <h1> (or at the top)."""
-    link = f'<p class="handout-link"><a href="{href}">PDF handout</a></p>'
+def notebook_href(pagename: str) -> str | None:
+    """The lesson's notebook URL relative to its page, or None for pages that are not lessons."""
+    if handout_href(pagename) is None:
+        return None
+    return f"../notebooks/{pagename.split('/')[1]}.ipynb"
+
+
+def add_handout_link(body: str, href: str, notebook: str | None = None) -> str:
+    """Put the handout link (and the notebook's) right after the page's first <h1> (or at the top)."""
+    links = f'<a href="{href}">PDF handout</a>'
+    if notebook:
+        links += f' · <a href="{notebook}" download>Jupyter notebook</a>'
+    link = f'<p class="handout-link">{links}</p>'
     at = body.find("</h1>")
     if at < 0:
         return link + body
@@ -62,10 +81,12 @@ def _on_page_context(app, pagename, templatename, context, doctree) -> None:
         return
     if "plotly-graph-div" in body:
         app.add_js_file(PLOTLY_JS, priority=100)
+        app.add_js_file(PLOTLY_KEYBOARD_JS, priority=101)
+        app.add_js_file(PLOTLY_THEME_JS, priority=102)
     body = wrap_matrices(body)
     href = handout_href(pagename)
     if href:
-        body = add_handout_link(body, href)
+        body = add_handout_link(body, href, notebook_href(pagename))
     context["body"] = body
 
 
@@ -76,7 +97,22 @@ def _on_outdated(app, env, added, changed, removed) -> list[str]:
     return []
 
 
+_RELATIVE_URL = re.compile(r'(?P<attr>\b(?:href|src|action|data-content_root)=")(?![a-z][a-z0-9+.-]*:|[/#])(?:\./)?')
+
+
+def root_relative(html: str) -> str:
+    """`html` (a page at the site root) with each relative href/src/action made root-relative."""
+    return _RELATIVE_URL.sub(lambda m: m.group("attr") + "/", html)
+
+
+def _on_build_finished(app, exception) -> None:
+    page = Path(app.outdir) / "404.html"
+    if exception is None and app.builder.format == "html" and page.exists():
+        page.write_text(root_relative(page.read_text()))
+
+
 def setup(app):
     app.connect("html-page-context", _on_page_context)
     app.connect("env-get-outdated", _on_outdated)
+    app.connect("build-finished", _on_build_finished)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -38,3 +38,27 @@ def run_preflight() -> bool:
             raise PreflightError(str(exc)) from exc
         raise
     return True
+
+
+def run_preflight_if_changed(root, build_dir) -> bool:
+    """run_preflight, unless it already passed for exactly these compute/ files; True when it ran.
+
+    The key is the lessons' build stamp (sitebuild.stamps: every compute module
+    and checkpoint). With COMPUTE_CHECKPOINTS set, the checkpoints live
+    elsewhere, so the check always runs.
+    """
+    import os
+    from pathlib import Path
+
+    from .stamps import stamp_hash
+
+    record = Path(build_dir) / "preflight.sha256"
+    key = stamp_hash(Path(root))
+    redirected = "COMPUTE_CHECKPOINTS" in os.environ
+    if not redirected and record.is_file() and record.read_text() == key:
+        return False
+    ran = run_preflight()
+    if ran and not redirected:
+        record.parent.mkdir(parents=True, exist_ok=True)
+        record.write_text(key)
+    return ran

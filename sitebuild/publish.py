@@ -14,19 +14,24 @@ import tempfile
 from pathlib import Path
 
 # Build by-products that do not belong on the published site.
-_NOT_PUBLISHED = shutil.ignore_patterns(".buildinfo", ".doctrees")
+# The *webpack-macros.html files are the themes' Jinja macros, copied into
+# _static/ with their assets: template source, not pages.
+_NOT_PUBLISHED = shutil.ignore_patterns(
+    ".buildinfo", ".doctrees", "webpack-macros.html", "sbt-webpack-macros.html"
+)
 
 
-def publish(html_dir: Path, handouts: list[Path], site: Path) -> None:
-    """Make `site` hold a copy of `html_dir` plus `handouts/` with the given PDFs."""
+def publish(html_dir: Path, handouts: list[Path], site: Path, notebooks: list[Path] = ()) -> None:
+    """Make `site` hold a copy of `html_dir` plus `handouts/` and `notebooks/` with the given files."""
     parent = site.parent
     staging = Path(tempfile.mkdtemp(prefix=f".{site.name}.new-", dir=parent))
     try:
         output = staging / "out"
         shutil.copytree(html_dir, output, ignore=_NOT_PUBLISHED)
-        (output / "handouts").mkdir(exist_ok=True)
-        for pdf in handouts:
-            shutil.copy2(pdf, output / "handouts" / pdf.name)
+        for folder, files in (("handouts", handouts), ("notebooks", notebooks)):
+            (output / folder).mkdir(exist_ok=True)
+            for file in files:
+                shutil.copy2(file, output / folder / file.name)
         output.chmod(0o755)
         swap_in(output, site)
     finally:

@@ -32,9 +32,9 @@ The value is {glue:text}`value`.
 
 
 def make_mini_project(dest: Path, lesson: str = LESSON) -> Path:
-    """conf.py, sitebuild/, _static/ and index.md of this repo, a one-line compute, one lesson."""
-    for name in ("conf.py", "index.md"):
-        shutil.copy2(ROOT / name, dest / name)
+    """conf.py, sitebuild/ and _static/ of this repo, a small index, a one-line compute, one lesson."""
+    shutil.copy2(ROOT / "conf.py", dest / "conf.py")
+    (dest / "index.md").write_text("# Mini site\n\n```{toctree}\n:glob:\n\nposts/*\n```\n")
     for name in ("sitebuild", "_static"):
         shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
     (dest / "compute" / "checkpoints").mkdir(parents=True)

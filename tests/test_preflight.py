@@ -89,3 +89,30 @@ def test_cli_prints_one_line_and_exits_1(monkeypatch, capsys, tmp_path):
     err = capsys.readouterr().err
     assert err.splitlines()[0] == "error: bad checkpoint"
     assert (tmp_path / "site" / "index.html").read_text() == "old"
+
+
+def test_preflight_runs_again_only_when_compute_changes(monkeypatch, tmp_path):
+    from sitebuild.preflight import run_preflight_if_changed
+    calls = []
+    _fake_compute(monkeypatch, checks=_module("compute.checks", lambda: calls.append(1)))
+    monkeypatch.delenv("COMPUTE_CHECKPOINTS", raising=False)
+    (tmp_path / "compute").mkdir()
+    module = tmp_path / "compute" / "model.py"
+    module.write_text("A = 1\n")
+    build = tmp_path / "_build"
+    assert run_preflight_if_changed(tmp_path, build) is True
+    assert run_preflight_if_changed(tmp_path, build) is False  # nothing changed: skipped
+    module.write_text("A = 2\n")
+    assert run_preflight_if_changed(tmp_path, build) is True
+    monkeypatch.setenv("COMPUTE_CHECKPOINTS", str(tmp_path))
+    assert run_preflight_if_changed(tmp_path, build) is True  # redirected checkpoints: always checked
+    assert calls == [1, 1, 1]
+
+
+def test_a_failed_preflight_is_not_remembered(monkeypatch, tmp_path):
+    from sitebuild.preflight import run_preflight_if_changed
+    _fake_compute(monkeypatch, checks=_module("compute.checks", _raises(CheckpointError("bad"))))
+    monkeypatch.delenv("COMPUTE_CHECKPOINTS", raising=False)
+    for _ in range(2):
+        with pytest.raises(PreflightError):
+            run_preflight_if_changed(tmp_path, tmp_path / "_build")

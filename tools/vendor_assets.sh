@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Refresh the offline copies of plotly.js and MathJax under _static/vendor/.
+# Refresh the offline copies of plotly.js and MathJax under _static/vendor/,
+# and the test-only axe-core under tests/vendor/axe-core/.
 # Usage: tools/vendor_assets.sh   (needs npm; run from anywhere)
 # Keep PLOTLY_VERSION equal to the plotly.js version that the Python `plotly`
 # package bundles (tests/test_vendor.py checks it).
 set -euo pipefail
 PLOTLY_VERSION=4.1.1
 MATHJAX_VERSION=3.2.2
+AXE_VERSION=4.14.1
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 vendor="$root/_static/vendor"
@@ -15,6 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 npm pack --silent "plotly.js-cartesian-dist-min@$PLOTLY_VERSION" >/dev/null
 npm pack --silent "mathjax@$MATHJAX_VERSION" >/dev/null
+npm pack --silent "axe-core@$AXE_VERSION" >/dev/null
 mkdir plotly mathjax
 tar -xzf plotly.js-cartesian-dist-min-"$PLOTLY_VERSION".tgz -C plotly
 tar -xzf mathjax-"$MATHJAX_VERSION".tgz -C mathjax
@@ -28,4 +31,11 @@ cp mathjax/package/es5/output/chtml/fonts/woff-v2/*.woff "$vendor/mathjax/es5/ou
 # \cancel, ...): without them such a macro fails with a 404.
 cp -r mathjax/package/es5/input/tex/extensions "$vendor/mathjax/es5/input/tex/"
 cp mathjax/package/LICENSE "$vendor/mathjax/"
+
+mkdir axe
+tar -xzf axe-core-"$AXE_VERSION".tgz -C axe
+axe_dir="$root/tests/vendor/axe-core"
+mkdir -p "$axe_dir"
+cp axe/package/axe.min.js axe/package/LICENSE axe/package/LICENSE-3RD-PARTY.txt "$axe_dir/"
+echo "vendored axe-core@$AXE_VERSION into $axe_dir"
 echo "vendored plotly.js-cartesian-dist-min@$PLOTLY_VERSION and mathjax@$MATHJAX_VERSION into $vendor"

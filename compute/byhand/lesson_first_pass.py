@@ -780,9 +780,74 @@ _FIGURES = {"predict": prediction_figure, "baseline": lambda: prediction_figure(
             "residual": residual_figure, "blend": blend_figure}
 
 
+CAPTIONS = {
+    "predict": "The full model's next-word probabilities after sentence A or B (buttons).",
+    "baseline": "Next-word probabilities when only the last token reaches the head, for sentence A or B.",
+    "window": "A window of the last w tokens: which tokens it takes in, and what each head costs in parameters.",
+    "pool": "Pooling rows 1 to 7 of sentence A with weights: the plain average, or more weight on one token.",
+    "scores": "Match scores between three searches and five video descriptions (query · description).",
+    "retrieve": "Retrieval for one search: hard (best match only) or soft (softmax weights at a temperature).",
+    "dot": "Bank's query against each key of sentence A, coordinate by coordinate, beside all of bank's weights.",
+    "mix": "Bank's message: each value row weighted by its attention weight, and their sum.",
+    "residual": "The update of bank's row in four steps: message, W_O, the update Δe_7, and e_7 + Δe_7.",
+    "blend": "Bank's row with a fraction λ of its update added, in both sentences.",
+}
+
+
+def _summary(name: str) -> str:
+    """The figure `name` in words (its first state, and what the controls reach), from the same states."""
+    V = list(m.VOCAB)
+    if name in ("predict", "baseline"):
+        if name == "baseline":
+            return ("Only the last token reaches the head, and both sentences end in the same token, so the bars "
+                    f"are the same for A and B: {figures.ranked(V, baseline_prediction('A'))} lead.")
+        fn = full_prediction
+        return " ".join(f"After sentence {k} (… {m.CONTEXT_NAMES[k]} …) the most likely next words are "
+                        f"{figures.ranked(V, fn(k))}." for k in KEYS)
+    if name == "window":
+        ends = [window_state(w) for w in (1, len(m.sentence("A")))]
+        s3 = window_state(3)
+        return (f"Shown: w = 3 takes in “{' '.join(s3['words'])}” ({s3['inputs']} numbers): the MLP head has "
+                f"{s3['mlp']} parameters, the direct linear head {s3['linear']}. Over w = 1 to {ends[1]['w']} "
+                f"the MLP head grows from {ends[0]['mlp']} to {ends[1]['mlp']} parameters and the linear head "
+                f"from {ends[0]['linear']} to {ends[1]['linear']}.")
+    if name == "pool":
+        avg = pool(pool_weights(None, 0.0))["summary"]
+        return (f"Each of the {m.BANK} rows gets weight {1 / m.BANK:.3f}; their weighted sum m_7 is "
+                + ", ".join(f"{f} {x:.2f}" for f, x in zip(m.FEATURES, avg))
+                + f". Moving all the weight onto one token makes m_7 that token's row.")
+    if name == "scores":
+        S = search.match_scores()
+        return " ".join(f"“{q}” matches best: {figures.ranked(list(search.VIDEOS), S[a], 2, 0)}."
+                        for a, q in enumerate(search.QUERIES))
+    if name == "retrieve":
+        hard, soft = search.retrieve(SEARCH_QUERY, "hard"), search.retrieve(SEARCH_QUERY, "soft", 1.0)
+        q, vids = list(search.QUERIES)[SEARCH_QUERY], list(search.VIDEOS)
+        return (f"For “{q}”, hard retrieval returns {vids[int(np.argmax(hard['weights']))]} alone; soft retrieval "
+                f"at temperature 1 weighs {figures.ranked(vids, soft['weights'])} and returns "
+                + ", ".join(f"{a} {x:.2f}" for a, x in zip(search.VALUE_AXES, soft["returned"])) + ".")
+    b = bank("A")
+    labs = labels(m.sentence("A"), m.BANK)
+    if name == "dot":
+        return (f"Bank's weights over keys 1 to {m.BANK}: " + ", ".join(f"{l} {a:.3f}" for l, a in zip(labs, b["alpha"]))
+                + f". Largest: {labs[int(np.argmax(b['alpha']))]}.")
+    if name in ("mix", "residual"):
+        msg = ", ".join(f"{a} {x:.2f}" for a, x in zip(m.V_AXES, b["m"]))
+        if name == "mix":
+            return f"The weighted rows add up to bank's message m_7: {msg}."
+        return (f"m_7 ({msg}) times W_O gives Δe_7: " + ", ".join(f"{f} {x:.2f}" for f, x in zip(m.FEATURES, b["dE"]))
+                + "; added to e_7 it gives " + ", ".join(f"{f} {x:.2f}" for f, x in zip(m.FEATURES, b["e_new"])) + ".")
+    if name == "blend":
+        return " ".join(f"Sentence {k}: from " + ", ".join(f"{f} {x:.2f}" for f, x in zip(m.FEATURES, blend(k, 0.0)))
+                        + " at λ = 0 to " + ", ".join(f"{f} {x:.2f}" for f, x in zip(m.FEATURES, blend(k, 1.0)))
+                        + " at λ = 1." for k in KEYS)
+    raise KeyError(name)
+
+
 def show(name: str):
-    """One widget, by name, with its fixed div id and its handout note."""
-    return _html(figures.figure_html(_FIGURES[name](), IDS[name]), figures.print_note(NOTES[name]).data)
+    """One widget, by name, with its fixed div id, caption, summary and handout note."""
+    return _html(figures.figure_html(_FIGURES[name](), IDS[name], CAPTIONS[name], _summary(name)),
+                 figures.print_note(NOTES[name]).data)
 
 
 def table(name: str):

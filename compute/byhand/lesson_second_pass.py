@@ -47,11 +47,24 @@ def _dot_terms(a, b) -> str:
     return " + ".join(f"{fmt(x)}×{fmt(y)}" for x, y in zip(a, b))
 
 
-def _show(fig, div_id, height=None):
+def _show(fig, div_id, caption, summary, height=None):
     """compute.figures.show, with an optional height."""
     if height:
         fig.update_layout(height=height)
-    return figures.show(fig, div_id)
+    return figures.show(fig, div_id, caption, summary)
+
+
+def _spread(names, w) -> str:
+    """Where a weight row puts its weight, in words: evenly over some names, or its two largest."""
+    on = [(n, x) for n, x in zip(names, w) if x > 1e-12]
+    if max(x for _, x in on) - min(x for _, x in on) < 1e-9:
+        return f"spreads it evenly over {len(on)} tokens ({on[0][1]:.2f} each, from {on[0][0]} to {on[-1][0]})"
+    return f"puts most weight on {figures.ranked(names, w, 2)}"
+
+
+def _pairs(names, values, decimals: int = 2) -> str:
+    """'water 0.72, finance 0.06': names with their values."""
+    return ", ".join(f"{n} {float(x):.{decimals}f}" for n, x in zip(names, values))
 
 
 def button_rows(buttons: list[dict], per_row: int, y: float = 1.0, pad_b: int = 40, **kw) -> list[dict]:
@@ -147,6 +160,15 @@ def _stage_args(st, lab):
              "x": [list(st["cols"])], "y": [lab]}, {"title.text": st["title"]})
 
 
+def _stages_summary(words, att) -> str:
+    """The stage tables in words: their order, and where the last row puts its weight."""
+    i = len(words) - 1
+    lab = labels(words)
+    return (f"Stages in order: {', '.join(st['name'] for st in stages(words, att))}. Shown first: e, one row per "
+            f"token over {', '.join(m.FEATURES)}. In the weights, the last row ({lab[i]}) puts most weight on "
+            f"{figures.ranked(lab, att.A[i])}; its final row e′ is ({_pairs(m.FEATURES, att.e_new[i])}).")
+
+
 def _stage_figure(words, att, control: str, highlight_row: int | None = None) -> go.Figure:
     lab = labels(words)
     sts = stages(words, att)
@@ -233,7 +255,13 @@ def projection_figure(key: str = "A", start: int = m.BANK):
     fig.update_layout(title=dict(text=state(start)[4], font=dict(size=13), y=0.985),
                       height=590, margin=dict(l=170, r=20, t=180, b=20),
                       updatemenus=button_rows(buttons, 5, pad_b=45, font=dict(size=11)))
-    return _show(fig, "bh-s11-projections")
+    r = projection_rows(key, start)
+    summary = (f"Shown: {labels(words)[start - 1]}. e = ({_pairs(m.FEATURES, r['e'])}); q = ({_pairs(m.QK_AXES, r['q'])}); "
+               f"k = ({_pairs(m.QK_AXES, r['k'])}); v = ({_pairs(m.V_AXES, r['v'])}); "
+               f"e + Δe = ({_pairs(m.FEATURES, r['e_new'])}). Buttons show the same rows for every token.")
+    return _show(fig, "bh-s11-projections",
+                 "One token's row e and the rows q, k, v that the shared matrices make from it, then e + Δe "
+                 "(buttons choose the token).", summary)
 
 
 def weight_tables() -> HTML:
@@ -307,7 +335,11 @@ def spread_figure():
                       xaxis=dict(type="log", title=dict(text="d_k (coordinates per query and key)"),
                                  tickvals=d),
                       yaxis=dict(type="log", title=dict(text=f"variance over {scaling.N_PAIRS} pairs")))
-    return _show(fig, "bh-s12-spread")
+    summary = (f"Over {scaling.N_PAIRS} random pairs, the raw variance of q·k grows with d_k: "
+               + _pairs([f"d_k = {x}:" for x in d], s["raw"]) + ". Divided by √d_k it stays near one: "
+               + _pairs([f"d_k = {x}:" for x in d], s["scaled"]) + ".")
+    return _show(fig, "bh-s12-spread", "Measured variance of q·k, raw and divided by √d_k, against d_k "
+                 "(both axes logarithmic).", summary)
 
 
 SATURATION_DKS = (1, 4, 16, 64, 256)
@@ -363,7 +395,12 @@ def divisor_figure():
                       yaxis=dict(range=[0, 1.1], title=dict(text="softmax weight")),
                       sliders=[dict(steps=steps, active=start, currentvalue=dict(prefix="divisor: ", visible=False),
                                     pad=dict(t=40))])
-    return _show(fig, "bh-s12-divisor")
+    summary = (f"Five fixed scores ({', '.join(fmt(x) for x in s)}) divided by a divisor, then softmax. "
+               f"Divisor 1: largest weight {divisor_weights(1.0).max():.3f}; divisor √d_k = {sq:g}: weights "
+               f"{', '.join(fmt(x) for x in divisor_weights(sq))}; divisor {DIVISORS[-1]:g}: largest weight "
+               f"{divisor_weights(DIVISORS[-1]).max():.3f}.")
+    return _show(fig, "bh-s12-divisor", "Softmax weights of five fixed scores divided by 1 to 8 (slider); "
+                 "a larger divisor spreads the weight.", summary)
 
 
 def variance_reveal() -> HTML:
@@ -454,7 +491,13 @@ def mask_figure(key: str = "A", row: int = ROW):
                       yaxis=dict(range=[0, 1.1]), yaxis2=dict(range=[0, 1.1]),
                       updatemenus=[dict(type="buttons", direction="right", buttons=buttons, x=0, y=1.22,
                                         xanchor="left", yanchor="bottom")])
-    return _show(fig, "bh-s13-mask")
+    on, off = st["mask on"], st["mask off"]
+    summary = (f"Row {row} ({words[row - 1]}) with the mask on: weights over sources "
+               + _pairs(labels(words), on["alpha"]) + f"; weight on the future {on['alpha'][row:].sum():.2f}. "
+               f"With the mask off the future gets {off['alpha'][row:].sum():.2f}, and the message changes from "
+               f"({_pairs(m.V_AXES, on['message'])}) to ({_pairs(m.V_AXES, off['message'])}).")
+    return _show(fig, "bh-s13-mask", f"Weights and message of row {row} with the causal mask on or off (buttons).",
+                 summary)
 
 
 def mask_row_table(key: str = "A", row: int = ROW) -> HTML:
@@ -528,7 +571,10 @@ def prediction_figure():
                       updatemenus=[dict(type="buttons", direction="right", buttons=buttons, x=0, y=1.13,
                                         xanchor="left", yanchor="bottom", font=dict(size=11))])
     fig.update_xaxes(tickangle=-40)
-    return _show(fig, "bh-s14-predict")
+    summary = " ".join(f"{_state_label(k, a)}: top words {figures.ranked(list(m.VOCAB), prediction_state(k, a)['p'])}."
+                       for k, a in PREDICT_STATES)
+    return _show(fig, "bh-s14-predict", "The last position's weights, the row fed to the head and the next-word "
+                 "probabilities, for sentence A or B, with attention or bypassed (buttons).", summary)
 
 
 # ---------------------------------------------------------------- section 15: the full walkthrough
@@ -536,7 +582,9 @@ def prediction_figure():
 def walkthrough_figure(key: str = "A"):
     """Stage tables of the ten-token sentence, one button per stage; hover a cell for its arithmetic."""
     words, att = sentence_att(key)
-    return _show(_stage_figure(words, att, "buttons"), "bh-s15-stages")
+    return _show(_stage_figure(words, att, "buttons"), "bh-s15-stages",
+                 f"Every stage of attention for sentence {key}, one table per button; hover a cell for its arithmetic.",
+                 _stages_summary(words, att))
 
 
 def query_row_state(key: str, pos: int) -> dict:
@@ -574,7 +622,10 @@ def query_row_figure(key: str = "A", start: int = m.BANK):
     fig.update_layout(title=dict(text=title(start), y=0.98, font=dict(size=13)), height=370,
                       margin=dict(l=130, r=20, t=180, b=20),
                       updatemenus=button_rows(buttons, 5, pad_b=55, font=dict(size=11)))
-    return _show(fig, "bh-s15-query")
+    summary = (f"Query {lab[start - 1]}: weights " + _pairs(lab, st["M"][2]) + "; message ("
+               + _pairs(m.V_AXES, st["message"]) + "). Buttons show the row of every query token.")
+    return _show(fig, "bh-s15-query", "One query's masked scores, mask and weights over every source "
+                 "(buttons choose the query).", summary)
 
 
 def worked_score(key: str = "A", i: int = m.BANK, j: int = 6) -> HTML:
@@ -592,7 +643,9 @@ PREFIX = 7
 def matrices_figure(key: str = "A", T: int = PREFIX):
     """A slider through the products for the seven-token prefix, with row 7 (bank) outlined."""
     words, att = sentence_att(key, T=T)
-    return _show(_stage_figure(words, att, "slider", highlight_row=m.BANK), "bh-s16-matrices")
+    return _show(_stage_figure(words, att, "slider", highlight_row=m.BANK), "bh-s16-matrices",
+                 f"The matrix products for the first {T} tokens, one per slider step; row {m.BANK} (bank) is outlined.",
+                 _stages_summary(words, att))
 
 
 # ---------------------------------------------------------------- section 17: four mixing schemes
@@ -620,7 +673,10 @@ def mixing_figure():
                       height=330, margin=dict(l=160, r=20, t=130, b=20),
                       updatemenus=[dict(type="buttons", direction="right", buttons=buttons, x=0, y=1.0,
                                         xanchor="left", yanchor="bottom", pad=dict(b=45))])
-    return _show(fig, "bh-s17-mixing")
+    summary = " ".join(f"Sentence {k}: " + "; ".join(
+        f"{sch} {_spread(labels(m.sentence(k)), w)}" for sch, w in mixing.scheme_weights(m.sentence(k)).items()) + "." for k in ("A", "B"))
+    return _show(fig, "bh-s17-mixing", "Four ways to weigh the earlier tokens for the blank after the last 'the' "
+                 "(buttons switch sentence).", summary)
 
 
 # ---------------------------------------------------------------- section 18: position
@@ -670,7 +726,12 @@ def prefix_figure():
                       xaxis=dict(title=dict(text="position")), xaxis2=dict(title=dict(text="position")),
                       sliders=[dict(steps=steps, active=0, currentvalue=dict(prefix="prefix length T = "),
                                     pad=dict(t=50))])
-    return _show(fig, "bh-s18-prefix")
+    first, last = prefix_features(PREFIX_LENGTHS[0]), prefix_features(Tmax)
+    summary = (f"Position {WATCH_POSITION} keeps index {first['index i'][WATCH_POSITION - 1]:g} for every prefix "
+               f"length, but its i / T falls from {first['i / T'][WATCH_POSITION - 1]:.3f} at T = {PREFIX_LENGTHS[0]} "
+               f"to {last['i / T'][WATCH_POSITION - 1]:.3f} at T = {Tmax}.")
+    return _show(fig, "bh-s18-prefix", "Two position features as the prefix grows (slider): the index i, "
+                 "and the index divided by the length, i / T.", summary)
 
 
 OMEGA = 0.5
@@ -774,7 +835,13 @@ def swap_figure():
     fig.update_layout(title=dict(text=buttons[0]["label"], y=0.98), height=400,
                       margin=dict(l=70, r=20, t=210, b=20),
                       updatemenus=button_rows(buttons, 2, y=1.3, pad_b=0, font=dict(size=11)))
-    return _show(fig, "bh-s18-swap")
+    def outs(order, pos):
+        o = swap_state(order, pos)["out"]
+        return "; ".join(f"{w} ({_pairs(cols, row)})" for w, row in zip(rows, o))
+    summary = " ".join(f"“{' '.join(order)}”, {'with' if pos else 'no'} positions: outputs {outs(order, pos)}."
+                       for pos in (True, False) for order in SWAP_ORDERS)
+    return _show(fig, "bh-s18-swap", "Each word's input and output row for two word orders, with or without "
+                 "positions (buttons).", summary)
 
 
 SWAP_WORDS = ("water", "river", "ducks", "heron")
@@ -915,7 +982,12 @@ def chain_figure():
                       sliders=[dict(steps=steps, active=0, currentvalue=dict(prefix="step "), pad=dict(t=90))],
                       **_chain_axes(first))
     fig.update_xaxes(tickangle=-40, row=2, col=1)
-    return _show(fig, "bh-s20-chain")
+    summary = " ".join(f"Sentence {k} ({m.CONTEXT_NAMES[k]}): steps {', '.join(CHAIN)}; the last weights put most on "
+                       f"{figures.ranked(st[3]['x'], st[3]['y'], 2)}, and the top words are "
+                       f"{figures.ranked(st[6]['x'], st[6]['y'])}."
+                       for k, st in (("A", chain_stages("A")), ("B", chain_stages("B"))))
+    return _show(fig, "bh-s20-chain", "The chain for the last position, step by step: play buttons for "
+                 "sentences A and B, and a slider for any step.", summary)
 
 
 # ---------------------------------------------------------------- the numbers the prose cites

@@ -1,0 +1,56 @@
+// Figure colours follow the page's light/dark mode.
+// The figures are built in Python with a light template; in dark mode this
+// relayouts each one with a transparent background and light text, grid and
+// control colours, and back again in light mode. Data colours (viridis) stay.
+(function () {
+  var LIGHT = { text: "#2a3f5f", grid: "#e5ecf6", line: "#8c9aad", panel: "#ffffff", control: "#f3f4f7" };
+  var DARK = { text: "#d6dbe1", grid: "#3a4049", line: "#8a949f", panel: "rgba(0,0,0,0)", control: "#30353d" };
+
+  function isDark() {
+    return document.documentElement.dataset.theme === "dark";
+  }
+
+  function colours(gd, c) {
+    var update = {
+      paper_bgcolor: "rgba(0,0,0,0)",
+      plot_bgcolor: c.panel,
+      "font.color": c.text,
+      "title.font.color": c.text,
+    };
+    Object.keys(gd._fullLayout).forEach(function (key) {
+      if (/^[xy]axis\d*$/.test(key)) {
+        update[key + ".gridcolor"] = c.grid;
+        update[key + ".linecolor"] = c.line;
+        update[key + ".zerolinecolor"] = c.grid;
+        update[key + ".tickfont.color"] = c.text;
+        update[key + ".title.font.color"] = c.text;
+      }
+    });
+    (gd.layout.updatemenus || []).forEach(function (_, i) {
+      update["updatemenus[" + i + "].bgcolor"] = c.control;
+      update["updatemenus[" + i + "].font.color"] = c.text;
+    });
+    (gd.layout.sliders || []).forEach(function (_, i) {
+      update["sliders[" + i + "].font.color"] = c.text;
+      update["sliders[" + i + "].bgcolor"] = c.control;
+    });
+    return update;
+  }
+
+  function applyMode() {
+    if (!window.Plotly) return;
+    var c = isDark() ? DARK : LIGHT;
+    document.querySelectorAll(".plotly-graph-div").forEach(function (gd) {
+      if (gd._fullLayout) window.Plotly.relayout(gd, colours(gd, c));
+    });
+  }
+
+  // Figures are drawn light: on load only a dark page needs a relayout.
+  window.addEventListener("load", function () {
+    if (isDark()) applyMode();
+  });
+  new MutationObserver(applyMode).observe(document.documentElement, {
+    attributes: true,
+    attributeFilter: ["data-theme"],
+  });
+})();

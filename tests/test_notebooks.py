@@ -1,0 +1,68 @@
+"""Each lesson as a Jupyter notebook (site/notebooks/<stem>.ipynb) that runs top to bottom."""
+
+from __future__ import annotations
+
+import sys
+
+import jupytext
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from conftest import LESSONS, ROOT
+from sitebuild.pages import notebook_href
+from sitebuild.stamps import STAMP_PREFIX
+
+
+def _notebook(site, stem):
+    return nbformat.read(site / "notebooks" / f"{stem}.ipynb", as_version=4)
+
+
+def test_one_notebook_per_lesson(built_site):
+    assert sorted(p.stem for p in (built_site / "notebooks").glob("*.ipynb")) == LESSONS
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_notebook_holds_the_lessons_cells_and_no_outputs(built_site, stem):
+    nb = _notebook(built_site, stem)
+    nbformat.validate(nb)
+    first = nb.cells[0]
+    assert first.cell_type == "markdown"
+    for words in ("How to run", "repository root", ".venv", f"{stem}.ipynb"):
+        assert words in first.source
+    lesson = jupytext.read(ROOT / "posts" / f"{stem}.md", fmt="md:myst")
+    assert [c.source for c in nb.cells[1:]] == [c.source for c in lesson.cells]
+    assert nb.metadata.kernelspec.name == "python3"
+    for cell in nb.cells:
+        assert STAMP_PREFIX.strip() not in cell.source  # the build's stamp cell stays out
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None
+
+
+def test_lesson_pages_link_their_notebook(built_site):
+    for stem in LESSONS:
+        html = (built_site / "posts" / f"{stem}.html").read_text()
+        assert (f'<p class="handout-link"><a href="../handouts/{stem}.pdf">PDF handout</a> · '
+                f'<a href="../notebooks/{stem}.ipynb" download>Jupyter notebook</a></p>') in html
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_notebook_runs_top_to_bottom(built_site, stem, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")  # keep compute/ free of __pycache__
+    nb = _notebook(built_site, stem)
+    nb.cells.append(nbformat.v4.new_code_cell("import sys; print(sys.executable)"))
+    # Raises CellExecutionError, naming the cell, if any cell fails.
+    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
+    *lesson_cells, check = [c for c in nb.cells if c.cell_type == "code"]
+    assert check.outputs[0]["text"].strip() == sys.executable  # the venv's own kernel
+    outputs = [o for c in lesson_cells for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    shown = [o for o in outputs if o.output_type in ("display_data", "execute_result")]
+    assert len(shown) >= 3, f"{stem}: only {len(shown)} displayed outputs"
+    assert any("<table" in o.get("data", {}).get("text/html", "") for o in shown)
+
+
+def test_notebook_href_only_for_lessons():
+    assert notebook_href("posts/attention") == "../notebooks/attention.ipynb"
+    assert notebook_href("index") is None and notebook_href("404") is None

@@ -1,0 +1,99 @@
+"""What a reader meets: the landing page, navigation, offline search, narrow screens, dark mode."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import LESSONS, ROOT
+from sitebuild.reading import prose_words, reading_minutes
+
+PAGES = ["index.html", "search.html"] + [f"posts/{s}.html" for s in LESSONS]
+
+
+def test_reading_time_counts_prose_not_code():
+    text = "---\nx: 1\n---\n# Title here\n\n```{code-cell} ipython3\nimport a b c d\n```\n\n$$\nx y z\n$$\nOne two three.\n"
+    assert prose_words(text) == 5  # "Title here" + "One two three"
+    assert reading_minutes(ROOT / "posts" / "trained-walkthrough.md") >= 5
+
+
+def test_landing_page_maps_lessons_times_routes_and_handouts(page):
+    page.open("index.html")
+    text = page.page.locator("article").inner_text()
+    for stem in LESSONS:
+        title = re.search(r"^# (.+)$", (ROOT / "posts" / f"{stem}.md").read_text(), re.M).group(1)
+        assert title in text
+        minutes = reading_minutes(ROOT / "posts" / f"{stem}.md")
+        assert f"about {minutes} min" in text
+        link = page.page.locator(f'a[href="handouts/{stem}.pdf"]')
+        assert link.count() == 1
+        assert page.page.request.get(page.base + f"handouts/{stem}.pdf").ok
+    assert "First pass" in text and "Second sitting" in text
+    # the routes link into the lesson's sections, and those anchors exist
+    for href in page.page.locator("article a[href*='#bh-s']").evaluate_all("els => els.map(e => e.getAttribute('href'))"):
+        path, anchor = href.split("#")
+        page.page.goto(page.base + path)
+        assert page.page.locator(f"[id='{anchor}']").count() == 1, href
+
+
+def test_lessons_have_previous_next_sidebar_and_contents(page):
+    order = ["index.html", "posts/attention-by-hand.html", "posts/trained-walkthrough.html"]
+    for i, path in enumerate(order[1:], 1):
+        page.open(path)
+        prev = page.page.locator("a.left-prev").get_attribute("href")
+        assert prev.endswith(order[i - 1].split("/")[-1])
+        nxt = page.page.locator("a.right-next")
+        if i + 1 < len(order):
+            assert nxt.get_attribute("href").endswith(order[i + 1].split("/")[-1])
+        assert page.page.locator(".bd-sidebar-primary a[href]").count() >= 3
+        assert page.page.locator(".bd-sidebar-secondary .toc-entry a").count() >= 10  # in-page contents
+
+
+def test_search_for_causal_mask_finds_both_lessons(page):
+    page.open("search.html?q=causal+mask")
+    results = page.page.locator("#search-results a")
+    results.first.wait_for(timeout=15_000)
+    page.page.wait_for_timeout(500)
+    hrefs = " ".join(results.nth(i).get_attribute("href") for i in range(results.count()))
+    for stem in LESSONS:
+        assert f"posts/{stem}.html" in hrefs, hrefs
+    assert page.external_requests == []
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_narrow_screen_has_no_sideways_page_scroll(page, path):
+    page.page.set_viewport_size({"width": 375, "height": 800})
+    page.open(path)
+    page.page.wait_for_timeout(300)
+    width = page.page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375
+    for i in range(page.page.locator(".plotly-graph-div").count()):
+        box = page.page.locator(".plotly-graph-div").nth(i).bounding_box()
+        assert box["width"] <= 375, i
+    # wide matrices scroll inside their own box
+    wide = page.page.evaluate("""() => [...document.querySelectorAll('.matrix-wrap')]
+        .filter(d => d.scrollWidth > d.clientWidth + 1)
+        .map(d => getComputedStyle(d).overflowX)""")
+    assert all(o in ("auto", "scroll") for o in wide)
+    if path.startswith("posts/"):
+        assert wide, "expected some matrix wider than a phone screen"
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_figures_follow_dark_mode(page, stem):
+    page.open(f"posts/{stem}.html")
+    first = page.page.locator(".plotly-graph-div").first.get_attribute("id")
+    read = f"() => {{ const l = document.getElementById('{first}')._fullLayout; return [l.font.color, l.paper_bgcolor]; }}"
+    light = page.page.evaluate(read)
+    page.page.evaluate("document.documentElement.dataset.theme = 'dark'")
+    page.page.wait_for_timeout(500)
+    dark = page.page.evaluate(read)
+    assert dark[0] != light[0]
+    assert dark[1] in ("rgba(0, 0, 0, 0)", "rgba(0,0,0,0)")
+    # light text on the dark page: the font colour is bright
+    r, g, b = (int(dark[0][i:i + 2], 16) for i in (1, 3, 5))
+    assert (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255 > 0.6
+    page.page.evaluate("document.documentElement.dataset.theme = 'light'")
+    page.page.wait_for_timeout(500)
+    assert page.page.evaluate(read)[0] == "#2a3f5f"
+    assert page.console_errors == []
