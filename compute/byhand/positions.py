@@ -44,16 +44,7 @@ def additive_terms(u, v, p_i, p_j) -> dict[str, float]:
     return terms
 
 
-# The two-coordinate order-swap experiment: identity projections, two tokens.
+# The two-coordinate order-swap experiment (identity projections, two tokens):
+# the tokens and position rows; lesson_second_pass.swap_state runs it.
 SWAP_TOKENS = {"dog": np.array([1.0, 0.0]), "bites": np.array([0.0, 1.0])}
 SWAP_POSITIONS = np.array([[0.5, 0.0], [0.0, -0.5]])
-
-
-def order_swap(order: tuple[str, str], positions: bool) -> np.ndarray:
-    """Output row of the last position (identity Q = K = V = x) for a two-token order."""
-    from .attention import softmax
-    x = np.array([SWAP_TOKENS[w] for w in order])
-    if positions:
-        x = x + SWAP_POSITIONS
-    a = softmax(x[-1] @ x.T)
-    return a @ x
