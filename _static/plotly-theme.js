@@ -3,8 +3,8 @@
 // relayouts each one with a transparent background and light text, grid and
 // control colours, and back again in light mode. Data colours (viridis) stay.
 (function () {
-  var LIGHT = { text: "#2a3f5f", grid: "#e5ecf6", line: "#8c9aad", panel: "#ffffff", control: "#f3f4f7" };
-  var DARK = { text: "#d6dbe1", grid: "#3a4049", line: "#8a949f", panel: "rgba(0,0,0,0)", control: "#30353d" };
+  var LIGHT = { text: "#2a3f5f", grid: "#e5ecf6", line: "#8c9aad", panel: "#ffffff", control: "#f3f4f7", active: "#f4faff" };
+  var DARK = { text: "#d6dbe1", grid: "#3a4049", line: "#8a949f", panel: "rgba(0,0,0,0)", control: "#30353d", active: "#5b6573" };
 
   function isDark() {
     return document.documentElement.dataset.theme === "dark";
@@ -29,10 +29,12 @@
     (gd.layout.updatemenus || []).forEach(function (_, i) {
       update["updatemenus[" + i + "].bgcolor"] = c.control;
       update["updatemenus[" + i + "].font.color"] = c.text;
+      update["updatemenus[" + i + "].activecolor"] = c.active;
     });
     (gd.layout.sliders || []).forEach(function (_, i) {
       update["sliders[" + i + "].font.color"] = c.text;
       update["sliders[" + i + "].bgcolor"] = c.control;
+      update["sliders[" + i + "].activebgcolor"] = c.active;
     });
     return update;
   }

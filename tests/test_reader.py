@@ -90,6 +90,9 @@ def test_figures_follow_dark_mode(page, stem):
     dark = page.page.evaluate(read)
     assert dark[0] != light[0]
     assert dark[1] in ("rgba(0, 0, 0, 0)", "rgba(0,0,0,0)")
+    # the figure sits on the dark page itself, not on a light output box
+    box = page.page.evaluate(f"() => getComputedStyle(document.getElementById('{first}').closest('.output')).backgroundColor")
+    assert box in ("rgba(0, 0, 0, 0)", "transparent"), box
     # light text on the dark page: the font colour is bright
     r, g, b = (int(dark[0][i:i + 2], 16) for i in (1, 3, 5))
     assert (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255 > 0.6
