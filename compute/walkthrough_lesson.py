@@ -12,6 +12,7 @@ from functools import lru_cache
 import numpy as np
 
 from . import claims, figures
+from .glue import glue_all  # noqa: F401  (lesson cells call L.glue_all)
 from .checkpoint import checkpoint_dir
 from .data import SENTENCES, VOCAB, next_word_options
 from .tables import index_labels, matrix_table, position_labels, rows_table
@@ -197,14 +198,6 @@ def prose_values(wt: Walkthrough | None = None, record: dict | None = None) -> d
     v["alt_A_13_9"] = float(alt["A"][13, 9])
     v["alt_p13_fast"] = alt.prob(13, "fast")
     return v
-
-
-def glue_all(values: dict[str, object]) -> None:
-    """Glue every prose value for {glue:text} roles (Python floats/ints/strs only)."""
-    from myst_nb import glue
-    for k, val in values.items():
-        glue(k, val if isinstance(val, str) else (int(val) if isinstance(val, (bool, int)) else float(val)),
-             display=False)
 
 
 def attention_summary(wt: Walkthrough) -> str:
