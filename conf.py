@@ -44,7 +44,8 @@ nb_ipywidgets_js = {}  # the default loads require.js from a CDN and hides windo
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "substitution"]
 
 # --- Offline assets (see _static/vendor/README.md) --------------------------
-mathjax_path = "vendor/mathjax/es5/tex-chtml.js"  # relative to _static/
+# Relative to _static/: loads vendor/mathjax/es5/tex-chtml.js after the first frame.
+mathjax_path = "mathjax-loader.js"
 html_static_path = ["_static"]
 html_css_files = ["site.css", ("print.css", {"media": "print"})]
 html_js_files = ["site.js"]

@@ -1,5 +1,5 @@
 // Keyboard access to Plotly's own controls, which are SVG and not focusable.
-// Loaded after plotly.js on pages with figures (sitebuild/pages.py).
+// Loaded after plotly.js and figures.js on pages with figures (sitebuild/pages.py).
 //
 // * updatemenu buttons (switches, ▶ Play): Tab reaches them (role=button);
 //   Enter or Space sends the click that Plotly listens for, so a key does
@@ -85,13 +85,9 @@
     sync(gd);
   }
 
-  function start() {
-    document.querySelectorAll(".plotly-graph-div").forEach(function (gd) {
-      if (gd.on) watch(gd);
-    });
-  }
-  // The figures' inline scripts call Plotly.newPlot while the body is parsed;
-  // by DOMContentLoaded every figure div exists and has its event methods.
-  document.addEventListener("DOMContentLoaded", start);
-  window.addEventListener("load", start);
+  // _static/figures.js draws each figure as the reader nears it and then
+  // fires "figure-drawn" on its div.
+  document.addEventListener("figure-drawn", function (ev) {
+    watch(ev.target);
+  });
 })();

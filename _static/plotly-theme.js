@@ -47,9 +47,10 @@
     });
   }
 
-  // Figures are drawn light: on load only a dark page needs a relayout.
-  window.addEventListener("load", function () {
-    if (isDark()) applyMode();
+  // Figures are drawn light (_static/figures.js, as the reader nears each):
+  // on a dark page a newly drawn figure needs a relayout.
+  document.addEventListener("figure-drawn", function (ev) {
+    if (isDark()) window.Plotly.relayout(ev.target, colours(ev.target, DARK));
   });
   new MutationObserver(applyMode).observe(document.documentElement, {
     attributes: true,

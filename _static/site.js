@@ -1,13 +1,14 @@
 // Site behaviour on top of sphinx-book-theme.
 
-// Resize plotly figures once the theme has laid the page out, and again when
-// the theme mode (light/dark) changes: plotly sizes a figure when it is first
-// drawn, which can be before the sidebars take their place.
+// Resize drawn plotly figures whose width no longer fits their box, once the
+// theme has laid the page out and again when the theme mode (light/dark)
+// changes: plotly sizes a figure when it is drawn, which can be before the
+// sidebars take their place.
 (function () {
   function resizeFigures() {
     if (!window.Plotly) return;
     document.querySelectorAll(".plotly-graph-div").forEach(function (gd) {
-      if (gd._fullLayout) window.Plotly.Plots.resize(gd);
+      if (gd._fullLayout && gd._fullLayout.width !== gd.clientWidth) window.Plotly.Plots.resize(gd);
     });
   }
   window.addEventListener("load", resizeFigures);

@@ -49,15 +49,16 @@ def watch(page) -> tuple[list[str], list[str]]:
 
 
 # Resolves once MathJax has typeset the page and every plotly figure is drawn
-# at the current width; returns the number of figures.
+# at the current width (figures.js draws them all now, where a reader's page
+# draws each as it is neared); returns the number of figures.
 WAIT_FOR_PAGE_JS = """
 async () => {
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
-    await MathJax.startup.promise;
-  }
+  if (window.siteMath) await window.siteMath;  // _static/mathjax-loader.js
   const figures = [...document.querySelectorAll('.plotly-graph-div')];
   if (figures.length) {
     if (!window.Plotly) throw new Error('plotly.js is not loaded');
+    if (!window.siteFigures) throw new Error('figures.js is not loaded');
+    await siteFigures.drawAll();
     await Promise.all(figures.map((gd) => Plotly.Plots.resize(gd)));
     for (const gd of figures) {
       if (!gd.querySelector('svg.main-svg')) throw new Error('figure not drawn: #' + gd.id);

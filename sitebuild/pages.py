@@ -2,10 +2,12 @@
 
 On `html-page-context`:
 
-* plotly.js is loaded only on pages whose body holds a plotly figure, and
-  synchronously in <head>: the figures' inline `Plotly.newPlot` scripts run
-  while the body is parsed. _static/plotly-keyboard.js comes with it: it makes
-  plotly's SVG buttons and sliders reachable and operable by keyboard.
+* plotly.js is loaded only on pages whose body holds a plotly figure, deferred
+  (the text is shown before it runs), with _static/figures.js, which draws each
+  figure from its JSON as the reader nears it; _static/plotly-keyboard.js,
+  which makes plotly's SVG buttons and sliders reachable and operable by
+  keyboard; and _static/plotly-theme.js, which gives figures the page's
+  light or dark colours.
 * Each lesson page (posts/<stem>) shows a "PDF handout" and a "Jupyter
   notebook" link under its title, pointing to ../handouts/<stem>.pdf (made by
   sitebuild.handouts) and ../notebooks/<stem>.ipynb (sitebuild.notebooks).
@@ -28,9 +30,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-PLOTLY_JS = "vendor/plotly/plotly-cartesian.min.js"  # relative to _static/
-PLOTLY_KEYBOARD_JS = "plotly-keyboard.js"  # keyboard access to plotly's buttons and sliders
-PLOTLY_THEME_JS = "plotly-theme.js"  # figure colours follow the light/dark mode
+# Scripts of pages with figures, relative to _static/, in the order they run.
+FIGURE_SCRIPTS = (
+    "vendor/plotly/plotly-lesson.min.js",
+    "plotly-keyboard.js",  # keyboard access to plotly's buttons and sliders
+    "plotly-theme.js",  # figure colours follow the light/dark mode
+    "figures.js",  # draws each figure as the reader nears it (last: the others listen for it)
+)
 
 _WRAPPER = '<div class="matrix-wrap">'
 _MATRIX_TABLE = re.compile(
@@ -80,9 +86,9 @@ def _on_page_context(app, pagename, templatename, context, doctree) -> None:
     if not body:
         return
     if "plotly-graph-div" in body:
-        app.add_js_file(PLOTLY_JS, priority=100)
-        app.add_js_file(PLOTLY_KEYBOARD_JS, priority=101)
-        app.add_js_file(PLOTLY_THEME_JS, priority=102)
+        # Deferred scripts run in document order, after parsing, before DOMContentLoaded.
+        for k, script in enumerate(FIGURE_SCRIPTS):
+            app.add_js_file(script, priority=100 + k, loading_method="defer")
     body = wrap_matrices(body)
     href = handout_href(pagename)
     if href:

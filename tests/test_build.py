@@ -40,7 +40,7 @@ def test_plotly_js_only_on_pages_with_figures(built_site):
     for page in built_site.rglob("*.html"):
         html = page.read_text()
         has_figure = 'class="plotly-graph-div"' in html
-        assert ("plotly-cartesian.min.js" in html) == has_figure, page
+        assert ("plotly-lesson.min.js" in html) == has_figure, page
 
 
 def test_lesson_pages_link_their_handout(built_site):

@@ -1,5 +1,6 @@
 """compute.figures.figure_html: every figure is a <figure> with a caption and a text alternative."""
 
+import json
 import re
 
 import plotly.graph_objects as go
@@ -39,3 +40,39 @@ def test_show_is_figure_html_for_a_cell():
 def test_ranked_lists_largest_first():
     assert figures.ranked(["a", "b", "c", "d"], [0.1, 0.4, 0.2, 0.3], n=3) == "b 0.40, d 0.30, c 0.20"
     assert figures.ranked(["x", "y"], [3, 7], n=5, decimals=0) == "y 7, x 3"
+
+
+def _spec(html: str) -> dict:
+    found = re.search(r'<script type="application/json" class="plotly-figure-spec" data-for="([^"]+)">(.*?)</script>',
+                      html, re.S)
+    assert found
+    return found.group(1), json.loads(found.group(2))
+
+
+def test_figure_json_sits_beside_an_empty_div_of_the_figure_height():
+    fig = _fig().update_layout(height=333)
+    html = figures.figure_html(fig, "fig-h", "c", "s")
+    assert '<div id="fig-h" class="plotly-graph-div" style="height:333px; width:100%;"></div>' in html
+    target, spec = _spec(html)
+    assert target == "fig-h"
+    assert spec["data"][0]["type"] == "bar" and spec["data"][0]["y"] == [1, 2]
+    assert spec["layout"]["height"] == 333
+    assert spec["config"] == {"displaylogo": False, "responsive": True}
+    # no height in the layout: the div keeps plotly.js's default height
+    assert 'style="height:450px;' in figures.figure_html(_fig(), "fig-d", "c", "s")
+
+
+def test_figure_json_keeps_frames_and_only_the_template_defaults_it_uses():
+    fig = go.Figure(go.Heatmap(z=[[1, 2]]), frames=[go.Frame(data=[go.Heatmap(z=[[2, 1]])], name="swap")])
+    _, spec = _spec(figures.figure_html(fig, "fig-f", "c", "s"))
+    assert [f["name"] for f in spec["frames"]] == ["swap"]
+    assert set(spec["layout"]["template"]["data"]) == {"heatmap"}
+    assert spec["layout"]["template"]["layout"]["plot_bgcolor"] == "white"  # plotly_white's look stays
+
+
+def test_figure_json_cannot_close_its_script_element():
+    fig = go.Figure(go.Bar(x=["</script><b>x"], y=[1]))
+    html = figures.figure_html(fig, "fig-s", "c", "s")
+    assert html.count("</script>") == 1
+    _, spec = _spec(html)
+    assert spec["data"][0]["x"] == ["</script><b>x"]

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Refresh the offline copies of plotly.js and MathJax under _static/vendor/,
 # and the test-only axe-core under tests/vendor/axe-core/.
-# Usage: tools/vendor_assets.sh   (needs npm; run from anywhere)
-# Keep PLOTLY_VERSION equal to the plotly.js version that the Python `plotly`
-# package bundles (tests/test_vendor.py checks it).
+# Usage: tools/vendor_assets.sh   (needs node and npm; run from anywhere)
+# plotly.js is built by tools/plotly-bundle/build.sh from the version pinned in
+# tools/plotly-bundle/package.json; keep it equal to the plotly.js version that
+# the Python `plotly` package bundles (tests/test_vendor.py checks it).
 set -euo pipefail
-PLOTLY_VERSION=4.1.1
 MATHJAX_VERSION=3.2.2
 AXE_VERSION=4.14.1
 
@@ -15,16 +15,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 cd "$tmp"
-npm pack --silent "plotly.js-cartesian-dist-min@$PLOTLY_VERSION" >/dev/null
 npm pack --silent "mathjax@$MATHJAX_VERSION" >/dev/null
 npm pack --silent "axe-core@$AXE_VERSION" >/dev/null
-mkdir plotly mathjax
-tar -xzf plotly.js-cartesian-dist-min-"$PLOTLY_VERSION".tgz -C plotly
+mkdir mathjax
 tar -xzf mathjax-"$MATHJAX_VERSION".tgz -C mathjax
 
 rm -rf "$vendor/plotly" "$vendor/mathjax"
-mkdir -p "$vendor/plotly" "$vendor/mathjax/es5/output/chtml/fonts/woff-v2" "$vendor/mathjax/es5/input/tex"
-cp plotly/package/plotly-cartesian.min.js plotly/package/LICENSE "$vendor/plotly/"
+"$root/tools/plotly-bundle/build.sh"
+mkdir -p "$vendor/mathjax/es5/output/chtml/fonts/woff-v2" "$vendor/mathjax/es5/input/tex"
 cp mathjax/package/es5/tex-chtml.js "$vendor/mathjax/es5/"
 cp mathjax/package/es5/output/chtml/fonts/woff-v2/*.woff "$vendor/mathjax/es5/output/chtml/fonts/woff-v2/"
 # TeX extensions that tex-chtml.js autoloads on first use (\boldsymbol, \color,
@@ -38,4 +36,4 @@ axe_dir="$root/tests/vendor/axe-core"
 mkdir -p "$axe_dir"
 cp axe/package/axe.min.js axe/package/LICENSE axe/package/LICENSE-3RD-PARTY.txt "$axe_dir/"
 echo "vendored axe-core@$AXE_VERSION into $axe_dir"
-echo "vendored plotly.js-cartesian-dist-min@$PLOTLY_VERSION and mathjax@$MATHJAX_VERSION into $vendor"
+echo "vendored mathjax@$MATHJAX_VERSION into $vendor"

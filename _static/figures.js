@@ -1,0 +1,98 @@
+// Draws the page's plotly figures as the reader comes to them.
+//
+// compute.figures.figure_html leaves each figure as an empty div at the
+// figure's height and its JSON ({data, layout, frames, config}) in a
+// <script type="application/json" class="plotly-figure-spec" data-for=ID>.
+// Drawing one figure costs plotly.js 30-150 ms, so drawing all of a long
+// lesson's figures on load would hold the page for seconds; instead each is
+// drawn when it comes within a screen's height of the viewport (on load, on
+// scrolling, on following a link into the page), and every one is drawn
+// before the page is printed.
+//
+// When a figure is drawn its div fires "figure-drawn" (bubbling), which
+// plotly-keyboard.js and plotly-theme.js listen for.
+//
+// window.siteFigures.draw(gd) and .drawAll() draw now and return a promise;
+// the handout printer and the tests call drawAll.
+(function () {
+  "use strict";
+
+  var drawing = new Map(); // div -> promise of its drawing
+
+  function spec(gd) {
+    var script = document.querySelector('script.plotly-figure-spec[data-for="' + gd.id + '"]');
+    if (!script) throw new Error("figure #" + gd.id + " has no JSON");
+    return JSON.parse(script.textContent);
+  }
+
+  function draw(gd) {
+    if (!drawing.has(gd)) {
+      if (observer) observer.unobserve(gd);
+      var queued = queue.indexOf(gd);
+      if (queued >= 0) queue.splice(queued, 1);
+      drawing.set(gd, window.Plotly.newPlot(gd, spec(gd)).then(function () {
+        gd.dispatchEvent(new CustomEvent("figure-drawn", { bubbles: true }));
+        return gd;
+      }));
+    }
+    return drawing.get(gd);
+  }
+
+  function figures() {
+    return Array.prototype.slice.call(document.querySelectorAll(".plotly-graph-div"));
+  }
+
+  function drawAll() {
+    return Promise.all(figures().map(draw));
+  }
+
+  // True when gd is on the screen that starts `top` px below the viewport's top.
+  function onScreen(gd, top) {
+    var r = gd.getBoundingClientRect();
+    return r.bottom > top && r.top < top + window.innerHeight;
+  }
+
+  // Figures near the viewport but not in it are drawn one per task, so that
+  // the ones in view come first and input is handled between drawings.
+  var queue = [];
+  function drawLater(gd) {
+    queue.push(gd);
+    if (queue.length === 1) setTimeout(drawNext, 0);
+  }
+  function drawNext() {
+    var gd = queue.shift();
+    if (gd) draw(gd);
+    if (queue.length) setTimeout(drawNext, 0);
+  }
+
+  var observer = null;
+
+  function start() {
+    // A link into the page (#id) will scroll there: that screen comes first.
+    var target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    var top = target ? target.getBoundingClientRect().top : 0;
+    figures().forEach(function (gd) {
+      if (onScreen(gd, top)) draw(gd);
+    });
+    if (!("IntersectionObserver" in window)) {
+      figures().forEach(drawLater);
+      return;
+    }
+    observer = new IntersectionObserver(function (entries) {
+      entries.forEach(function (entry) {
+        if (!entry.isIntersecting) return;
+        if (onScreen(entry.target, 0)) draw(entry.target);
+        else drawLater(entry.target);
+      });
+    }, { rootMargin: "100% 0px" });
+    figures().forEach(function (gd) {
+      if (!drawing.has(gd)) observer.observe(gd);
+    });
+  }
+
+  window.siteFigures = { draw: draw, drawAll: drawAll };
+  window.addEventListener("beforeprint", drawAll);
+  // Loaded last of the deferred figure scripts (sitebuild/pages.py): the page
+  // is parsed and the keyboard and theme listeners are in place.
+  start();
+})();

@@ -1,0 +1,110 @@
+"""_static/figures.js in Chromium: a figure is drawn when the reader nears it (on load, on
+scrolling, on following a link to it), every figure before printing, and nothing moves when
+one is drawn. The page is loaded as a reader's browser would, without the tests' drawAll."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sitebuild.sitecheck import figure_specs
+
+PATH = "posts/attention-by-hand.html"
+DRAWN_JS = "id => !!document.querySelector('#' + id + ' svg.main-svg')"
+IDS_JS = "() => [...document.querySelectorAll('.plotly-graph-div')].map(g => g.id)"
+TOPS_JS = "() => [...document.querySelectorAll('.plotly-graph-div')].map(g => g.getBoundingClientRect().top)"
+
+
+def settle(page, ms: int = 1500):
+    """Let figures.js finish the figures it has queued."""
+    page.wait_for_timeout(ms)
+
+
+def drawn(page) -> dict[str, bool]:
+    return {i: page.evaluate(DRAWN_JS, i) for i in page.evaluate(IDS_JS)}
+
+
+@pytest.fixture
+def reader(page):
+    """The page fixture, but loaded without waiting for every figure (PageVisit.open draws all)."""
+    def load(path: str = PATH):
+        page.page.goto(page.base + path, wait_until="load")
+        settle(page.page)
+        return page.page
+    yield load
+    assert page.external_requests == []
+    assert page.console_errors == []
+
+
+def test_opening_a_lesson_draws_only_the_figures_near_the_screen(reader):
+    p = reader()
+    height = p.evaluate("innerHeight")
+    tops = dict(zip(p.evaluate(IDS_JS), p.evaluate(TOPS_JS)))
+    state = drawn(p)
+    near = [i for i, top in tops.items() if top < 2 * height]      # within a screen below the first
+    far = [i for i, top in tops.items() if top > 3 * height]
+    assert far, "expected figures well below the first screens"
+    assert all(state[i] for i in near), state
+    assert not any(state[i] for i in far), [i for i in far if state[i]]
+
+
+def test_scrolling_to_a_figure_draws_it_with_keyboard_access(reader):
+    p = reader()
+    last = p.evaluate(IDS_JS)[-1]
+    assert not p.evaluate(DRAWN_JS, last)
+    p.locator(f"#{last}").scroll_into_view_if_needed()
+    p.wait_for_function(DRAWN_JS, arg=last, timeout=5_000)
+    # plotly-keyboard.js has reached the newly drawn figure's controls
+    controls = p.locator(f"#{last} [role=button], #{last} [role=slider]")
+    controls.first.wait_for(timeout=5_000)
+    assert controls.count() > 0
+    assert controls.first.get_attribute("tabindex") == "0"
+
+
+def test_a_link_to_a_figure_draws_it_and_not_the_page_above(reader):
+    ids_top = reader().evaluate(IDS_JS)
+    target, middle = ids_top[-1], ids_top[len(ids_top) // 2]
+    p = reader(f"{PATH}#{target}")
+    assert p.evaluate(DRAWN_JS, target)
+    assert p.locator(f"#{target}").is_visible()
+    assert not p.evaluate(DRAWN_JS, middle)
+
+
+def test_drawing_a_figure_moves_nothing(reader, built_site):
+    p = reader()
+    heights = [json.loads(s)["layout"].get("height", 450) for s in figure_specs((built_site / PATH).read_text())]
+    ids = p.evaluate(IDS_JS)
+    last = ids[-1]
+    before = p.evaluate(TOPS_JS)
+    box = p.locator(f"#{last}").bounding_box()
+    assert round(box["height"]) == heights[-1]        # undrawn, it keeps the figure's place
+    p.evaluate("siteFigures.drawAll()")
+    p.wait_for_function(DRAWN_JS, arg=last)
+    assert p.evaluate(TOPS_JS) == before
+    assert round(p.locator(f"#{last}").bounding_box()["height"]) == heights[-1]
+
+
+def test_printing_draws_every_figure(reader):
+    p = reader()
+    assert not all(drawn(p).values())
+    p.evaluate("window.dispatchEvent(new Event('beforeprint'))")   # what the browser fires on Print
+    settle(p, 500)
+    assert all(drawn(p).values()), drawn(p)
+
+
+def test_a_figure_drawn_on_a_dark_page_gets_dark_colours(browser, http_server):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script("localStorage.setItem('theme', 'dark'); localStorage.setItem('mode', 'dark');")
+    p = context.new_page()
+    p.goto(http_server + PATH, wait_until="load")
+    assert p.evaluate("document.documentElement.dataset.theme") == "dark"
+    last = p.evaluate(IDS_JS)[-1]
+    p.locator(f"#{last}").scroll_into_view_if_needed()
+    p.wait_for_function(DRAWN_JS, arg=last, timeout=5_000)
+    settle(p, 500)
+    font, paper = p.evaluate("id => { const l = document.getElementById(id)._fullLayout; "
+                             "return [l.font.color, l.paper_bgcolor]; }", last)
+    r, g, b = (int(font[i:i + 2], 16) for i in (1, 3, 5))
+    assert (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255 > 0.6     # light text on the dark page
+    assert paper in ("rgba(0, 0, 0, 0)", "rgba(0,0,0,0)")
+    context.close()
