@@ -65,11 +65,19 @@
     if (queue.length) setTimeout(drawNext, 0);
   }
 
+  function linkTarget() {
+    try {
+      return location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+    } catch (e) {
+      return null; // a malformed #fragment links nowhere
+    }
+  }
+
   var observer = null;
 
   function start() {
     // A link into the page (#id) will scroll there: that screen comes first.
-    var target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    var target = linkTarget();
     var top = target ? target.getBoundingClientRect().top : 0;
     figures().forEach(function (gd) {
       if (onScreen(gd, top)) draw(gd);

@@ -83,24 +83,27 @@ def rebuilds(runs: int) -> list[float]:
     return [timed_build() for _ in range(runs)]
 
 
-def load_page(browser, base: str, path: str) -> dict:
-    """One first load of `path` (may end in #figure-id) with an empty cache: requests, gzip bytes,
-    figures in view, ms until they are drawn and until the load event ended (from navigation start)."""
+def load_page(browser, base: str, path: str, count_bytes: bool = True) -> dict:
+    """One first load of `path` (may end in #figure-id) with an empty cache: figures in view, ms until
+    they are drawn and until the load event ended (from navigation start), and with `count_bytes`
+    the requests and their gzip bytes. Bodies are read after the clock stops, not while it runs."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     external, errors = sb_browser.watch(page)
     page.add_init_script(FIGURE_CLOCK)
-    bodies: list[bytes] = []
-    page.on("response", lambda r: bodies.append(r.body()) if r.ok else None)
+    responses = []
+    page.on("response", lambda r: responses.append(r))
     page.goto(base + path, wait_until="load")
     page.wait_for_function("window.__figuresDrawnAt !== null", timeout=30_000)
-    # Bytes: everything the page loads, MathJax (loaded after the first frame) and its fonts included.
-    page.evaluate("window.siteMath || null")
-    page.wait_for_load_state("networkidle")
-    sample = {"requests": len(bodies), "gzip_bytes": sum(len(gzip.compress(b, 6)) for b in bodies),
-              "in_view": page.evaluate("window.__figuresInView"),
+    sample = {"in_view": page.evaluate("window.__figuresInView"),
               "drawn_ms": float(page.evaluate("window.__figuresDrawnAt")),
               "load_ms": float(page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd"))}
+    if count_bytes:
+        # Everything the page loads, MathJax (loaded after the first frame) and its fonts included.
+        page.evaluate("window.siteMath || null")
+        page.wait_for_load_state("networkidle")
+        bodies = [r.body() for r in list(responses) if r.ok]
+        sample.update(requests=len(bodies), gzip_bytes=sum(len(gzip.compress(b, 6)) for b in bodies))
     context.close()
     if external or errors:
         sys.exit(f"{path}: external requests {external} or console errors {errors}")
@@ -121,7 +124,7 @@ def page_table(runs: int, link_runs: int) -> list[dict]:
                    **{k: statistics.median(s[k] for s in samples) for k in ("gzip_bytes", "drawn_ms", "load_ms")}}
             ids = re.findall(r'<div id="([^"]+)" class="plotly-graph-div"', (site / path).read_text())
             row["figures"] = len(ids)
-            linked = {i: statistics.median(load_page(browser, base, f"{path}#{i}")["drawn_ms"]
+            linked = {i: statistics.median(load_page(browser, base, f"{path}#{i}", count_bytes=False)["drawn_ms"]
                                            for _ in range(link_runs)) for i in ids}
             row["link_ms"], row["link_worst"] = max((ms, i) for i, ms in linked.items()) if linked else (None, None)
             rows.append(row)

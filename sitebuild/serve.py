@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import sys
 import threading
 from contextlib import contextmanager
 from http import HTTPStatus
@@ -32,6 +33,14 @@ class _QuietHandler(SimpleHTTPRequestHandler):
             self.wfile.write(body)
 
 
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        """A browser that closes a connection mid-response (a page closed while its favicon or a
+        font loads) is no error of ours; anything else is reported as usual."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @contextmanager
 def serve(folder: Path, not_found: str | None = None) -> Iterator[str]:
     """Serve `folder` on a free local port; yields the base URL (ending in '/').
@@ -41,7 +50,7 @@ def serve(folder: Path, not_found: str | None = None) -> Iterator[str]:
     """
     page = folder / not_found if not_found else None
     handler = functools.partial(_QuietHandler, directory=str(folder), not_found_page=page)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _Server(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

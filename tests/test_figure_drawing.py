@@ -108,3 +108,9 @@ def test_a_figure_drawn_on_a_dark_page_gets_dark_colours(browser, http_server):
     assert (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255 > 0.6     # light text on the dark page
     assert paper in ("rgba(0, 0, 0, 0)", "rgba(0,0,0,0)")
     context.close()
+
+
+def test_a_malformed_link_still_draws_the_first_screens(reader):
+    p = reader(f"{PATH}#%E0%A4%A")       # not valid percent-encoding: links nowhere
+    first = p.evaluate(IDS_JS)[0]
+    assert p.evaluate(DRAWN_JS, first)   # the page opened at its top, drawn as usual
