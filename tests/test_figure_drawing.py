@@ -114,3 +114,32 @@ def test_a_malformed_link_still_draws_the_first_screens(reader):
     p = reader(f"{PATH}#%E0%A4%A")       # not valid percent-encoding: links nowhere
     first = p.evaluate(IDS_JS)[0]
     assert p.evaluate(DRAWN_JS, first)   # the page opened at its top, drawn as usual
+
+
+FOCUS_JS = """() => {
+  const el = document.activeElement, gd = el && el.closest('.plotly-graph-div');
+  if (!gd) return el === document.body ? 'body' : 'page';
+  return gd.id + ' ' + [...gd.querySelectorAll('[role=button], [role=slider]')].indexOf(el);
+}"""
+CONTROLS_JS = """() => [...document.querySelectorAll('.plotly-graph-div')].flatMap(gd =>
+  [...gd.querySelectorAll('[role=button], [role=slider]')].map((el, k) => gd.id + ' ' + k))"""
+
+
+@pytest.mark.parametrize("stem", ["attention-by-hand", "trained-walkthrough"])
+def test_tabbing_through_a_lesson_reaches_every_figure_control(reader, stem):
+    """A keyboard reader who never scrolls: Tab from the top reaches each control of each figure,
+    though the figures are drawn only as the focus comes near them."""
+    p = reader(f"posts/{stem}.html")
+    assert not all(drawn(p).values())
+    reached = set()
+    for _ in range(2000):
+        p.keyboard.press("Tab")
+        p.wait_for_timeout(40)        # a fast typist: 25 presses a second
+        where = p.evaluate(FOCUS_JS)
+        if where == "body" and reached:
+            break
+        reached.add(where)
+    p.evaluate("siteFigures.drawAll()")
+    controls = set(p.evaluate(CONTROLS_JS))
+    assert controls, "expected figure controls"
+    assert controls <= reached, sorted(controls - reached)
