@@ -28,8 +28,6 @@
   function draw(gd) {
     if (!drawing.has(gd)) {
       if (observer) observer.unobserve(gd);
-      var queued = queue.indexOf(gd);
-      if (queued >= 0) queue.splice(queued, 1);
       drawing.set(gd, window.Plotly.newPlot(gd, spec(gd)).then(function () {
         gd.dispatchEvent(new CustomEvent("figure-drawn", { bubbles: true }));
         return gd;
@@ -52,17 +50,10 @@
     return r.bottom > top && r.top < top + window.innerHeight;
   }
 
-  // Figures near the viewport but not in it are drawn one per task, so that
-  // the ones in view come first and input is handled between drawings.
-  var queue = [];
+  // Figures near the viewport but not in it are drawn each in a task of its
+  // own, so that the ones in view come first and input is handled between.
   function drawLater(gd) {
-    queue.push(gd);
-    if (queue.length === 1) setTimeout(drawNext, 0);
-  }
-  function drawNext() {
-    var gd = queue.shift();
-    if (gd) draw(gd);
-    if (queue.length) setTimeout(drawNext, 0);
+    setTimeout(function () { draw(gd); }, 0);
   }
 
   function linkTarget() {
@@ -82,10 +73,6 @@
     figures().forEach(function (gd) {
       if (onScreen(gd, top)) draw(gd);
     });
-    if (!("IntersectionObserver" in window)) {
-      figures().forEach(drawLater);
-      return;
-    }
     observer = new IntersectionObserver(function (entries) {
       entries.forEach(function (entry) {
         if (!entry.isIntersecting) return;

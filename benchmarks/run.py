@@ -28,6 +28,7 @@ import statistics
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,29 +65,17 @@ window.__figuresInView = null;
 # For reference only (pages do not draw this way): every figure drawn as soon
 # as the page is parsed; records when the last one is.
 ALL_AT_ONCE_CLOCK = """
-window.__allDrawnAt = null;
+window.__figuresDrawnAt = null;
 document.addEventListener('DOMContentLoaded', () => siteFigures.drawAll());
 (function poll() {
   const figs = [...document.querySelectorAll('.plotly-graph-div')];
   if (document.readyState !== 'loading' && figs.every((g) => g.querySelector('svg.main-svg'))) {
-    window.__allDrawnAt = performance.now();
+    window.__figuresDrawnAt = performance.now();
     return;
   }
   requestAnimationFrame(poll);
 })();
 """
-
-
-def all_at_once_ms(browser, base: str, path: str) -> float:
-    """ms from navigation start until every figure of `path` is drawn, were all drawn on load."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.add_init_script(ALL_AT_ONCE_CLOCK)
-    page.goto(base + path, wait_until="load")
-    page.wait_for_function("window.__allDrawnAt !== null", timeout=30_000)
-    ms = float(page.evaluate("window.__allDrawnAt"))
-    context.close()
-    return ms
 
 
 def timed_build() -> float:
@@ -111,31 +100,45 @@ def rebuilds(runs: int) -> list[float]:
     return [timed_build() for _ in range(runs)]
 
 
-def load_page(browser, base: str, path: str, count_bytes: bool = True) -> dict:
-    """One first load of `path` (may end in #figure-id) with an empty cache: figures in view, ms until
-    they are drawn and until the load event ended (from navigation start), and with `count_bytes`
-    the requests and their gzip bytes. Bodies are read after the clock stops, not while it runs."""
+@contextmanager
+def opened(browser, base: str, path: str, clock: str):
+    """A first load of `path` with an empty cache and `clock` installed, offline; yields the page once
+    the clock has stopped (window.__figuresDrawnAt set) and closes it after."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     external, errors = sb_browser.watch(page)
-    page.add_init_script(FIGURE_CLOCK)
+    page.add_init_script(clock)
     responses = []
     page.on("response", lambda r: responses.append(r))
     page.goto(base + path, wait_until="load")
     page.wait_for_function("window.__figuresDrawnAt !== null", timeout=30_000)
-    sample = {"in_view": page.evaluate("window.__figuresInView"),
-              "drawn_ms": float(page.evaluate("window.__figuresDrawnAt")),
-              "load_ms": float(page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd"))}
-    if count_bytes:
-        # Everything the page loads, MathJax (loaded after the first frame) and its fonts included.
-        page.evaluate("window.siteMath || null")
-        page.wait_for_load_state("networkidle")
-        bodies = [r.body() for r in list(responses) if r.ok]
-        sample.update(requests=len(bodies), gzip_bytes=sum(len(gzip.compress(b, 6)) for b in bodies))
+    yield page, responses
     context.close()
     if external or errors:
         sys.exit(f"{path}: external requests {external} or console errors {errors}")
+
+
+def load_page(browser, base: str, path: str, count_bytes: bool = True) -> dict:
+    """One load of `path` (may end in #figure-id): figures in view, ms until they are drawn and until
+    the load event ended (from navigation start), and with `count_bytes` the requests and their gzip
+    bytes. Bodies are read after the clock stops, not while it runs."""
+    with opened(browser, base, path, FIGURE_CLOCK) as (page, responses):
+        sample = {"in_view": page.evaluate("window.__figuresInView"),
+                  "drawn_ms": float(page.evaluate("window.__figuresDrawnAt")),
+                  "load_ms": float(page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd"))}
+        if count_bytes:
+            # Everything the page loads, MathJax (loaded after the first frame) and its fonts included.
+            page.evaluate("window.siteMath || null")
+            page.wait_for_load_state("networkidle")
+            bodies = [r.body() for r in list(responses) if r.ok]
+            sample.update(requests=len(bodies), gzip_bytes=sum(len(gzip.compress(b, 6)) for b in bodies))
     return sample
+
+
+def all_at_once_ms(browser, base: str, path: str) -> float:
+    """ms from navigation start until every figure of `path` is drawn, were all drawn on load."""
+    with opened(browser, base, path, ALL_AT_ONCE_CLOCK) as (page, _):
+        return float(page.evaluate("window.__figuresDrawnAt"))
 
 
 def page_table(runs: int, link_runs: int) -> list[dict]:

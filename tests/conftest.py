@@ -18,6 +18,12 @@ from sitebuild.serve import serve  # noqa: E402
 LESSONS = sorted(p.stem for p in (ROOT / "posts").glob("*.md"))
 
 
+def brightness(hex_colour: str) -> float:
+    """Luma of a '#rrggbb' colour, 0 (black) to 1 (white), with the Rec. 709 weights."""
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
+
+
 def run_sitebuild(root: Path = ROOT, timeout: int = 3600) -> subprocess.CompletedProcess:
     """`python -m sitebuild` in `root`, output captured."""
     return subprocess.run(

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from conftest import LESSONS, brightness
 from sitebuild.sitecheck import figure_specs
 
 PATH = "posts/attention-by-hand.html"
@@ -104,8 +105,7 @@ def test_a_figure_drawn_on_a_dark_page_gets_dark_colours(browser, http_server):
     settle(p, 500)
     font, paper = p.evaluate("id => { const l = document.getElementById(id)._fullLayout; "
                              "return [l.font.color, l.paper_bgcolor]; }", last)
-    r, g, b = (int(font[i:i + 2], 16) for i in (1, 3, 5))
-    assert (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255 > 0.6     # light text on the dark page
+    assert brightness(font) > 0.6     # light text on the dark page
     assert paper in ("rgba(0, 0, 0, 0)", "rgba(0,0,0,0)")
     context.close()
 
@@ -125,7 +125,7 @@ CONTROLS_JS = """() => [...document.querySelectorAll('.plotly-graph-div')].flatM
   [...gd.querySelectorAll('[role=button], [role=slider]')].map((el, k) => gd.id + ' ' + k))"""
 
 
-@pytest.mark.parametrize("stem", ["attention-by-hand", "trained-walkthrough"])
+@pytest.mark.parametrize("stem", LESSONS)
 def test_tabbing_through_a_lesson_reaches_every_figure_control(reader, stem):
     """A keyboard reader who never scrolls: Tab from the top reaches each control of each figure,
     though the figures are drawn only as the focus comes near them."""

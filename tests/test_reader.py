@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from conftest import LESSONS, ROOT
+from conftest import LESSONS, ROOT, brightness
 from sitebuild.reading import prose_words, reading_minutes
 
 PAGES = ["index.html", "search.html"] + [f"posts/{s}.html" for s in LESSONS]
@@ -94,8 +94,7 @@ def test_figures_follow_dark_mode(page, stem):
     box = page.page.evaluate(f"() => getComputedStyle(document.getElementById('{first}').closest('.output')).backgroundColor")
     assert box in ("rgba(0, 0, 0, 0)", "transparent"), box
     # light text on the dark page: the font colour is bright
-    r, g, b = (int(dark[0][i:i + 2], 16) for i in (1, 3, 5))
-    assert (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255 > 0.6
+    assert brightness(dark[0]) > 0.6
     page.page.evaluate("document.documentElement.dataset.theme = 'light'")
     page.page.wait_for_timeout(500)
     assert page.page.evaluate(read)[0] == "#2a3f5f"
