@@ -22,7 +22,7 @@ language = "en"
 extensions = [
     "myst_nb",
     "sphinx.ext.mathjax",
-    "sitebuild.stamps",  # stale-cache guard: compute/ changes re-execute lessons
+    "sitebuild.stamps",  # stale-cache guard: a lesson re-executes when a file it reads changes
     "sitebuild.pages",  # per-page: plotly.js only where needed, handout link, matrix scroll
     "sitebuild.reading",  # the landing page's reading times, counted from the lessons
 ]

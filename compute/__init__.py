@@ -1,0 +1,1 @@
+"""The single source of every number on the site: models, data, training, checkpoints, claims, lessons."""

@@ -1,35 +1,26 @@
-"""Everything the build checks before it runs a lesson: checkpoints, seed record, both lessons' claims."""
+"""Everything the build checks before any lesson runs: each lesson package's claims and preflight()."""
 from __future__ import annotations
 
-import json
+import importlib
+import pkgutil
+from types import ModuleType
 
-from . import claims
-from .checkpoint import CheckpointError, checkpoint_dir, checkpoint_path
-from .walkthrough import ALTERNATIVE, NAME, load
-from .walkthrough_lesson import SEED_RECORD
+from . import lessons
 
 
-def check_seed_record(published_seed: int, alternative_seed: int) -> None:
-    """The seed-search record exists, parses, and names the stored checkpoints' seeds."""
-    path = checkpoint_dir() / SEED_RECORD
-    if not path.is_file():
-        raise CheckpointError(f"{path}: seed-search record not found (run python -m compute train walkthrough --search-seeds 0-199)")
-    try:
-        record = json.loads(path.read_text())
-        recorded = (record["published_seed"], record["alternative_seed"])
-        record["entries"][0]["rows"]
-    except (json.JSONDecodeError, KeyError, IndexError, TypeError) as err:
-        raise CheckpointError(f"{path}: seed-search record is unreadable ({type(err).__name__}: {err})") from None
-    if recorded != (published_seed, alternative_seed):
-        raise CheckpointError(f"{path}: seed-search record names seeds {recorded}, "
-                              f"but the checkpoints hold seeds {(published_seed, alternative_seed)}")
+def lesson_packages() -> list[ModuleType]:
+    """The lesson packages under compute/lessons, imported, by name."""
+    names = sorted(m.name for m in pkgutil.iter_modules(lessons.__path__) if m.ispkg)
+    return [importlib.import_module(f"{lessons.__name__}.{name}") for name in names]
+
+
+def claim_results() -> list[tuple[str, list]]:
+    """Every lesson's claims with their outcomes, under a heading naming what they were checked on."""
+    return [r for package in lesson_packages() if hasattr(package, "claim_results") for r in package.claim_results()]
 
 
 def preflight() -> None:
-    """Raise CheckpointError or ClaimError (one line each) unless the lessons can be built."""
-    wt = load(NAME)
-    claims.require_all(wt, str(checkpoint_path(NAME)))
-    alt = load(ALTERNATIVE)
-    check_seed_record(int(wt.manifest["seed"]), int(alt.manifest["seed"]))
-    from .byhand import claims as byhand_claims
-    byhand_claims.require_all()
+    """Raise CheckpointError or ClaimError (one line each) unless every lesson can be built."""
+    for package in lesson_packages():
+        if hasattr(package, "preflight"):
+            package.preflight()

@@ -1,4 +1,4 @@
-"""Command line: train the walkthrough model, search seeds, check the published claims."""
+"""Command line: train the walkthrough model, search seeds, check every lesson's claims."""
 from __future__ import annotations
 
 import argparse
@@ -6,12 +6,10 @@ import json
 import sys
 from pathlib import Path
 
-from . import claims, walkthrough
-from .checkpoint import CheckpointError, checkpoint_dir, load_checkpoint, save_checkpoint
-from .model import DecoderConfig
-from .train import Recipe, train, validate_seed
-
-SEED_RECORD = "walkthrough-seeds.json"
+from .claims import ClaimError, claims_table
+from .lessons.walkthrough.seeds import SEED_RECORD
+from .store import CheckpointError, checkpoint_dir, save_checkpoint
+from .training.walkthrough import Recipe, train, validate_seed
 
 
 def seed_range(text: str) -> range:
@@ -47,35 +45,37 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("--out", type=Path, default=None, help="folder for the checkpoint (default: the published one)")
     t.add_argument("--force", action="store_true", help="write the checkpoint even if a claim fails")
     t.add_argument("--quiet", action="store_true", help="no progress bar")
-    c = sub.add_parser("check", help="check every claim: the published checkpoint's and the hand-set model's")
-    c.add_argument("--name", default=walkthrough.NAME, help="checkpoint name (default %(default)s)")
+    sub.add_parser("check", help="check every lesson's claims and checkpoints")
     return p
 
 
 def write_trained(seed: int, recipe: Recipe, out: Path, name: str, progress: bool) -> Path:
+    from .models.walkthrough import DecoderConfig
     result = train(seed, recipe, progress=progress)
     return save_checkpoint(out / f"{name}.safetensors", result.weights, result.manifest(DecoderConfig()))
 
 
 def train_one(args, recipe: Recipe) -> int:
+    from .lessons.walkthrough import claims, published
+    from .models.walkthrough import DecoderConfig
     out = args.out or checkpoint_dir()
     result = train(args.seed, recipe, progress=not args.quiet)
-    wt = walkthrough.from_weights(result.weights)
-    results = claims.check_all(wt)
+    results = claims.check_all(published.from_weights(result.weights))
     print(f"seed {args.seed}: final loss {result.final_loss:.6f} after {recipe.steps} steps")
-    print(claims.claims_table(results))
+    print(claims_table(results))
     broken = [c.name for c, o in results if not o.holds]
     if broken and not args.force:
         print(f"error: seed {args.seed} breaks the claims {', '.join(broken)}; nothing written "
               f"(try --search-seeds, or --force to write it anyway)", file=sys.stderr)
         return 1
-    path = save_checkpoint(out / f"{walkthrough.NAME}.safetensors", result.weights, result.manifest(DecoderConfig()))
+    path = save_checkpoint(out / f"{published.NAME}.safetensors", result.weights, result.manifest(DecoderConfig()))
     print(f"wrote {path} and {path.with_suffix('.json').name}")
     return 0
 
 
 def train_search(args, recipe: Recipe) -> int:
-    from . import seedsearch
+    from .lessons.walkthrough.published import ALTERNATIVE, NAME
+    from .training import seedsearch
     out = args.out or checkpoint_dir()
     entries = seedsearch.search(args.search_seeds, recipe, workers=args.workers, progress=not args.quiet)
     rec = seedsearch.record(entries, recipe)
@@ -89,36 +89,27 @@ def train_search(args, recipe: Recipe) -> int:
         print("error: no seed in the range satisfies every claim; nothing published", file=sys.stderr)
         return 1
     progress = not args.quiet
-    path = write_trained(rec["published_seed"], recipe, out, walkthrough.NAME, progress)
+    path = write_trained(rec["published_seed"], recipe, out, NAME, progress)
     print(f"published seed {rec['published_seed']}: {path}")
     if rec["alternative_seed"] is not None:
-        alt = write_trained(rec["alternative_seed"], recipe, out, walkthrough.ALTERNATIVE, progress)
+        alt = write_trained(rec["alternative_seed"], recipe, out, ALTERNATIVE, progress)
         print(f"alternative seed {rec['alternative_seed']}: {alt}")
     return 0
 
 
 def check(args) -> int:
-    from .checkpoint import checkpoint_path
-    path = checkpoint_path(args.name)
-    weights, manifest = load_checkpoint(path)
-    results = claims.check_all(walkthrough.from_weights(weights, manifest))
-    print(f"{path} (seed {manifest['seed']}, final loss {manifest['final_loss']:.6f})")
-    print(claims.claims_table(results))
-    broken = [c.name for c, o in results if not o.holds]
-    if broken:
-        print(f"error: {path}: claims fail: {', '.join(broken)}", file=sys.stderr)
+    from .checks import claim_results, preflight
+    failed = []
+    for heading, results in claim_results():
+        print(f"{heading}\n{claims_table(results)}\n")
+        broken = [c.name for c, o in results if not o.holds]
+        if broken:
+            failed.append(f"{heading}: claims fail: {', '.join(broken)}")
+    if failed:
+        print("error: " + "; ".join(failed), file=sys.stderr)
         return 1
-    from .byhand import claims as byhand_claims
-    print("\nthe hand-set attention-by-hand model (compute/byhand)")
-    hand = byhand_claims.check_all()
-    print(claims.claims_table(hand))
-    broken = [c.name for c, o in hand if not o.holds]
-    if broken:
-        print(f"error: compute/byhand: claims fail: {', '.join(broken)}", file=sys.stderr)
-        return 1
-    from .checks import preflight
-    preflight()  # the alternative checkpoint and the seed-search record too
-    print("\nthe alternative checkpoint and the seed-search record agree with the published one")
+    preflight()  # every lesson's other checks: the alternative checkpoint, the seed-search record, ...
+    print("every lesson's claims hold, and its checkpoints and records agree")
     return 0
 
 
@@ -131,6 +122,6 @@ def main(argv: list[str] | None = None) -> int:
             parser().error(f"--steps must be at least 1, got {args.steps}")
         recipe = Recipe(steps=args.steps)
         return train_search(args, recipe) if args.search_seeds else train_one(args, recipe)
-    except (CheckpointError, claims.ClaimError) as err:
+    except (CheckpointError, ClaimError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

@@ -1,7 +1,7 @@
 """Build the lesson site: Sphinx extensions and the `python -m sitebuild` pipeline.
 
 Modules, one job each:
-  stamps     Sphinx extension: re-execute lessons when compute/ changes
+  stamps     Sphinx extension: a lesson re-executes when a file it reads changes
   pages      Sphinx extension: per-page plotly.js, handout and notebook links,
              matrix wrapper; pages of deleted sources removed; 404.html made
              root-relative

@@ -43,22 +43,19 @@ def run_preflight() -> bool:
 def run_preflight_if_changed(root, build_dir) -> bool:
     """run_preflight, unless it already passed for exactly these compute/ files; True when it ran.
 
-    The key is the lessons' build stamp (sitebuild.stamps: every compute module
-    and checkpoint). With COMPUTE_CHECKPOINTS set, the checkpoints live
-    elsewhere, so the check always runs.
+    The key covers every compute module and every file of the checkpoint
+    folder compute will read (COMPUTE_CHECKPOINTS included): sitebuild.stamps.tree_hash.
     """
-    import os
     from pathlib import Path
 
-    from .stamps import stamp_hash
+    from .stamps import tree_hash
 
     record = Path(build_dir) / "preflight.sha256"
-    key = stamp_hash(Path(root))
-    redirected = "COMPUTE_CHECKPOINTS" in os.environ
-    if not redirected and record.is_file() and record.read_text() == key:
+    key = tree_hash(Path(root))
+    if record.is_file() and record.read_text() == key:
         return False
     ran = run_preflight()
-    if ran and not redirected:
+    if ran:
         record.parent.mkdir(parents=True, exist_ok=True)
         record.write_text(key)
     return ran

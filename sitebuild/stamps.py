@@ -1,41 +1,160 @@
-"""Sphinx extension: lessons re-execute when compute/ changes, and only then.
+"""Sphinx extension: a lesson re-executes exactly when a file it reads changes.
 
-Neither Sphinx nor jupyter-cache knows that a lesson's cells read compute/
-(its modules and checkpoints). On `source-read` of each notebook under
-posts/, this extension
+Neither Sphinx nor jupyter-cache knows what a lesson's cells read. This
+extension works it out from the lesson's text, before anything runs:
 
-* notes every compute/ file and folder as a Sphinx dependency, so the page is
-  re-read when one changes (folders: a file added or removed); and
-* inserts a hidden first code cell `# build stamp: <sha256>` whose hash covers
-  those files' paths and contents, so the jupyter-cache key changes exactly
-  when their contents change. A touched but unchanged file re-reads the page
-  but hits the cache: nothing executes.
+* the compute modules its code cells import, followed through compute's own
+  imports (every `import` statement in a module counts, lazy ones included),
+  with the packages that contain them;
+* the checkpoint files those modules declare in a module-level
+  `CHECKPOINT_FILES = (...)`, looked up in the folder the lesson will read
+  (`COMPUTE_CHECKPOINTS`, or compute/checkpoints);
+* requirements.txt, since the pinned libraries shape the outputs too.
+
+Their paths and contents hash to the lesson's *stamp*. On `source-read` the
+stamp goes into a hidden first code cell (`# build stamp: <sha256>`), so the
+jupyter-cache key changes exactly when those bytes change, and on
+`env-get-outdated` a lesson whose stamp changed is re-read even if its own
+file did not. Editing a module no lesson imports (the command line, say)
+executes nothing. A test checks the declared set against the files a real
+run of each lesson opens.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import os
+import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from myst_nb.core.read import is_myst_markdown_notebook
 
 STAMP_PREFIX = "# build stamp: "
+PACKAGE = "compute"
+CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", re.S | re.M)
 
 
-def stamped_files(root: Path) -> list[Path]:
-    """The files a lesson's output depends on: compute/**/*.py and compute/checkpoints/**."""
-    compute = root / "compute"
-    files = set(compute.rglob("*.py"))
-    files.update(p for p in (compute / "checkpoints").rglob("*") if p.is_file())
-    return sorted(p for p in files if "__pycache__" not in p.parts)
+@dataclass(frozen=True)
+class Dependencies:
+    modules: tuple[Path, ...]      # compute/**.py files the lesson's cells import
+    checkpoints: tuple[Path, ...]  # files in the checkpoint folder those modules read
+    others: tuple[Path, ...]       # requirements.txt
 
 
-def stamp_hash(root: Path) -> str:
-    """sha256 over the stamped files' repo-relative paths and contents."""
+def checkpoint_folder(root: Path) -> Path:
+    """The folder compute reads checkpoints from (compute.store.checkpoint_dir, without importing it)."""
+    return Path(os.environ.get("COMPUTE_CHECKPOINTS", root / PACKAGE / "checkpoints"))
+
+
+def code_cells(text: str) -> list[str]:
+    """The source of every `{code-cell}` of a MyST notebook, without its `:option:` lines."""
+    cells = []
+    for body in CELL.findall(text):
+        lines = body.splitlines()
+        while lines and lines[0].startswith(":"):
+            lines.pop(0)
+        cells.append("\n".join(lines))
+    return cells
+
+
+def module_file(root: Path, name: str) -> Path | None:
+    """compute.a.b -> compute/a/b.py or compute/a/b/__init__.py under root, if either exists."""
+    base = root.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def imported_names(tree: ast.AST, package: str) -> set[str]:
+    """Every module name an AST's imports may load, relative ones resolved against `package`."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - node.level + 1]
+                base = ".".join(parts + ([node.module] if node.module else []))
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)  # `from pkg import module`
+    return {n for n in names if n == PACKAGE or n.startswith(PACKAGE + ".")}
+
+
+def with_parents(name: str) -> list[str]:
+    """compute.a.b -> [compute, compute.a, compute.a.b]: importing a module runs its packages too."""
+    parts = name.split(".")
+    return [".".join(parts[: k + 1]) for k in range(len(parts))]
+
+
+def declared_checkpoints(tree: ast.Module) -> list[str]:
+    """The file names in a module-level `CHECKPOINT_FILES = (...)` of literal strings (or names of them)."""
+    consts = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            consts[node.targets[0].id] = node.value
+    value = consts.get("CHECKPOINT_FILES")
+    if not isinstance(value, (ast.Tuple, ast.List)):
+        return []
+    out = []
+    for elt in value.elts:
+        elt = consts.get(elt.id, elt) if isinstance(elt, ast.Name) else elt
+        out.append(ast.literal_eval(elt))
+    return out
+
+
+def lesson_dependencies(root: Path, text: str) -> Dependencies:
+    """What a lesson reads: its imported compute modules, their declared checkpoints, requirements.txt."""
+    todo = set()
+    for cell in code_cells(text):
+        try:
+            todo |= imported_names(ast.parse(cell), PACKAGE)
+        except SyntaxError:
+            continue  # the kernel will report it; nothing to follow
+    seen: dict[str, Path] = {}
+    checkpoints: set[str] = set()
+    while todo:
+        name = todo.pop()
+        for mod in with_parents(name):
+            path = module_file(root, mod)
+            if mod in seen or path is None:
+                continue
+            seen[mod] = path
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
+            todo |= imported_names(tree, package) - set(seen)
+            checkpoints.update(declared_checkpoints(tree))
+    folder = checkpoint_folder(root)
+    others = tuple(p for p in [root / "requirements.txt"] if p.is_file())
+    return Dependencies(tuple(sorted(set(seen.values()))), tuple(folder / n for n in sorted(checkpoints)), others)
+
+
+def stamp_hash(root: Path, text: str) -> str:
+    """sha256 over the names and contents of everything the lesson `text` reads (a missing file counts too)."""
+    deps = lesson_dependencies(root, text)
     h = hashlib.sha256()
-    for path in stamped_files(root):
-        h.update(path.relative_to(root).as_posix().encode() + b"\0")
-        h.update(hashlib.sha256(path.read_bytes()).digest())
+    for kind, paths in (("module", deps.modules), ("checkpoint", deps.checkpoints), ("other", deps.others)):
+        for path in paths:
+            name = path.name if kind == "checkpoint" else path.relative_to(root).as_posix()
+            h.update(f"{kind}:{name}\0".encode())
+            h.update(hashlib.sha256(path.read_bytes()).digest() if path.is_file() else b"missing")
+    return h.hexdigest()
+
+
+def tree_hash(root: Path) -> str:
+    """sha256 over every compute module and every file of the checkpoint folder (the preflight's key)."""
+    h = hashlib.sha256()
+    files = sorted((root / PACKAGE).rglob("*.py")) if (root / PACKAGE).is_dir() else []
+    folder = checkpoint_folder(root)
+    files += sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
+    h.update(str(folder.resolve()).encode() + b"\0")
+    for path in files:
+        if "__pycache__" not in path.parts:
+            h.update(str(path).encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
     return h.hexdigest()
 
 
@@ -55,20 +174,47 @@ def insert_stamp(text: str, stamp: str) -> str:
     return "".join(lines[:end]) + cell + "".join(lines[end:])
 
 
+def _is_lesson(docname: str, text: str) -> bool:
+    return docname.startswith("posts/") and is_myst_markdown_notebook(text)
+
+
 def _on_source_read(app, docname: str, source: list[str]) -> None:
-    if not docname.startswith("posts/") or not is_myst_markdown_notebook(source[0]):
+    if not _is_lesson(docname, source[0]):
         return
-    root = Path(app.srcdir)
-    compute = root / "compute"
-    for path in stamped_files(root):
-        app.env.note_dependency(path)
-    if compute.is_dir():
-        for folder in [compute, *compute.rglob("*")]:
-            if folder.is_dir() and "__pycache__" not in folder.parts:
-                app.env.note_dependency(folder)
-    source[0] = insert_stamp(source[0], stamp_hash(root))
+    stamp = stamp_hash(Path(app.srcdir), source[0])
+    app.env.compute_stamps[docname] = stamp
+    source[0] = insert_stamp(source[0], stamp)
+
+
+def _on_env_get_outdated(app, env, added, changed, removed) -> list[str]:
+    """Lessons whose stamp changed since they were read: their files may not have, what they read has."""
+    stale = []
+    for docname, stamp in env.compute_stamps.items():
+        path = Path(env.doc2path(docname))
+        if docname in removed or not path.is_file():
+            continue
+        if stamp_hash(Path(app.srcdir), path.read_text(encoding="utf-8")) != stamp:
+            stale.append(docname)
+    return stale
+
+
+def _on_builder_inited(app) -> None:
+    if not hasattr(app.env, "compute_stamps"):
+        app.env.compute_stamps = {}
+
+
+def _on_purge(app, env, docname: str) -> None:
+    env.compute_stamps.pop(docname, None)
+
+
+def _on_merge(app, env, docnames, other) -> None:
+    env.compute_stamps.update({d: other.compute_stamps[d] for d in docnames if d in other.compute_stamps})
 
 
 def setup(app):
+    app.connect("builder-inited", _on_builder_inited)
+    app.connect("env-get-outdated", _on_env_get_outdated)
+    app.connect("env-purge-doc", _on_purge)
+    app.connect("env-merge-info", _on_merge)
     app.connect("source-read", _on_source_read)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "2.0", "env_version": 2, "parallel_read_safe": True, "parallel_write_safe": True}

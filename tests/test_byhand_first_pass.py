@@ -6,8 +6,13 @@ import math
 import numpy as np
 import pytest
 
-from compute.byhand import claims, lesson_first_pass as F, model as m, search
-from compute.tables import fmt
+from compute.lessons.byhand import bank, claims, model as m, prediction, retrieval, values, windows
+from compute.lessons.byhand.states import attention as attn, context, search
+from compute.present.tables import fmt
+from compute.present.widgets import cell_text, widgets_in
+
+WIDGETS = widgets_in(prediction, windows, retrieval, bank)  # sections 2-10 (and 14: the last position)
+del WIDGETS["last_position"]
 
 A, B = m.sentence("A"), m.sentence("B")
 FEATURE_ROWS = {w: np.array(f) for w, f in m.WORD_FEATURES.items()}
@@ -55,7 +60,7 @@ def bank_by_hand(words):
 # --- worked states ---------------------------------------------------------
 
 def test_labels_number_positions_from_one():
-    assert F.labels(A)[0] == "1 The" and F.labels(A)[6] == "7 bank" and len(F.labels(A, 7)) == 7
+    assert m.labels(A)[0] == "1 The" and m.labels(A)[6] == "7 bank" and len(m.labels(A, 7)) == 7
 
 
 def test_shared_tail_counts_the_common_ending():
@@ -64,24 +69,24 @@ def test_shared_tail_counts_the_common_ending():
         if a != b:
             break
         n += 1
-    assert F.shared_tail() == n == 4
+    assert attn.shared_tail() == n == 4
 
 
 @pytest.mark.parametrize("key", ["A", "B"])
 def test_full_prediction_equals_an_independent_forward_pass(key):
     _, out = forward(m.sentence(key))
-    assert np.allclose(F.full_prediction(key), head_p(out[-1]), atol=1e-12)
+    assert np.allclose(attn.full_prediction(key), head_p(out[-1]), atol=1e-12)
 
 
 def test_baseline_reads_only_the_last_row():
     for key in "AB":
-        assert np.allclose(F.baseline_prediction(key), head_p(e_rows(m.sentence(key))[-1]), atol=1e-12)
-    assert np.array_equal(F.baseline_prediction("A"), F.baseline_prediction("B"))
+        assert np.allclose(attn.baseline_prediction(key), head_p(e_rows(m.sentence(key))[-1]), atol=1e-12)
+    assert np.array_equal(attn.baseline_prediction("A"), attn.baseline_prediction("B"))
 
 
 @pytest.mark.parametrize("w", range(1, 11))
 def test_window_state(w):
-    s = F.window_state(w)
+    s = context.window_state(w)
     assert s["positions"] == list(range(11 - w, 11))
     assert s["words"] == A[10 - w:]
     assert s["inputs"] == 4 * w
@@ -90,14 +95,14 @@ def test_window_state(w):
     assert s["linear"] == 4 * w * 20 + 20 and s["linear_shape"] == (4 * w, 20)
 
 
-@pytest.mark.parametrize("focus", F.POOL_FOCUS)
+@pytest.mark.parametrize("focus", context.POOL_FOCUS)
 @pytest.mark.parametrize("share", [0.0, 0.35, 1.0])
 def test_pool_weights_and_summary(focus, share):
-    w = F.pool_weights(focus, share)
+    w = context.pool_weights(focus, share)
     assert w.shape == (7,) and math.isclose(w.sum(), 1.0)
     j = A.index(focus)
     assert math.isclose(w[j], share + (1 - share) / 7)
-    p = F.pool(w)
+    p = context.pool(w)
     e = e_rows(A)[:7]
     by_hand = sum(w[k] * e[k] for k in range(7))
     assert np.allclose(p["summary"], by_hand) and p["summary"].shape == (4,)
@@ -105,11 +110,11 @@ def test_pool_weights_and_summary(focus, share):
 
 
 def test_plain_average_is_the_mean_of_rows_1_to_7():
-    assert np.allclose(F.pool(F.pool_weights(None, 0.0))["summary"], e_rows(A)[:7].mean(axis=0))
+    assert np.allclose(context.pool(context.pool_weights(None, 0.0))["summary"], e_rows(A)[:7].mean(axis=0))
 
 
 def test_temperatures_are_fine_log_steps_through_one():
-    T = F.TEMPERATURES
+    T = search.TEMPERATURES
     assert 25 <= len(T) <= 40 and np.allclose(np.diff(np.log(T)), np.log(T[1] / T[0]))
     assert np.any(np.isclose(T, 1.0))
 
@@ -117,9 +122,9 @@ def test_temperatures_are_fine_log_steps_through_one():
 @pytest.mark.parametrize("T", [0.25, 1.0, 5.0, 32.0])
 def test_soft_retrieval_grid(T):
     Q, K, V = (np.array(list(d.values()), dtype=float) for d in (search.QUERIES, search.VIDEOS, search.VALUES))
-    s = K @ Q[F.SEARCH_QUERY]
+    s = K @ Q[search.SEARCH_QUERY]
     w = softmax(s / T)
-    g = F.retrieval_grid("soft", T)
+    g = search.retrieval_grid("soft", T)
     assert g.shape == (6, 5)
     assert np.allclose(g[:5, 0], s) and np.allclose(g[:5, 1], w)
     assert np.allclose(g[:5, 2:], w[:, None] * V)
@@ -127,7 +132,7 @@ def test_soft_retrieval_grid(T):
 
 
 def test_hard_retrieval_returns_the_best_value_row():
-    g = F.retrieval_grid("hard")
+    g = search.retrieval_grid("hard")
     best = int(np.argmax(g[:5, 0]))
     assert list(g[:5, 1]) == [1.0 if j == best else 0.0 for j in range(5)]
     assert np.array_equal(g[5, 2:], np.array(list(search.VALUES.values()))[best])
@@ -135,7 +140,7 @@ def test_hard_retrieval_returns_the_best_value_row():
 
 @pytest.mark.parametrize("key", ["A", "B"])
 def test_bank_phase_a_and_b(key):
-    b, h = F.bank(key), bank_by_hand(m.sentence(key))
+    b, h = attn.bank(key), bank_by_hand(m.sentence(key))
     for name in ("e", "q", "K", "V", "dots", "alpha", "m", "dE"):
         assert np.allclose(b[name], h[name], atol=1e-12), name
     assert np.allclose(b["scores"], h["dots"] / math.sqrt(3))
@@ -148,7 +153,7 @@ def test_bank_phase_a_and_b(key):
 @pytest.mark.parametrize("j", range(1, 8))
 def test_dot_grid(j):
     h = bank_by_hand(A)
-    g = F.dot_grid("A", j)
+    g = bank.dot_grid("A", j)
     assert np.allclose(g[:3, 0], h["q"]) and np.allclose(g[:3, 1], h["K"][j - 1])
     assert np.allclose(g[:3, 2], h["q"] * h["K"][j - 1])
     assert math.isclose(g[3, 2], h["dots"][j - 1]) and math.isclose(g[4, 2], h["dots"][j - 1] / math.sqrt(3))
@@ -158,7 +163,7 @@ def test_dot_grid(j):
 @pytest.mark.parametrize("weighted", [True, False])
 def test_mix_grid(weighted):
     h = bank_by_hand(A)
-    g = F.mix_grid("A", weighted)
+    g = bank.mix_grid("A", weighted)
     assert np.allclose(g[:7, 0], h["alpha"])
     assert np.allclose(g[:7, 1:], h["alpha"][:, None] * h["V"] if weighted else h["V"])
     assert math.isclose(g[7, 0], 1.0) and np.allclose(g[7, 1:], h["m"])
@@ -166,12 +171,12 @@ def test_mix_grid(weighted):
 
 def test_residual_panels_and_steps():
     h = bank_by_hand(A)
-    p = F.residual_panels("A")
+    p = bank.residual_panels("A")
     assert np.allclose(p[0]["M"], h["m"][None]) and p[0]["cols"] == list(m.V_AXES)
     assert np.array_equal(p[1]["M"], m.W_O) and p[1]["cols"] == list(m.FEATURES)
     assert np.allclose(p[2]["M"], [h["dE"], h["e"], h["e"] + h["dE"]])
     assert p[2]["hover"][2][0] == f"e {fmt(h['e'][0])} + Δe {fmt(h['dE'][0])} = {fmt(h['e'][0] + h['dE'][0])}"
-    shown = [[v.sum() for v in F.residual_visible(s)] for s in range(4)]
+    shown = [[v.sum() for v in bank.residual_visible(s)] for s in range(4)]
     assert shown == [[2, 0, 0], [2, 8, 0], [2, 8, 4], [2, 8, 12]]
 
 
@@ -179,20 +184,21 @@ def test_residual_panels_and_steps():
 def test_blend(lam):
     for key in "AB":
         h = bank_by_hand(m.sentence(key))
-        assert np.allclose(F.blend(key, lam), h["e"] + lam * h["dE"])
+        assert np.allclose(attn.blend(key, lam), h["e"] + lam * h["dE"])
 
 
 # --- prose values -------------------------------------------------------------
 
 def test_prose_values_are_plain_python_and_prefixed():
-    v = F.prose_values()
+    v = values.first_pass_values()
     for name, val in v.items():
         assert type(val) in (int, float, str), (name, type(val))
         assert name[0] == "s" and name[1:3].isdigit() and 1 <= int(name[1:3]) <= 10 and name[3] == "_", name
+    assert values.prose_values() == {**v, **values.second_pass_values()}
 
 
 def test_prose_values_recomputed():
-    v = F.prose_values()
+    v = values.prose_values()
     hA, hB = bank_by_hand(A), bank_by_hand(B)
     pA = head_p(forward(A)[1][-1])
     base = head_p(e_rows(A)[-1])
@@ -218,16 +224,16 @@ def _menu_args(fig, menu=0):
 
 
 def test_prediction_buttons_carry_each_sentence():
-    fig = F.prediction_figure()
+    fig = prediction.prediction_figure()
     for key, args in zip("AB", _menu_args(fig)):
         assert np.allclose(args[0]["y"][0], head_p(forward(m.sentence(key))[1][-1]))
-    fig = F.prediction_figure(baseline=True)
+    fig = prediction.prediction_figure(baseline=True)
     ys = [np.array(a[0]["y"][0]) for a in _menu_args(fig)]
     assert np.array_equal(ys[0], ys[1])
 
 
 def test_window_slider_has_every_w():
-    fig = F.window_figure()
+    fig = windows.window_figure()
     steps = fig.layout.sliders[0].steps
     assert [s.label for s in steps] == [str(w) for w in range(1, 11)]
     for w, s in zip(range(1, 11), steps):
@@ -236,70 +242,73 @@ def test_window_slider_has_every_w():
 
 
 def test_pool_sliders_and_buttons():
-    fig = F.pool_figure()
-    assert len(fig.layout.sliders) == len(F.POOL_FOCUS)
-    for focus, sl in zip(F.POOL_FOCUS, fig.layout.sliders):
-        assert len(sl.steps) == len(F.POOL_SHARES)
+    fig = windows.pool_figure()
+    assert len(fig.layout.sliders) == len(context.POOL_FOCUS)
+    for focus, sl in zip(context.POOL_FOCUS, fig.layout.sliders):
+        assert len(sl.steps) == len(context.POOL_SHARES)
         last = sl.steps[-1].args[0]
-        assert np.allclose(last["x"][0], F.pool_weights(focus, 1.0)) and last["y"][0] == F.labels(A, 7)
+        assert np.allclose(last["x"][0], context.pool_weights(focus, 1.0)) and last["y"][0] == m.labels(A, 7)
         assert last["text"][1][-1] == [fmt(x) for x in e_rows(A)[A.index(focus)]]
     for n, args in enumerate(_menu_args(fig)):
         assert [args[1][f"sliders[{k}].visible"] for k in range(4)] == [k == n for k in range(4)]
 
 
 def test_retrieval_states():
-    fig = F.retrieval_figure()
+    fig = retrieval.retrieval_figure()
     steps = fig.layout.sliders[0].steps
-    assert len(steps) == len(F.TEMPERATURES)
-    for T, s in zip(F.TEMPERATURES, steps):
-        assert s.args[0]["text"][0] == F._text(F.retrieval_grid("soft", T), F.RETRIEVE_DECIMALS)
+    assert len(steps) == len(search.TEMPERATURES)
+    for T, s in zip(search.TEMPERATURES, steps):
+        assert s.args[0]["text"][0] == cell_text(search.retrieval_grid("soft", T), retrieval.RETRIEVE_DECIMALS)
         assert s.args[1]["updatemenus[0].active"] == 1
     hard, soft = _menu_args(fig)
-    assert hard[0]["text"][0] == F._text(F.retrieval_grid("hard"), F.RETRIEVE_DECIMALS)
+    assert hard[0]["text"][0] == cell_text(search.retrieval_grid("hard"), retrieval.RETRIEVE_DECIMALS)
 
 
 def test_dot_buttons_cover_every_key():
-    fig = F.dot_figure()
+    fig = bank.dot_figure()
     args = _menu_args(fig)
     assert len(args) == 7
     for j, a in enumerate(args, 1):
-        assert a[0]["text"][0] == F._text(F.dot_grid("A", j))
+        assert a[0]["text"][0] == cell_text(bank.dot_grid("A", j))
 
 
 def test_residual_frames_build_up():
-    fig = F.residual_figure()
+    fig = bank.residual_figure()
     assert len(fig.frames) == 4 and len(fig.layout.sliders[0].steps) == 4
     first = fig.frames[0].data
     assert first[1].text == tuple(tuple("" for _ in range(4)) for _ in range(2)) or \
         all(c == "" for row in first[1].text for c in row)
     last = fig.frames[-1].data[2]
-    assert list(last.text[2]) == [fmt(x) for x in F.bank("A")["e_new"]]
+    assert list(last.text[2]) == [fmt(x) for x in attn.bank("A")["e_new"]]
 
 
 def test_blend_slider():
-    fig = F.blend_figure()
+    fig = bank.blend_figure()
     steps = fig.layout.sliders[0].steps
-    assert len(steps) == len(F.BLEND_STEPS) >= 20
-    for lam, s in zip(F.BLEND_STEPS, steps):
+    assert len(steps) == len(attn.BLEND_STEPS) >= 20
+    for lam, s in zip(attn.BLEND_STEPS, steps):
         for k, key in enumerate("AB"):
             h = bank_by_hand(m.sentence(key))
             assert np.allclose(s.args[0]["y"][k], h["e"] + lam * h["dE"])
 
 
-def test_show_emits_fixed_id_note_and_no_autoplay():
-    for name, div in F.IDS.items():
-        html = F.show(name).data
-        assert f'id="{div}"' in html and 'class="print-only widget-note"' in html
-        assert div.startswith("bh-s")
-    assert "Plotly.animate" not in F.show("residual").data
+def test_widgets_emit_fixed_id_note_and_no_autoplay():
+    assert set(WIDGETS) == {"predict", "baseline", "window", "pool", "scores", "retrieve", "dot", "mix",
+                            "residual", "blend"}
+    for w in WIDGETS.values():
+        html = w.html()
+        assert f'id="{w.id}"' in html and 'class="print-only widget-note"' in html
+        assert w.id.startswith("bh-s")
+    assert "Plotly.animate" not in bank.RESIDUAL.html()
 
 
 def test_tables_label_rows_and_columns():
-    html = F.table("sums_A").data
+    html = prediction.sums_table("A").data
     assert "7 bank" in html and "water" in html and "0.25 + 0.04 = 0.29" in html
-    assert "<details>" in F.reveal("more", "window").data
-    for name in ("baseline", "window", "pool", "search", "values", "qk", "weights", "residual", "contexts"):
-        assert "<table" in F.table(name).data
+    for table in (prediction.baseline_table, windows.window_table, windows.pool_table, retrieval.search_tables,
+                  retrieval.values_table, bank.qk_tables, bank.weights_table, bank.residual_tables,
+                  bank.contexts_tables):
+        assert "<table" in table().data
 
 
 # --- claims ---------------------------------------------------------------------

@@ -5,11 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compute.byhand import lesson_first_pass as F, model as m
-from compute.tables import fmt
+from compute.lessons.byhand import bank, model as m, prediction, retrieval, values, windows
+from compute.lessons.byhand.states import attention as attn, context, search
+from compute.present.palette import MARK
+from compute.present.tables import fmt
+from compute.present.widgets import cell_text, widgets_in
 
 PATH = "posts/attention-by-hand.html"
-IDS = F.IDS
+IDS = {name: w.id for name, w in widgets_in(prediction, windows, retrieval, bank).items()}  # sections 2-10 (+14)
 
 DATA_JS = """id => {
   const gd = document.getElementById(id);
@@ -71,10 +74,10 @@ def hover_cell(site, key, xaxis, yaxis, col, row):
 def test_prediction_switch_moves_the_bars(site):
     click_button(site, "predict", 1)
     s = state(site, "predict")
-    assert np.allclose(s["data"][0]["y"], F.full_prediction("B"), atol=1e-12)
+    assert np.allclose(s["data"][0]["y"], attn.full_prediction("B"), atol=1e-12)
     assert "sentence B" in title(s)
     click_button(site, "predict", 0)
-    assert np.allclose(state(site, "predict")["data"][0]["y"], F.full_prediction("A"), atol=1e-12)
+    assert np.allclose(state(site, "predict")["data"][0]["y"], attn.full_prediction("A"), atol=1e-12)
 
 
 def test_baseline_switch_leaves_the_bars(site):
@@ -82,7 +85,7 @@ def test_baseline_switch_leaves_the_bars(site):
     click_button(site, "baseline", 1)
     s = state(site, "baseline")
     assert s["data"][0]["y"] == before
-    assert np.allclose(s["data"][0]["y"], F.baseline_prediction("B"), atol=1e-12)
+    assert np.allclose(s["data"][0]["y"], attn.baseline_prediction("B"), atol=1e-12)
     assert "sentence B" in title(s)
 
 
@@ -92,22 +95,22 @@ def test_window_slider(site, w):
     s = state(site, "window")
     assert s["layout"]["sliders"][0]["active"] == w - 1
     assert s["data"][0]["z"] == [[1.0 if p > 10 - w else 0.0 for p in range(1, 11)]]
-    ws = F.window_state(w)
+    ws = context.window_state(w)
     assert f"→ {ws['mlp']} parameters" in title(s) and f"→ {ws['linear']} parameters" in title(s)
 
 
-@pytest.mark.parametrize("n,focus", list(enumerate(F.POOL_FOCUS)))
+@pytest.mark.parametrize("n,focus", list(enumerate(context.POOL_FOCUS)))
 def test_pool_buttons_and_slider(site, n, focus):
     click_button(site, "pool", n)
     s = state(site, "pool")
-    assert [sl["visible"] for sl in s["layout"]["sliders"]] == [k == n for k in range(len(F.POOL_FOCUS))]
-    assert np.allclose(s["data"][0]["x"], F.pool_weights(focus, 0.0))
-    k = len(F.POOL_SHARES)
+    assert [sl["visible"] for sl in s["layout"]["sliders"]] == [k == n for k in range(len(context.POOL_FOCUS))]
+    assert np.allclose(s["data"][0]["x"], context.pool_weights(focus, 0.0))
+    k = len(context.POOL_SHARES)
     for step in (k - 1, k // 2, 0):
         click_slider(site, "pool", step, k)
         s = state(site, "pool")
-        share = F.POOL_SHARES[step]
-        p = F.pool(F.pool_weights(focus, share))
+        share = context.POOL_SHARES[step]
+        p = context.pool(context.pool_weights(focus, share))
         assert np.allclose(s["data"][0]["x"], p["weights"])
         assert s["data"][1]["text"][-1] == [fmt(x) for x in p["summary"]]
         assert len(s["data"][1]["text"][-1]) == len(m.FEATURES)
@@ -120,42 +123,42 @@ def test_scores_hover_writes_out_the_dot_product(site):
 
 
 def test_retrieval_hard_soft_and_temperature(site):
-    rd = F.RETRIEVE_DECIMALS
-    assert state(site, "retrieve")["data"][0]["text"] == F._text(F.retrieval_grid("hard"), rd)
+    rd = retrieval.RETRIEVE_DECIMALS
+    assert state(site, "retrieve")["data"][0]["text"] == cell_text(search.retrieval_grid("hard"), rd)
     click_button(site, "retrieve", 1)
     s = state(site, "retrieve")
-    assert s["data"][0]["text"] == F._text(F.retrieval_grid("soft", 1.0), rd)
-    n = len(F.TEMPERATURES)
+    assert s["data"][0]["text"] == cell_text(search.retrieval_grid("soft", 1.0), rd)
+    n = len(search.TEMPERATURES)
     for i in (0, n - 1, 4):
         click_slider(site, "retrieve", i, n)
         s = state(site, "retrieve")
         assert s["layout"]["sliders"][0]["active"] == i
-        assert s["data"][0]["text"] == F._text(F.retrieval_grid("soft", F.TEMPERATURES[i]), rd)
+        assert s["data"][0]["text"] == cell_text(search.retrieval_grid("soft", search.TEMPERATURES[i]), rd)
         assert s["layout"]["menus"][0]["active"] == 1
     click_button(site, "retrieve", 0)
-    assert state(site, "retrieve")["data"][0]["text"] == F._text(F.retrieval_grid("hard"), rd)
+    assert state(site, "retrieve")["data"][0]["text"] == cell_text(search.retrieval_grid("hard"), rd)
 
 
 def test_dot_key_selection(site):
     for j in range(1, m.BANK + 1):
         click_button(site, "dot", j - 1)
         s = state(site, "dot")
-        assert s["data"][0]["text"] == F._text(F.dot_grid("A", j))
+        assert s["data"][0]["text"] == cell_text(bank.dot_grid("A", j))
         assert s["data"][0]["x"][1] == f"k_{j} ({m.sentence('A')[j - 1]})"
         colours = s["data"][1]["marker"]["color"]
-        assert [c == F.MARK for c in colours] == [k == j - 1 for k in range(m.BANK)]
+        assert [c == MARK for c in colours] == [k == j - 1 for k in range(m.BANK)]
 
 
 def test_mix_toggle(site):
-    assert state(site, "mix")["data"][0]["text"] == F._text(F.mix_grid("A", True))
+    assert state(site, "mix")["data"][0]["text"] == cell_text(bank.mix_grid("A", True))
     click_button(site, "mix", 1)
-    assert state(site, "mix")["data"][0]["text"] == F._text(F.mix_grid("A", False))
+    assert state(site, "mix")["data"][0]["text"] == cell_text(bank.mix_grid("A", False))
     click_button(site, "mix", 0)
-    assert state(site, "mix")["data"][0]["text"] == F._text(F.mix_grid("A", True))
+    assert state(site, "mix")["data"][0]["text"] == cell_text(bank.mix_grid("A", True))
 
 
 def test_residual_steps_play_and_hover(site):
-    final = F.bank("A")
+    final = attn.bank("A")
     click_slider(site, "residual", 0, 4)
     s = state(site, "residual")
     assert title(s).startswith("Step 1 of 4")
@@ -175,19 +178,19 @@ def test_residual_steps_play_and_hover(site):
 
 
 def test_blend_slider(site):
-    n = len(F.BLEND_STEPS)
+    n = len(attn.BLEND_STEPS)
     for i in (n - 1, n // 2, 0):
         click_slider(site, "blend", i, n)
         s = state(site, "blend")
-        for k, key in enumerate(F.KEYS):
-            assert np.allclose(s["data"][k]["y"], F.blend(key, F.BLEND_STEPS[i]))
-    A1, B1 = F.blend("A", 1.0), F.blend("B", 1.0)
+        for k, key in enumerate(attn.KEYS):
+            assert np.allclose(s["data"][k]["y"], attn.blend(key, attn.BLEND_STEPS[i]))
+    A1, B1 = attn.blend("A", 1.0), attn.blend("B", 1.0)
     assert A1[0] > A1[1] and B1[1] > B1[0]
 
 
 def test_static_tables_and_prose_numbers(site):
     text = site.page.locator("article").inner_text()
-    v = F.prose_values()
+    v = values.prose_values()
     assert "0.25 + 0.04 = 0.29" in text  # bank's water, word + position (sentence tables)
     for name, spec in [("s03_tied_p", ".3f"), ("s08_river_alpha", ".2f"), ("s10_new_water_A", ".2f"),
                        ("s07_soft1_top_weight", ".3f")]:

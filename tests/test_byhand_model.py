@@ -2,8 +2,9 @@
 import numpy as np
 import pytest
 
-from compute.byhand import claims, context, model as m, positions, scaling, search
-from compute.byhand.attention import attend, predict
+from compute.lessons.byhand import claims, model as m
+from compute.lessons.byhand.states import context, positions, scaling, search
+from compute.lessons.byhand.states.attention import attend, predict
 
 
 def test_every_byhand_claim_holds():
@@ -43,7 +44,7 @@ def test_claims_can_fail(monkeypatch):
 
 def test_bypass_claim_fails_if_the_head_read_earlier_rows(monkeypatch):
     """If the bypass fed the pooled rows instead of the last row, context would leak in."""
-    import compute.byhand.claims as cl
+    import compute.lessons.byhand.claims as cl
     monkeypatch.setattr(cl, "predict", lambda words, attention=True, positions=True:
                         {"p": np.full(20, 0.05) + (0.01 if words[0] == "He" else 0)})
     outcome = cl.context_reaches_the_prediction()

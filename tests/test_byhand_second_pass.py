@@ -7,8 +7,11 @@ import re
 import numpy as np
 import pytest
 
-from compute.byhand import lesson_second_pass as L, model as m
-from compute.tables import fmt
+from compute.lessons.byhand import (masking, mixing as mixing_page, model as m, position, prediction, projections,
+                                    recap, scaling as scaling_page, stages, values)
+from compute.lessons.byhand.states import attention as attn, positions, scaling
+from compute.present.tables import fmt
+from compute.present.widgets import button_rows, widgets_in
 
 A = m.sentence("A")
 
@@ -35,7 +38,7 @@ def masked_weights_by_hand(words):
 @pytest.mark.parametrize("pos", range(1, 11))
 def test_projection_rows(pos):
     e = e_by_hand(A)[pos - 1]
-    r = L.projection_rows("A", pos)
+    r = attn.projection_rows("A", pos)
     assert np.allclose(r["e"], e) and np.allclose(r["q"], e @ m.W_Q)
     assert np.allclose(r["k"], e @ m.W_K) and np.allclose(r["v"], e @ m.W_V)
     _, _, _, V, A_ = masked_weights_by_hand(A)
@@ -43,20 +46,20 @@ def test_projection_rows(pos):
 
 
 def test_reader_positions_and_lifetime():
-    assert L.reader_positions(7) == [7, 8, 9, 10] and L.reader_positions(10) == [10]
-    rows = L.lifetime_rows(7)
+    assert attn.reader_positions(7) == [7, 8, 9, 10] and attn.reader_positions(10) == [10]
+    rows = projections.lifetime_rows(7)
     assert [r[0] for r in rows] == ["e₇", "q₇", "k₇", "v₇", "Δe₇", "e₇ + Δe₇"]
     assert "positions 7–10" in rows[2][3] and "position 7 only" in rows[1][3]
 
 
 def test_random_entries_dot_product():
-    r = L.random_entries(8)
+    r = scaling.random_entries(8)
     assert r["q"].shape == r["k"].shape == (8,)
     assert r["dot"] == pytest.approx(sum(a * b for a, b in zip(r["q"], r["k"])))
 
 
 def test_saturation_rows_by_hand():
-    for d, gap, raw, slope_raw, scaled, slope_scaled in L.saturation_rows():
+    for d, gap, raw, slope_raw, scaled, slope_scaled in scaling.saturation_rows():
         assert gap == pytest.approx(math.sqrt(d))
         assert raw == pytest.approx(1 / (1 + math.exp(-math.sqrt(d))))
         assert scaled == pytest.approx(1 / (1 + math.exp(-1)))
@@ -64,22 +67,22 @@ def test_saturation_rows_by_hand():
 
 
 def test_divisor_weights_by_hand():
-    s = L.divisor_scores()
+    s = scaling.divisor_scores()
     assert s.shape == (5,)
     for c in (1.0, 4.0, 8.0):
-        assert np.allclose(L.divisor_weights(c), np.exp(s / c) / np.exp(s / c).sum())
-    assert 4.0 in L.DIVISORS and 20 <= len(L.DIVISORS) <= 50
+        assert np.allclose(scaling.divisor_weights(c), np.exp(s / c) / np.exp(s / c).sum())
+    assert 4.0 in scaling.DIVISORS and 20 <= len(scaling.DIVISORS) <= 50
 
 
 def test_stable_rows():
-    r = L.stable_rows()
+    r = scaling.stable_rows()
     assert np.all(np.isnan(r["naive on shifted"]))
     assert np.allclose(r["stable on shifted"], r["naive exp(s)/Σ"])
     assert np.allclose(r["scaled: s ÷ 2"], np.exp([1.0, 0.5, 0.0]) / np.exp([1.0, 0.5, 0.0]).sum())
 
 
 def test_bank_scaled_rows_by_hand():
-    r = L.bank_scaled_rows("A")
+    r = scaling.bank_scaled_rows("A")
     e = e_by_hand(A[:7])
     raw = (e[6] @ m.W_Q) @ (e @ m.W_K).T
     assert np.allclose(r["raw"], raw) and np.allclose(r["scaled"], raw / math.sqrt(3))
@@ -87,7 +90,7 @@ def test_bank_scaled_rows_by_hand():
 
 
 def test_mask_states_by_hand():
-    st = L.mask_states()
+    st = attn.mask_states()
     e = e_by_hand(A)
     Q, K, V = e @ m.W_Q, e @ m.W_K, e @ m.W_V
     full = softmax_by_hand(Q[4] @ K.T / math.sqrt(3))
@@ -97,7 +100,7 @@ def test_mask_states_by_hand():
 
 
 def test_rule_rows():
-    rows = L.rule_rows(4)
+    rows = masking.rule_rows(4)
     assert [r[1:] for r in rows] == [["✓", "✗", "✗", "✗"], ["✓", "✓", "✗", "✗"],
                                      ["✓", "✓", "✓", "✗"], ["✓", "✓", "✓", "✓"]]
     assert rows[0][0] == "1 The"
@@ -112,7 +115,7 @@ def head_by_hand(x):
 def test_prediction_state_by_hand(key):
     words = m.sentence(key)
     e, _, _, V, A_ = masked_weights_by_hand(words)
-    on, off = L.prediction_state(key, True), L.prediction_state(key, False)
+    on, off = attn.prediction_state(key, True), attn.prediction_state(key, False)
     assert np.allclose(on["alpha"], A_[-1])
     assert np.allclose(on["p"], head_by_hand(e[-1] + (A_[-1] @ V) @ m.W_O))
     assert np.allclose(off["p"], head_by_hand(e[-1])) and np.all(off["alpha"] == 0)
@@ -124,8 +127,8 @@ def last_number(text):
 
 
 def test_stage_hovers_end_in_the_cell_value():
-    words, att = L.sentence_att("A")
-    for st in L.stages(words, att):
+    words, att = attn.sentence_att("A")
+    for st in stages.stages(words, att):
         M = st["M"]
         assert len(st["hover"]) == len(words) and len(st["hover"][0]) == len(st["cols"]) == M.shape[1]
         for i in range(M.shape[0]):
@@ -139,8 +142,8 @@ def test_stage_hovers_end_in_the_cell_value():
 
 def test_stage_matrices_by_hand():
     e, Q, K, V, A_ = masked_weights_by_hand(A)
-    words, att = L.sentence_att("A")
-    by = {st["name"]: st["M"] for st in L.stages(words, att)}
+    words, att = attn.sentence_att("A")
+    by = {st["name"]: st["M"] for st in stages.stages(words, att)}
     assert np.allclose(by["e"], e) and np.allclose(by["Q"], Q) and np.allclose(by["K"], K)
     assert np.allclose(by["weights"], A_) and np.allclose(by["messages"], A_ @ V)
     assert np.allclose(by["Δe"], A_ @ V @ m.W_O) and np.allclose(by["e′"], e + A_ @ V @ m.W_O)
@@ -150,8 +153,8 @@ def test_stage_matrices_by_hand():
 
 
 def test_bank_score_hover_writes_the_dot_product():
-    words, att = L.sentence_att("A")
-    h = L.stage_hovers(words, att)["S"][6][5]
+    words, att = attn.sentence_att("A")
+    h = stages.stage_hovers(words, att)["S"][6][5]
     terms = " + ".join(f"{fmt(a)}×{fmt(b)}" for a, b in zip(att.Q[6], att.K[5]))
     assert terms in h and "7 bank" in h and "6 river" in h
 
@@ -159,22 +162,22 @@ def test_bank_score_hover_writes_the_dot_product():
 def test_query_row_state():
     _, _, _, V, A_ = masked_weights_by_hand(A)
     for pos in (1, 7, 10):
-        s = L.query_row_state("A", pos)
+        s = stages.query_row_state("A", pos)
         assert np.allclose(s["M"][2], A_[pos - 1]) and np.allclose(s["message"], A_[pos - 1] @ V)
         assert np.all(np.isneginf(s["M"][1][pos:])) and np.all(s["M"][1][:pos] == 0)
 
 
 def test_prefix_features():
-    f = L.prefix_features(5)
+    f = positions.prefix_features(5)
     assert f["index i"].tolist() == [1, 2, 3, 4, 5] and np.allclose(f["i / T"], [0.2, 0.4, 0.6, 0.8, 1.0])
 
 
 def test_angle_addition_and_rope_tables():
-    r = L.angle_addition()
-    i, d, w = L.SINCOS_I, L.SINCOS_DELTA, L.OMEGA
+    r = positions.angle_addition()
+    i, d, w = positions.SINCOS_I, positions.SINCOS_DELTA, positions.OMEGA
     assert np.allclose(r["at i + δ"], [math.sin((i + d) * w), math.cos((i + d) * w)])
     assert np.allclose(r["at i · T_δ"], r["at i + δ"])
-    rows = L.rope_rows()
+    rows = positions.rope_rows()
     for label, off, a, b in rows:
         assert a == pytest.approx(b)
     same_gap = [r[2] for r in rows if r[1] == 2]
@@ -182,12 +185,12 @@ def test_angle_addition_and_rope_tables():
 
 
 def test_cross_terms_sum_to_the_total():
-    for label, uv, upj, piv, pipj, total in L.cross_term_rows():
+    for label, uv, upj, piv, pipj, total in positions.cross_term_rows():
         i, j = map(int, re.findall(r"\d+", label))
-        pi, pj = np.array([math.sin(i * L.OMEGA), math.cos(i * L.OMEGA)]), np.array([math.sin(j * L.OMEGA), math.cos(j * L.OMEGA)])
-        assert total == pytest.approx((L.CROSS_U + pi) @ (L.CROSS_V + pj))
+        pi, pj = np.array([math.sin(i * positions.OMEGA), math.cos(i * positions.OMEGA)]), np.array([math.sin(j * positions.OMEGA), math.cos(j * positions.OMEGA)])
+        assert total == pytest.approx((positions.CROSS_U + pi) @ (positions.CROSS_V + pj))
         assert uv + upj + piv + pipj == pytest.approx(total)
-        assert pipj == pytest.approx(math.cos((j - i) * L.OMEGA))
+        assert pipj == pytest.approx(math.cos((j - i) * positions.OMEGA))
 
 
 def test_swap_state_by_hand():
@@ -195,67 +198,69 @@ def test_swap_state_by_hand():
     P = np.array([[0.5, 0.0], [0.0, -0.5]])
     x = np.array([bites, dog]) + P              # "bites dog" with positions
     out = np.array([softmax_by_hand(r @ x.T) @ x for r in x])
-    s = L.swap_state(("bites", "dog"), True)
+    s = positions.swap_state(("bites", "dog"), True)
     assert np.allclose(s["out"], out[[1, 0]]) and np.allclose(s["x"], x[[1, 0]])
 
 
 def test_swap_regression_rows():
-    r = L.swap_regression_rows()
+    r = positions.swap_regression_rows()
     keys = list(r)
     assert not np.allclose(r[keys[0]], r[keys[1]]) and np.array_equal(r[keys[2]], r[keys[3]])
     swapped = list(A)
     swapped[0], swapped[5] = "river", "The"
-    p = L.predict(swapped)["p"]
-    assert np.allclose(r[keys[1]], [p[m.VOCAB.index(w)] for w in L.SWAP_WORDS])
+    p = attn.predict(swapped)["p"]
+    assert np.allclose(r[keys[1]], [p[m.VOCAB.index(w)] for w in positions.SWAP_WORDS])
 
 
 def test_chain_stages():
     for key in ("A", "B"):
         e, Q, K, V, A_ = masked_weights_by_hand(m.sentence(key))
-        st = L.chain_stages(key)
-        assert len(st) == len(L.CHAIN)
+        st = recap.chain_stages(key)
+        assert len(st) == len(recap.CHAIN)
         assert np.allclose(st[0]["y"], e[-1]) and np.allclose(st[3]["y"], A_[-1])
         assert np.allclose(st[4]["y"], A_[-1] @ V)
         assert np.allclose(st[6]["y"], head_by_hand(e[-1] + A_[-1] @ V @ m.W_O))
-    assert L.chain_stages("A")[0]["y"].tolist() == L.chain_stages("B")[0]["y"].tolist()
+    assert recap.chain_stages("A")[0]["y"].tolist() == recap.chain_stages("B")[0]["y"].tolist()
 
 
 def test_prose_values_are_plain_python():
-    v = L.prose_values()
+    v = values.second_pass_values()
     assert all(k.startswith(("s11_", "s12_", "s13_", "s14_", "s17_", "s18_", "s20_")) for k in v)
     assert all(type(x) in (int, float, str) for x in v.values()), {k: type(x) for k, x in v.items()}
     assert v["s14_top_A"] != v["s14_top_B"] and v["s14_bypass_gap"] == 0
 
 
 def test_button_rows():
-    menus = L.button_rows([{"label": str(i)} for i in range(10)], 4)
+    menus = button_rows([{"label": str(i)} for i in range(10)], 4)
     assert [len(mn["buttons"]) for mn in menus] == [4, 4, 2]
     assert menus[0]["pad"]["b"] > menus[1]["pad"]["b"] > menus[2]["pad"]["b"]
 
 
-FIGURES = {"projection_figure": "bh-s11-projections", "spread_figure": "bh-s12-spread",
-           "divisor_figure": "bh-s12-divisor", "mask_figure": "bh-s13-mask", "prediction_figure": "bh-s14-predict",
-           "walkthrough_figure": "bh-s15-stages", "query_row_figure": "bh-s15-query",
-           "matrices_figure": "bh-s16-matrices", "mixing_figure": "bh-s17-mixing", "prefix_figure": "bh-s18-prefix",
-           "swap_figure": "bh-s18-swap", "chain_figure": "bh-s20-chain"}
+WIDGETS = widgets_in(projections, scaling_page, masking, prediction, stages, mixing_page, position, recap)
 
 
-@pytest.mark.parametrize("fn, div", FIGURES.items())
-def test_figures_have_fixed_ids_and_no_external_script(fn, div):
-    h = getattr(L, fn)().data
-    assert f'id="{div}"' in h and "cdn" not in h.lower() and "<script src" not in h
+def test_widgets_have_fixed_ids_notes_and_no_external_script():
+    assert {w.id for w in WIDGETS.values()} >= {
+        "bh-s11-projections", "bh-s12-spread", "bh-s12-divisor", "bh-s13-mask", "bh-s14-predict", "bh-s15-stages",
+        "bh-s15-query", "bh-s16-matrices", "bh-s17-mixing", "bh-s18-prefix", "bh-s18-swap", "bh-s20-chain"}
+    for w in WIDGETS.values():
+        h = w.html()
+        assert f'id="{w.id}"' in h and "cdn" not in h.lower() and "<script src" not in h
+        assert 'class="print-only widget-note"' in h, w.id
 
 
 def test_chain_figure_does_not_autoplay_or_interrupt():
-    h = L.chain_figure().data
+    h = recap.CHAIN_WIDGET.html()
     assert '"mode": "immediate"' not in h and '"mode": "next"' not in h
     assert "Plotly.animate" not in h   # no auto_play call on load
 
 
 def test_tables_label_rows_and_columns():
-    for fn in ("weight_tables", "lifetime_table", "random_entries_table", "saturation_table", "stable_table",
-               "bank_scaled_table", "mask_row_table", "rule_table", "position_rows_table", "angle_addition_table",
-               "rope_table", "cross_term_table", "swap_regression_table", "self_check", "variance_reveal"):
-        h = getattr(L, fn)().data
-        assert "<table" in h or "<details" in h, fn
-    assert L.self_check().data.count("<details>") == 4
+    for fn in (projections.weight_tables, projections.lifetime_table, scaling_page.random_entries_table,
+               scaling_page.saturation_table, scaling_page.stable_table, scaling_page.bank_scaled_table,
+               masking.mask_row_table, masking.rule_table, position.position_rows_table,
+               position.angle_addition_table, position.rope_table, position.cross_term_table,
+               position.swap_regression_table, recap.self_check, scaling_page.variance_reveal):
+        h = fn().data
+        assert "<table" in h or "<details" in h, fn.__name__
+    assert recap.self_check().data.count("<details>") == 4

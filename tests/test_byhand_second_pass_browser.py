@@ -8,8 +8,9 @@ import re
 import numpy as np
 import pytest
 
-from compute.byhand import lesson_second_pass as L, mixing, model as m, positions
-from compute.tables import fmt
+from compute.lessons.byhand import model as m, prediction, recap, stages
+from compute.lessons.byhand.states import attention as attn, mixing, positions, scaling
+from compute.present.tables import fmt
 
 PATH = "posts/attention-by-hand.html"
 
@@ -61,9 +62,9 @@ def same(a, b, tol=1e-9):
 def test_projection_buttons_show_each_tokens_rows(lesson):
     words = m.sentence("A")
     for pos in range(1, 11):
-        click(lesson, "bh-s11-projections", L.labels(words)[pos - 1])
+        click(lesson, "bh-s11-projections", m.labels(words)[pos - 1])
         d = data(lesson, "bh-s11-projections")
-        r = L.projection_rows("A", pos)
+        r = attn.projection_rows("A", pos)
         for trace, name in zip(d, ("e", "q", "k", "v", "e_new")):
             assert same(trace["z"], r[name]), (pos, name)
         assert title(lesson, "bh-s11-projections").startswith(f"{pos} {words[pos - 1]}:")
@@ -78,27 +79,27 @@ def test_spread_figure_plots_the_measured_variances(lesson):
 
 
 def test_divisor_slider_ends_and_sqrt_dk(lesson):
-    for c in (L.DIVISORS[0], L.DIVISORS[-1], math.sqrt(L.DIVISOR_DK)):
-        slide(lesson, "bh-s12-divisor", L.DIVISORS.index(c))
-        assert same(data(lesson, "bh-s12-divisor")[0]["y"], L.divisor_weights(c))
+    for c in (scaling.DIVISORS[0], scaling.DIVISORS[-1], math.sqrt(scaling.DIVISOR_DK)):
+        slide(lesson, "bh-s12-divisor", scaling.DIVISORS.index(c))
+        assert same(data(lesson, "bh-s12-divisor")[0]["y"], scaling.divisor_weights(c))
         assert title(lesson, "bh-s12-divisor").startswith(f"scores ÷ {c:.2f}")
 
 
 def test_mask_toggle_moves_row_5(lesson):
-    st = L.mask_states()
+    st = attn.mask_states()
     for name in ("mask off", "mask on", "mask off"):
         click(lesson, "bh-s13-mask", name)
         d = data(lesson, "bh-s13-mask")
         assert same(d[0]["y"], st[name]["alpha"]) and same(d[1]["y"], st[name]["message"])
-        assert title(lesson, "bh-s13-mask").endswith(fmt(st[name]["alpha"][L.ROW:].sum()))
+        assert title(lesson, "bh-s13-mask").endswith(fmt(st[name]["alpha"][attn.MASK_ROW:].sum()))
 
 
 def test_prediction_four_states(lesson):
     seen = {}
-    for key, att in L.PREDICT_STATES:
-        click(lesson, "bh-s14-predict", L._state_label(key, att))
+    for key, att in attn.PREDICT_STATES:
+        click(lesson, "bh-s14-predict", prediction._state_label(key, att))
         d = data(lesson, "bh-s14-predict")
-        s = L.prediction_state(key, att)
+        s = attn.prediction_state(key, att)
         assert same(d[0]["y"], s["alpha"]) and same(d[1]["y"], s["x"]) and same(d[2]["y"], s["p"])
         assert f"top word {', '.join(s['top'])}" in title(lesson, "bh-s14-predict")
         seen[(key, att)] = d[2]["y"]
@@ -107,8 +108,8 @@ def test_prediction_four_states(lesson):
 
 
 def test_walkthrough_stages_and_hover_arithmetic(lesson):
-    words, att = L.sentence_att("A")
-    sts = L.stages(words, att)
+    words, att = attn.sentence_att("A")
+    sts = stages.stages(words, att)
     for st in sts:
         click(lesson, "bh-s15-stages", st["name"])
         d = data(lesson, "bh-s15-stages")[0]
@@ -124,15 +125,15 @@ def test_walkthrough_stages_and_hover_arithmetic(lesson):
     lesson.page.mouse.move(box["x"], box["y"])
     tip = lesson.page.locator("#bh-s15-stages .hovertext").first
     tip.wait_for(timeout=3000)
-    want = L.stage_hovers(words, att)["S"][6][5].replace("<br>", "")
+    want = stages.stage_hovers(words, att)["S"][6][5].replace("<br>", "")
     assert tip.text_content() == want
 
 
 def test_query_buttons_change_the_row(lesson):
     words = m.sentence("A")
     for pos in range(1, 11):
-        click(lesson, "bh-s15-query", L.labels(words)[pos - 1])
-        s = L.query_row_state("A", pos)
+        click(lesson, "bh-s15-query", m.labels(words)[pos - 1])
+        s = stages.query_row_state("A", pos)
         d = data(lesson, "bh-s15-query")[0]
         assert same(d["z"], s["M"]) and d["customdata"] == s["hover"]
         assert title(lesson, "bh-s15-query").startswith(f"query {pos} {words[pos - 1]}: message = "
@@ -140,12 +141,12 @@ def test_query_buttons_change_the_row(lesson):
 
 
 def test_matrix_slider_steps_through_every_product(lesson):
-    words, att = L.sentence_att("A", T=L.PREFIX)
-    sts = L.stages(words, att)
+    words, att = attn.sentence_att("A", T=stages.PREFIX)
+    sts = stages.stages(words, att)
     for k in list(range(len(sts))) + [0]:
         slide(lesson, "bh-s16-matrices", k)
         d = data(lesson, "bh-s16-matrices")[0]
-        assert same(d["z"], sts[k]["M"]) and d["y"] == L.labels(words), sts[k]["name"]
+        assert same(d["z"], sts[k]["M"]) and d["y"] == m.labels(words), sts[k]["name"]
         assert title(lesson, "bh-s16-matrices") == sts[k]["title"]
     shape = lesson.page.evaluate("() => document.getElementById('bh-s16-matrices').layout.shapes[0]")
     assert (shape["y0"], shape["y1"]) == (m.BANK - 1.5, m.BANK - 0.5)
@@ -157,17 +158,17 @@ def test_mixing_switch_changes_only_attention(lesson):
         click(lesson, "bh-s17-mixing", f"{m.CONTEXT_NAMES[key]} sentence ({key})")
         d = data(lesson, "bh-s17-mixing")[0]
         w = mixing.scheme_weights(m.sentence(key))
-        assert same(d["z"], [w[s] for s in mixing.SCHEMES]) and d["x"] == L.labels(m.sentence(key))
+        assert same(d["z"], [w[s] for s in mixing.SCHEMES]) and d["x"] == m.labels(m.sentence(key))
         rows[key] = d["z"]
     assert rows["A"][:3] == rows["B"][:3] and rows["A"][3] != rows["B"][3]
 
 
 def test_prefix_slider_ends(lesson):
-    for k in (0, len(L.PREFIX_LENGTHS) // 2, len(L.PREFIX_LENGTHS) - 1):
-        T = L.PREFIX_LENGTHS[k]
+    for k in (0, len(positions.PREFIX_LENGTHS) // 2, len(positions.PREFIX_LENGTHS) - 1):
+        T = positions.PREFIX_LENGTHS[k]
         slide(lesson, "bh-s18-prefix", k)
         d = data(lesson, "bh-s18-prefix")
-        f = L.prefix_features(T)
+        f = positions.prefix_features(T)
         assert same(d[0]["y"][:T], f["index i"]) and same(d[1]["y"][:T], f["i / T"])
         assert all(v is None for v in d[1]["y"][T:])
         assert title(lesson, "bh-s18-prefix").startswith(f"prefix length T = {T}:")
@@ -176,13 +177,13 @@ def test_prefix_slider_ends(lesson):
 def test_swap_buttons(lesson):
     outs = {}
     for pos in (True, False):
-        for order in L.SWAP_ORDERS:
+        for order in positions.SWAP_ORDERS:
             click(lesson, "bh-s18-swap", f"“{' '.join(order)}”, " + ("with positions" if pos else "no positions"))
             d = data(lesson, "bh-s18-swap")
-            s = L.swap_state(order, pos)
+            s = positions.swap_state(order, pos)
             assert same(d[0]["z"], s["x"]) and same(d[1]["z"], s["out"])
             outs[(order, pos)] = d[1]["z"]
-    a, b = L.SWAP_ORDERS
+    a, b = positions.SWAP_ORDERS
     assert outs[(a, False)] == outs[(b, False)] and outs[(a, True)] != outs[(b, True)]
 
 
@@ -194,7 +195,7 @@ def test_reveals_open_and_show_model_tables(lesson):
         det.locator("summary").click()
         assert det.evaluate("d => d.open")
         assert det.locator("table.matrix, mjx-container").first.is_visible()
-    words, att = L.sentence_att("A")
+    words, att = attn.sentence_att("A")
     key_cells = lesson.page.locator("details table.matrix").first.locator("td").all_inner_texts()
     assert key_cells == [fmt(x) for x in att.K[words.index("river")]]
     assert lesson.page.locator("details mjx-container").count() >= 1
@@ -202,11 +203,11 @@ def test_reveals_open_and_show_model_tables(lesson):
 
 def test_chain_slider_and_play_buttons(lesson):
     div = "bh-s20-chain"
-    n = len(L.CHAIN)
+    n = len(recap.CHAIN)
     for key, offset in (("A", 0), ("B", n)):
         for k in (0, n - 1):
             slide(lesson, div, offset + k)
-            st = L.chain_stages(key)[k]
+            st = recap.chain_stages(key)[k]
             d = data(lesson, div)
             assert same(d[1]["y"], st["y"]) and d[1]["x"] == list(st["x"])
             assert f"step {k + 1}/{n}: {st['title']}" in title(lesson, div)
@@ -214,7 +215,7 @@ def test_chain_slider_and_play_buttons(lesson):
     click(lesson, div, "▶ play cheque sentence (B)")
     lesson.page.wait_for_function(f"() => document.getElementById('{div}').layout.title.text.includes('step {n}/{n}')",
                                   timeout=20_000)
-    last = L.chain_stages("B")[-1]
+    last = recap.chain_stages("B")[-1]
     assert same(data(lesson, div)[1]["y"], last["y"])
     assert title(lesson, div).startswith("sentence B")
     # press play for A, then for B at once: B's play waits for A's to finish (nothing is interrupted)

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from compute.checkpoint import CheckpointError, checkpoint_path, load_checkpoint, save_checkpoint, sha256_file
-from compute.model import DecoderConfig, parameter_shapes
+from compute.lessons.walkthrough.published import load_weights
+from compute.models.walkthrough import DecoderConfig, parameter_shapes
+from compute.store import CheckpointError, checkpoint_path, sha256_file
 
 ROOT = Path(__file__).resolve().parent.parent
 PUBLISHED = ROOT / "compute" / "checkpoints"
@@ -23,7 +24,7 @@ def test_published_checkpoint_matches_its_manifest():
     for field in ("seed", "recipe", "steps", "final_loss", "data_sha256", "torch_version", "loss_history"):
         assert field in manifest
     assert len(manifest["loss_history"]) == manifest["steps"]
-    tensors, _ = load_checkpoint(path)
+    tensors, _ = load_weights(path)
     assert {k: tuple(v.shape) for k, v in tensors.items()} == parameter_shapes(DecoderConfig())
 
 
@@ -40,8 +41,15 @@ def ckdir(tmp_path):
 
 
 def _rewrite_with_manifest(path: Path, tensors: dict):
+    """Save the tensors as they are (any dtype) with a manifest that records their hash, dtypes and shapes."""
+    from safetensors.torch import save
+    blob = save({k: v.contiguous() for k, v in tensors.items()})
+    path.write_bytes(blob)
     manifest = json.loads(path.with_suffix(".json").read_text())
-    save_checkpoint(path, tensors, manifest)
+    manifest["checkpoint_sha256"] = sha256_file(path)
+    manifest["tensors"] = {k: {"dtype": str(v.dtype).removeprefix("torch."), "shape": list(v.shape)}
+                           for k, v in tensors.items()}
+    path.with_suffix(".json").write_text(json.dumps(manifest))
 
 
 def corrupt(path):
@@ -66,28 +74,56 @@ def bad_manifest(path):
 
 
 def tampered(path):
-    tensors, _ = load_checkpoint(path)
+    tensors, _ = load_weights(path)
     tensors["W_Q"] = tensors["W_Q"] + 0.5
     from safetensors.torch import save
     path.write_bytes(save(tensors))  # a valid file, but not the one the manifest recorded
 
 
 def wrong_shape(path):
-    tensors, _ = load_checkpoint(path)
+    tensors, _ = load_weights(path)
     tensors["W_Q"] = torch.zeros(6, 5)
     _rewrite_with_manifest(path, tensors)
 
 
 def missing_tensor(path):
-    tensors, _ = load_checkpoint(path)
+    tensors, _ = load_weights(path)
     del tensors["b2"]
     _rewrite_with_manifest(path, tensors)
 
 
 def non_finite(path):
-    tensors, _ = load_checkpoint(path)
+    tensors, _ = load_weights(path)
     tensors["E"][0, 0] = float("nan")
     _rewrite_with_manifest(path, tensors)
+
+
+def float16(path):
+    tensors, _ = load_weights(path)
+    _rewrite_with_manifest(path, {k: v.to(torch.float16) for k, v in tensors.items()})
+
+
+def int32_tensor(path):
+    tensors, _ = load_weights(path)
+    tensors["W_Q"] = tensors["W_Q"].to(torch.int32)
+    _rewrite_with_manifest(path, tensors)
+
+
+def manifest_misrecords_a_tensor(path):
+    manifest = json.loads(path.with_suffix(".json").read_text())
+    manifest["tensors"]["W_K"]["shape"] = [6, 5]
+    path.with_suffix(".json").write_text(json.dumps(manifest))
+
+
+def manifest_without_tensor_record(path):
+    manifest = json.loads(path.with_suffix(".json").read_text())
+    del manifest["tensors"]
+    path.with_suffix(".json").write_text(json.dumps(manifest))
+
+
+def folder_in_its_place(path):
+    path.unlink()
+    path.mkdir()
 
 
 CASES = [
@@ -100,6 +136,11 @@ CASES = [
     (wrong_shape, "tensor W_Q has shape (6, 5), the model expects (6, 6)", ".safetensors"),
     (missing_tensor, "lacks the tensors b2", ".safetensors"),
     (non_finite, "tensor E holds NaN", ".safetensors"),
+    (float16, "tensor E is float16, the model expects float32", ".safetensors"),
+    (int32_tensor, "tensor W_Q is int32, the model expects float32", ".safetensors"),
+    (manifest_misrecords_a_tensor, "tensor W_K (float32, [6, 6]) does not match the manifest's record", ".safetensors"),
+    (manifest_without_tensor_record, "manifest lacks the field 'tensors'", ".json"),
+    (folder_in_its_place, "checkpoint file is a folder, not a file", ".safetensors"),
 ]
 
 
@@ -108,7 +149,7 @@ def test_bad_checkpoint_raises_a_one_line_error_naming_the_file(ckdir, damage, p
     path = ckdir / "walkthrough.safetensors"
     damage(path)
     with pytest.raises(CheckpointError) as err:
-        load_checkpoint(path)
+        load_weights(path)
     message = str(err.value)
     assert problem in message
     assert str(path.with_suffix(suffix)) in message
@@ -125,6 +166,21 @@ def test_check_command_exits_non_zero_with_one_line(ckdir, damage, problem, suff
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and problem in lines[0]
     assert str(ckdir / "walkthrough.safetensors") in lines[0]
+
+
+def test_an_unreadable_checkpoint_is_one_line(ckdir, monkeypatch):
+    """A file the process may not read (permissions; tests may run as root, so the read itself fails here)."""
+    path = ckdir / "walkthrough.safetensors"
+    real = Path.read_bytes
+
+    def refuse(self):
+        if self == path:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    with pytest.raises(CheckpointError, match="cannot be read .Permission denied.") as err:
+        load_weights(path)
+    assert str(path) in str(err.value) and "\n" not in str(err.value)
 
 
 def test_checkpoint_dir_can_be_redirected(ckdir, monkeypatch):

@@ -1,8 +1,9 @@
 """The claims hold for the published checkpoint and can fail for another one."""
 import pytest
 
-from compute import claims
-from compute.walkthrough import ALTERNATIVE, NAME, load
+from compute.claims import ClaimError
+from compute.lessons.walkthrough import claims
+from compute.lessons.walkthrough.published import ALTERNATIVE, NAME, load
 
 
 def test_every_claim_holds_for_the_published_checkpoint():
@@ -22,7 +23,7 @@ def test_claims_can_fail_the_alternative_seed_attends_elsewhere():
 
 def test_claim_error_names_the_claim_and_its_numbers():
     alt = load(ALTERNATIVE)
-    with pytest.raises(claims.ClaimError) as err:
+    with pytest.raises(ClaimError) as err:
         claims.require_all(alt, "alt.safetensors")
     text = str(err.value)
     assert "claim row_13_attends_fall fails" in text

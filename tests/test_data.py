@@ -3,8 +3,8 @@ import math
 
 import pytest
 
-from compute.data import GOAL_SENTENCE, SENTENCES, VOCAB, encode, next_word_options, training_batch
-from compute.walkthrough_lesson import data_facts
+from compute.data.walkthrough import (GOAL_SENTENCE, SENTENCES, VOCAB, data_facts, encode, next_word_options,
+                                      training_batch)
 
 
 def test_vocabulary_is_in_the_articles_order():

@@ -6,7 +6,7 @@ import re
 import plotly.graph_objects as go
 import pytest
 
-from compute import figures
+from compute.present import figures
 
 
 def _fig():

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from compute import figures, tables
+from compute.present import figures, tables, widgets
 from sitebuild.sitecheck import html_pages, vnu_messages
 
 # (exact message, a piece of the markup it is about, why it is accepted)
@@ -61,7 +61,7 @@ def test_our_fragments_are_valid_without_warnings(tmp_path):
                            highlight=[(0, 0)], name="eye"),
         tables.rows_html(["word", "p"], [["a", 0.25], ["b", 0.75]], caption="probabilities"),
         figures.figure_html(fig, "fig-test", "Two bars", "b is three times a."),
-        figures.print_note("Only in print.").data,
+        widgets.print_note("Only in print.").data,
     ])
     page = tmp_path / "fragments.html"
     page.write_text(f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>t</title>'

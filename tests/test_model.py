@@ -3,16 +3,17 @@ import numpy as np
 import pytest
 import torch
 
-from compute import reference
-from compute.attention import causal_mask, softmax_rows
-from compute.checkpoint import checkpoint_path, load_checkpoint
-from compute.data import SENTENCES, inputs_and_targets
-from compute.model import Decoder, DecoderConfig, parameter_shapes
+import reference
+from compute.data.walkthrough import SENTENCES, inputs_and_targets
+from compute.lessons.walkthrough.published import load_weights
+from compute.models.walkthrough import Decoder, DecoderConfig, parameter_shapes
+from compute.nn.functional import causal_mask, softmax_rows
+from compute.store import checkpoint_path
 
 
 @pytest.fixture(scope="module")
 def weights():
-    return load_checkpoint(checkpoint_path("walkthrough"))[0]
+    return load_weights(checkpoint_path("walkthrough"))[0]
 
 
 def test_parameter_shapes_are_the_row_vector_shapes():
@@ -20,7 +21,8 @@ def test_parameter_shapes_are_the_row_vector_shapes():
     assert shapes == {"E": (9, 6), "P": (14, 6), "W_Q": (6, 6), "W_K": (6, 6), "W_V": (6, 6),
                       "W_O": (6, 6), "W1": (6, 12), "b1": (12,), "W2": (12, 6), "b2": (6,), "W_U": (6, 9)}
     model = Decoder()
-    assert {n: tuple(p.shape) for n, p in model.named_parameters()} == shapes
+    assert {n: tuple(p.shape) for n, p in model.named_tensors().items()} == shapes
+    assert len(list(model.parameters())) == len(shapes)  # no parameter hides behind another's symbol
 
 
 def test_trace_shapes(weights):

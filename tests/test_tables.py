@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from compute.tables import fmt, matrix_html
+from compute.present.tables import fmt, matrix_html
 
 
 @pytest.mark.parametrize("x, text", [(0.125, "0.12"), (-0.004, "0.00"), (-0.006, "-0.01"),

@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from compute import claims
-from compute.checkpoint import load_checkpoint
-from compute.train import Recipe, train
-from compute.walkthrough import from_weights
+from compute.lessons.walkthrough import claims
+from compute.lessons.walkthrough.published import from_weights, load_weights
+from compute.training.walkthrough import Recipe, train
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -61,7 +60,7 @@ def test_cli_trains_and_writes_a_checkpoint_with_manifest(tmp_path):
                            "--steps", "40", "--out", str(tmp_path), "--quiet", "--force"],
                           cwd=ROOT, env=ENV, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    weights, manifest = load_checkpoint(tmp_path / "walkthrough.safetensors")
+    weights, manifest = load_weights(tmp_path / "walkthrough.safetensors")
     assert manifest["seed"] == 0 and manifest["steps"] == 40 and len(manifest["loss_history"]) == 40
     assert manifest["recipe"]["threads"] == 1
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import html as htmllib
 import json
 import re
-from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
 
 import numpy as np
@@ -16,7 +15,7 @@ import pytest
 from pypdf import PdfReader
 from safetensors.numpy import load_file
 
-from compute import reference
+import reference
 from conftest import ROOT
 
 STEM = "trained-walkthrough"

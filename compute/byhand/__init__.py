@@ -1,1 +1,0 @@
-"""The attention-by-hand lesson: a hand-set four-feature model and its worked steps."""

@@ -1,0 +1,1 @@
+"""Training data: the walkthrough's eight sentences."""

@@ -1,0 +1,17 @@
+"""The attention-by-hand lesson: a hand-set four-feature model, its worked states, claims and widgets.
+
+Positions are numbered 1..T, as the lesson numbers them (array index = position - 1).
+"""
+from __future__ import annotations
+
+
+def claim_results():
+    """(heading, [(claim, outcome), ...]) for the hand-set model."""
+    from . import claims
+    return [("the hand-set attention-by-hand model (compute/lessons/byhand)", claims.check_all())]
+
+
+def preflight() -> None:
+    """Raise ClaimError (one line) unless every claim of this lesson holds."""
+    from . import claims
+    claims.require_all()

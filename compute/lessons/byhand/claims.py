@@ -1,0 +1,254 @@
+"""The attention-by-hand lesson's claims: each a statement the prose makes, checked at build."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...claims import Outcome, Registry
+from . import model as m
+from .states import context, mixing, positions, scaling, search
+from .states.attention import MASK_ROW, attend, baseline_prediction, predict, softmax, top_words
+
+BYHAND = Registry()
+claim = BYHAND.claim
+
+
+@claim("The last-token baseline gives A and B the same distribution, with exactly eight candidates tied on top.")
+def baseline_ignores_context():
+    pa, pb = baseline_prediction("A"), baseline_prediction("B")
+    tied = top_words(pa)
+    return Outcome(np.array_equal(pa, pb) and len(tied) == 8,
+                   f"max |pA - pB| = {np.abs(pa - pb).max():.3g}; tied: {', '.join(tied)} ({len(tied)})")
+
+
+@claim("A window of 3 leaves 'river' out; a window of 10 takes in every token.")
+def window_reach():
+    words = m.sentence("A")
+    river = words.index("river") + 1
+    w3, w10 = context.window_positions(10, 3), context.window_positions(10, 10)
+    return Outcome(river not in w3 and w10 == list(range(1, 11)), f"w=3 keeps positions {w3}; river is at {river}")
+
+
+@claim("w·d·H + H + H·V + V and w·d·V + V equal the parameter counts of torch modules of those shapes, for w = 1..10.")
+def parameter_counts_match_torch():
+    bad = []
+    for w in range(1, 11):
+        got = context.torch_parameter_counts(w)
+        want = (context.mlp_parameters(w), context.linear_parameters(w))
+        if got != want:
+            bad.append(f"w={w}: torch {got}, formulas {want}")
+    step = context.linear_parameters(2) - context.linear_parameters(1)
+    return Outcome(not bad and step == 80, "; ".join(bad) or f"all ten windows agree; one more token adds {step} weights")
+
+
+def _bank_row(key: str) -> tuple[np.ndarray, list[str]]:
+    words = m.sentence(key)
+    return attend(m.rows(words).e).A[m.BANK - 1, : m.BANK], words
+
+
+@claim("In sentence A, bank's largest attention weight is on 'river'.")
+def bank_reads_river_in_A():
+    a, words = _bank_row("A")
+    top = words[int(np.argmax(a))]
+    return Outcome(top == "river", f"largest weight {a.max():.4f} on {top!r}")
+
+
+@claim("In sentence B, bank's two largest attention weights are on 'cheque' and 'deposited'.")
+def bank_reads_cheque_and_deposited_in_B():
+    a, words = _bank_row("B")
+    two = {words[j] for j in np.argsort(a)[-2:]}
+    return Outcome(two == {"cheque", "deposited"}, f"two largest on {sorted(two)}: {np.sort(a)[-2:].round(4).tolist()}")
+
+
+@claim("Bank's update Δe_7 raises the water feature in A and the finance feature in B.")
+def update_follows_context():
+    dA = attend(m.rows(m.sentence("A")).e).dE[m.BANK - 1]
+    dB = attend(m.rows(m.sentence("B")).e).dE[m.BANK - 1]
+    ok = dA[0] > dA[1] and dA[0] > 0 and dB[1] > dB[0] and dB[1] > 0
+    return Outcome(ok, f"Δe_7 in A = {dA.round(4).tolist()}, in B = {dB.round(4).tolist()} (water, finance, thing, grammar)")
+
+
+@claim(f"With the mask off, row {MASK_ROW} (the) in sentence A puts most weight on 'river', a future token.")
+def unmasked_row_5_reads_river():
+    words = m.sentence("A")
+    a = attend(m.rows(words).e, masked=False).A[MASK_ROW - 1]
+    masked = attend(m.rows(words).e).A[MASK_ROW - 1]
+    top = words[int(np.argmax(a))]
+    return Outcome(top == "river" and masked[MASK_ROW:].sum() == 0,
+                   f"unmasked: largest {a.max():.4f} on {top!r}; masked weight on positions "
+                   f"{MASK_ROW + 1}-{len(words)} = {masked[MASK_ROW:].sum()}")
+
+
+@claim("The top next word differs between A and B; with attention bypassed both distributions are identical.")
+def context_reaches_the_prediction():
+    pa, pb = predict(m.sentence("A"))["p"], predict(m.sentence("B"))["p"]
+    qa, qb = predict(m.sentence("A"), attention=False)["p"], predict(m.sentence("B"), attention=False)["p"]
+    ta, tb = top_words(pa), top_words(pb)
+    return Outcome(ta != tb and len(ta) == len(tb) == 1 and np.array_equal(qa, qb),
+                   f"top A {ta}, top B {tb}; bypassed max |pA - pB| = {np.abs(qa - qb).max():.3g}")
+
+
+@claim("The measured variance of unscaled q·k grows like d_k (within 10%) and is near 1 after dividing by √d_k.")
+def score_spread_grows_like_dk():
+    s = scaling.measured_spread()
+    ratio = s["raw"] / s["d_k"]
+    ok = np.all(np.abs(ratio - 1) < 0.1) and np.all(np.abs(s["scaled"] - 1) < 0.1)
+    return Outcome(bool(ok), f"var/d_k from {ratio.min():.3f} to {ratio.max():.3f}; scaled var from "
+                             f"{s['scaled'].min():.3f} to {s['scaled'].max():.3f}")
+
+
+@claim("Stable softmax (max subtracted) equals the naive formula wherever the naive one is finite.")
+def stable_softmax_agrees():
+    rows = np.array([[1.0, 2.0, 3.0], [10.0, -5.0, 0.0], [300.0, 299.0, 0.0], [800.0, 1.0, 0.0]])
+    naive, stable = scaling.naive_softmax(rows), softmax(rows)
+    finite = np.all(np.isfinite(naive), axis=1)
+    gap = np.abs(naive[finite] - stable[finite]).max()
+    return Outcome(gap < 1e-12 and not finite.all() and np.all(np.isfinite(stable)),
+                   f"largest gap where finite {gap:.2g}; naive finite in {finite.sum()} of {len(rows)} rows")
+
+
+@claim("Angle addition maps sincos(i) to sincos(i + δ), and ⟨R_i q, R_j k⟩ = qᵀ R_{j−i} k, both to 1e-12.")
+def rotation_identities():
+    rng = np.random.default_rng(3)
+    worst = 0.0
+    for _ in range(200):
+        i, j, d = rng.uniform(-50, 50, 3)
+        omega = rng.uniform(0.01, 2)
+        q, k = rng.standard_normal(2), rng.standard_normal(2)
+        worst = max(worst, np.abs(positions.sincos(i, omega) @ positions.shift_map(d, omega)
+                                  - positions.sincos(i + d, omega)).max())
+        worst = max(worst, abs(positions.rope_score(q, k, i, j, omega) - positions.relative_score(q, k, i, j, omega)))
+    return Outcome(worst < 1e-12, f"largest error {worst:.2g} over 200 random cases")
+
+
+@claim("Swapping 'The' and 'river' changes the prediction with position rows, and changes nothing with them zeroed.")
+def swap_regression():
+    words = m.sentence("A")
+    with_pos = np.abs(predict(words)["p"] - predict(positions.swapped(words))["p"]).max()
+    without = np.abs(predict(words, positions=False)["p"] - predict(positions.swapped(words), positions=False)["p"]).max()
+    return Outcome(with_pos > 1e-3 and without < 1e-15,
+                   f"max |Δp| with positions {with_pos:.4g}, without {without:.2g}")
+
+
+@claim("In the comparison table the fixed window, plain mean and distance rows are the same for both sentences; attention's row is not.")
+def only_attention_reads_content():
+    wa, wb = mixing.scheme_weights(m.sentence("A")), mixing.scheme_weights(m.sentence("B"))
+    same = [s for s in mixing.SCHEMES[:3] if np.array_equal(wa[s], wb[s])]
+    att_gap = np.abs(wa["attention"] - wb["attention"]).max()
+    return Outcome(len(same) == 3 and att_gap > 1e-3, f"identical rows: {len(same)} of 3; attention differs by up to {att_gap:.4f}")
+
+
+WATER_WORDS, MONEY_WORDS = {"river", "heron", "water", "ducks"}, {"cheque", "teller", "money", "queue"}
+
+
+@claim("With attention, the four most probable next words are the water words in A and the money words in B.")
+def full_model_prefers_topic_words():
+    top = {k: {m.VOCAB[j] for j in np.argsort(predict(m.sentence(k))["p"])[-4:]} for k in "AB"}
+    return Outcome(top["A"] == WATER_WORDS and top["B"] == MONEY_WORDS,
+                   f"top four in A {sorted(top['A'])}, in B {sorted(top['B'])}")
+
+
+@claim("Moving pooling weight onto 'river' raises the summary's water coordinate at every slider step; "
+       "favouring 'The' or 'bank' does not raise it; the summary stays four wide.")
+def pooling_toward_river_raises_water():
+    water = {f: np.array([context.pool(context.pool_weights(f, s))["summary"][0] for s in context.POOL_SHARES]) for f in ("river", "The", "bank")}
+    widths = {context.pool(context.pool_weights(f, s))["summary"].shape for f in water for s in context.POOL_SHARES}
+    others = max(water["The"].max(), water["bank"].max()) <= water["river"][0]
+    return Outcome(bool(np.all(np.diff(water["river"]) > 0)) and others and widths == {(4,)},
+                   f"river: water from {water['river'][0]:.4f} to {water['river'][-1]:.4f}; The ends at "
+                   f"{water['The'][-1]:.4f}, bank at {water['bank'][-1]:.4f}; summary shapes {widths}")
+
+
+@claim("Soft retrieval's top weight falls as the temperature rises; at the lowest temperature the returned row is within 0.1% of hard retrieval's.")
+def low_temperature_approaches_hard():
+    top = np.array([search.retrieval_grid("soft", T)[:-1, 1].max() for T in search.TEMPERATURES])
+    hard, cold = search.retrieval_grid("hard")[-1, 2:], search.retrieval_grid("soft", search.TEMPERATURES[0])[-1, 2:]
+    gap = np.max(np.abs(cold - hard) / np.abs(hard))
+    return Outcome(bool(np.all(np.diff(top) < 0)) and gap < 1e-3,
+                   f"top weight from {top[0]:.6f} to {top[-1]:.4f}; coldest vs hard relative gap {gap:.2g}")
+
+
+@claim("Bank's message m_7 carries more water news than finance news in A, and the reverse in B.")
+def bank_message_follows_context():
+    mA = attend(m.rows(m.sentence("A")).e).M[m.BANK - 1]
+    mB = attend(m.rows(m.sentence("B")).e).M[m.BANK - 1]
+    return Outcome(mA[0] > mA[1] and mB[1] > mB[0], f"m_7 in A = {mA.round(4).tolist()}, in B = {mB.round(4).tolist()}")
+
+
+@claim("W_O copies water news into water and finance news into finance: Δe_7 leaves thing and grammar at zero.")
+def w_o_writes_only_topic_features():
+    bad = []
+    for k in "AB":
+        att = attend(m.rows(m.sentence(k)).e)
+        d, msg = att.dE[m.BANK - 1], att.M[m.BANK - 1]
+        if not (np.array_equal(d[2:], [0.0, 0.0]) and np.allclose(d[:2], msg)):
+            bad.append(f"{k}: Δe_7 = {d.round(4).tolist()}, m_7 = {msg.round(4).tolist()}")
+    return Outcome(not bad, "; ".join(bad) or "Δe_7 = (m_7, 0, 0) in both sentences")
+
+
+@claim("Bank starts from the same row e_7 in both sentences (same word, same position).")
+def bank_starts_identical():
+    eA, eB = m.rows(m.sentence("A")).e[m.BANK - 1], m.rows(m.sentence("B")).e[m.BANK - 1]
+    return Outcome(np.array_equal(eA, eB), f"e_7 in A = {eA.tolist()}, in B = {eB.tolist()}")
+
+
+@claim("Raw scores one spread apart saturate softmax as d_k grows (top weight above 0.999 at the largest d_k); "
+       "divided by √d_k the top weight is the same for every d_k.")
+def raw_scores_saturate():
+    rows = scaling.saturation_rows()
+    raw, scaled = [r[2] for r in rows], [r[4] for r in rows]
+    ok = all(a < b for a, b in zip(raw, raw[1:])) and raw[-1] > 0.999 and max(scaled) - min(scaled) < 1e-12
+    return Outcome(ok, f"raw top weight {raw[0]:.4f} … {raw[-1]:.7f}; scaled {min(scaled):.4f} … {max(scaled):.4f}")
+
+
+@claim("Dividing the fixed scores by a larger number always lowers the largest softmax weight (flatter weights).")
+def divisor_flattens_weights():
+    tops = [scaling.divisor_weights(c).max() for c in scaling.DIVISORS]
+    ok = all(a > b for a, b in zip(tops, tops[1:]))
+    return Outcome(ok, f"largest weight from {tops[0]:.4f} (÷{scaling.DIVISORS[0]:g}) to {tops[-1]:.4f} (÷{scaling.DIVISORS[-1]:g})")
+
+
+@claim("Adding a constant to every score leaves the softmax weights unchanged; dividing the scores changes them.")
+def shift_keeps_weights_scaling_changes_them():
+    r = scaling.stable_rows()
+    s = scaling.STABLE_SCORES
+    shift_gap = np.abs(r["stable on shifted"] - r["stable: max subtracted"]).max()
+    scale_gap = np.abs(r["scaled: s ÷ 2"] - softmax(s)).max()
+    return Outcome(shift_gap < 1e-12 and scale_gap > 1e-2, f"shift changes weights by {shift_gap:.2g}; ÷2 by {scale_gap:.4f}")
+
+
+@claim("As the prefix grows, a raw index leaves every earlier feature unchanged, while index ÷ length changes all of them.")
+def length_scaling_changes_earlier_features():
+    bad_index, unchanged_div = [], []
+    for T, T2 in zip(positions.PREFIX_LENGTHS, positions.PREFIX_LENGTHS[1:]):
+        a, b = positions.prefix_features(T), positions.prefix_features(T2)
+        if not np.array_equal(a["index i"], b["index i"][:T]):
+            bad_index.append(T)
+        if np.any(np.isclose(a["i / T"], b["i / T"][:T])):
+            unchanged_div.append(T)
+    return Outcome(not bad_index and not unchanged_div,
+                   f"index changed at T={bad_index or 'none'}; i/T kept a value at T={unchanged_div or 'none'}")
+
+
+@claim("With sine/cosine positions and the same gap, u·v and p_i·p_j stay fixed while the cross terms change with the absolute position.")
+def additive_cross_terms_depend_on_absolute_position():
+    rows = np.array([r[1:] for r in positions.cross_term_rows()])
+    fixed = np.ptp(rows[:, 0]) < 1e-12 and np.ptp(rows[:, 3]) < 1e-12
+    moving = np.ptp(rows[:, 1]) > 0.1 and np.ptp(rows[:, 2]) > 0.1
+    return Outcome(bool(fixed and moving), f"ranges over the rows: u·v {np.ptp(rows[:, 0]):.2g}, u·p_j {np.ptp(rows[:, 1]):.3f}, "
+                                           f"p_i·v {np.ptp(rows[:, 2]):.3f}, p_i·p_j {np.ptp(rows[:, 3]):.2g}")
+
+
+@claim("In the two-token swap experiment each word's output is the same in both orders without positions, and differs with them.")
+def order_swap_needs_positions():
+    a, b = positions.SWAP_ORDERS
+    off = np.abs(positions.swap_state(a, False)["out"] - positions.swap_state(b, False)["out"]).max()
+    on = np.abs(positions.swap_state(a, True)["out"] - positions.swap_state(b, True)["out"]).max()
+    return Outcome(off < 1e-15 and on > 0.1, f"max output change without positions {off:.2g}, with positions {on:.3f}")
+
+
+def check_all():
+    return BYHAND.check_all()
+
+
+def require_all(source: str = "the hand-set model in compute/lessons/byhand") -> None:
+    BYHAND.require_all(source=source)

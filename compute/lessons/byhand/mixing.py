@@ -1,0 +1,58 @@
+"""Four ways to mix the context (section 17): a fixed window, a plain mean, distance weights, attention."""
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ...present.figures import ranked
+from ...present.tables import fmt
+from ...present.widgets import Widget, arithmetic_grid, cell_text, gaps, table_axes
+from . import model as m
+from .model import labels
+from .states import mixing
+
+
+def _spread(names, w) -> str:
+    """Where a weight row puts its weight, in words: evenly over some names, or its two largest."""
+    on = [(n, x) for n, x in zip(names, w) if x > 1e-12]
+    if max(x for _, x in on) - min(x for _, x in on) < 1e-9:
+        return f"spreads it evenly over {len(on)} tokens ({on[0][1]:.2f} each, from {on[0][0]} to {on[-1][0]})"
+    return f"puts most weight on {ranked(names, w, 2)}"
+
+
+def mixing_figure():
+    lab_rows = list(mixing.SCHEMES)
+
+    def state(key):
+        words = m.sentence(key)
+        w = mixing.scheme_weights(words)
+        M = np.vstack([w[s] for s in lab_rows])
+        hover = [[f"{s}: weight on {lab} = {fmt(x, 3)}" for lab, x in zip(labels(words), w[s])] for s in lab_rows]
+        return M, labels(words), hover
+
+    M, cols, hover = state("A")
+    fig = go.Figure(arithmetic_grid(M, lab_rows, cols, hover, zmin=0, zmax=0.6))
+    table_axes(fig)
+    buttons = []
+    for key in ("A", "B"):
+        M, cols, hover = state(key)
+        buttons.append(dict(method="update", label=f"{m.CONTEXT_NAMES[key]} sentence ({key})",
+                            args=[{"z": [gaps(M)], "text": [cell_text(M)], "customdata": [hover], "x": [cols]},
+                                  {"title.text": f"Weights for the blank after the last 'the', sentence {key}"}]))
+    fig.update_layout(title=dict(text="Weights for the blank after the last 'the', sentence A", y=0.97),
+                      height=330, margin=dict(l=160, r=20, t=130, b=20),
+                      updatemenus=[dict(type="buttons", direction="right", buttons=buttons, x=0, y=1.0,
+                                        xanchor="left", yanchor="bottom", pad=dict(b=45))])
+    return fig
+
+
+def mixing_summary() -> str:
+    return " ".join(f"Sentence {k}: " + "; ".join(
+        f"{sch} {_spread(labels(m.sentence(k)), w)}" for sch, w in mixing.scheme_weights(m.sentence(k)).items())
+        + "." for k in ("A", "B"))
+
+
+MIXING = Widget(
+    "bh-s17-mixing", "Four ways to weigh the earlier tokens for the blank after the last 'the' (buttons switch "
+    "sentence).", mixing_figure, mixing_summary,
+    note="On the web page, buttons switch between sentence A and sentence B; the figure shows sentence A.")

@@ -1,0 +1,128 @@
+"""The prediction (sections 2, 3 and 14): next-word bars for A and B, the last-token baseline, and the
+last position's weights, row and prediction with attention on or bypassed."""
+from __future__ import annotations
+
+import plotly.graph_objects as go
+from IPython.display import HTML
+from plotly.subplots import make_subplots
+
+from ...present.figures import ranked
+from ...present.palette import BAR
+from ...present.tables import fmt, rows_html
+from ...present.widgets import Widget, place, update_buttons
+from . import model as m
+from .model import labels
+from .states.attention import KEYS, PREDICT_STATES, baseline_prediction, full_prediction, prediction_state, sentence_text
+
+
+def sum_rows_html(key: str) -> str:
+    """Each position's word row plus its position row, written out per feature."""
+    r = m.rows(m.sentence(key))
+    body = [(lab, *[f"{fmt(r.word_rows[i, c])} + {fmt(r.position_rows[i, c])} = {fmt(r.e[i, c])}"
+                    for c in range(len(m.FEATURES))])
+            for i, lab in enumerate(labels(r.words))]
+    return rows_html(["position word"] + list(m.FEATURES), body,
+                     caption=f"Sentence {key}: e = E[word] + P, feature by feature (word + position = sum)")
+
+
+def baseline_html() -> str:
+    rows = []
+    for key in KEYS:
+        words = m.sentence(key)
+        e = m.rows(words).e[-1]
+        rows.append((f"{key}: {len(words)} {words[-1]}", *map(float, e)))
+    return rows_html(["sentence: position word"] + list(m.FEATURES), rows, decimals=2,
+                     caption="The only row the last-token model sees, in each sentence")
+
+
+def _prob_title(key: str, model: str) -> str:
+    return f"{model}, sentence {key}: “{sentence_text(key)} …”"
+
+
+def prediction_figure(baseline: bool = False):
+    """Next-word bars with an A/B switch (full model, or the last-token baseline)."""
+    fn = baseline_prediction if baseline else full_prediction
+    model = "Last token only" if baseline else "Full model"
+    P = {k: fn(k) for k in KEYS}
+    fig = go.Figure(go.Bar(x=list(m.VOCAB), y=P["A"].tolist(), marker_color=BAR,
+                           hovertemplate="p(%{x}) = %{y:.3f}<extra></extra>"))
+    fig.update_layout(
+        margin=dict(l=60, r=20),
+        yaxis=dict(range=[0, 0.35], title=dict(text="probability of the next word")),
+        xaxis=dict(tickangle=-45),
+        updatemenus=[update_buttons([f"A: … {m.CONTEXT_NAMES[k]} …" if k == "A" else f"B: … {m.CONTEXT_NAMES[k]} …"
+                               for k in KEYS],
+                              [[{"y": [P[k].tolist()]}, {"title.text": _prob_title(k, model)}] for k in KEYS])])
+    return place(fig, _prob_title("A", model), height=420, top=80, bottom=80, above=12)
+
+
+def _state_label(key, attention):
+    return f"{key} ({m.CONTEXT_NAMES[key]}), " + ("attention" if attention else "bypassed")
+
+
+def last_position_figure():
+    """Buttons over sentence × attention: the last position's weights, the row fed to the head, the bars."""
+    fig = make_subplots(rows=2, cols=2, specs=[[{}, {}], [{"colspan": 2}, None]], row_heights=[0.42, 0.58],
+                        column_widths=[0.7, 0.3], vertical_spacing=0.2, horizontal_spacing=0.1,
+                        subplot_titles=("weights α₁₀ⱼ of the last 'the'", "row fed to the head",
+                                        "next-word probabilities"))
+
+    def traces(key, att):
+        s = prediction_state(key, att)
+        return s, [labels(s["words"]), list(m.FEATURES), list(m.VOCAB)], [s["alpha"], s["x"], s["p"]]
+
+    s, xs, ys = traces("A", True)
+    for (r, c), x, y in zip(((1, 1), (1, 2), (2, 1)), xs, ys):
+        fig.add_trace(go.Bar(x=x, y=y.tolist(), marker_color=BAR, hovertemplate="%{x}: %{y:.4f}<extra></extra>"),
+                      r, c)
+
+    def title(s, key, att):
+        return f"{_state_label(key, att)}: top word {', '.join(s['top'])} ({s['p_top']:.3f})"
+
+    buttons = []
+    for key, att in PREDICT_STATES:
+        s, xs, ys = traces(key, att)
+        buttons.append(dict(method="update", label=_state_label(key, att),
+                            args=[{"x": xs, "y": [y.tolist() for y in ys]}, {"title.text": title(s, key, att)}]))
+    fig.update_layout(title=dict(text=title(prediction_state("A", True), "A", True), y=0.98), height=640,
+                      showlegend=False, margin=dict(l=50, r=20, t=140, b=80),
+                      yaxis=dict(range=[0, 1]), yaxis3=dict(range=[0, 0.5], title=dict(text="probability")),
+                      updatemenus=[dict(type="buttons", direction="right", buttons=buttons, x=0, y=1.13,
+                                        xanchor="left", yanchor="bottom", font=dict(size=11))])
+    fig.update_xaxes(tickangle=-40)
+    return fig
+
+
+def last_position_summary() -> str:
+    return " ".join(f"{_state_label(k, a)}: top words {ranked(list(m.VOCAB), prediction_state(k, a)['p'])}."
+                    for k, a in PREDICT_STATES)
+
+
+def sums_table(key: str) -> HTML:
+    return HTML(sum_rows_html(key))
+
+
+def baseline_table() -> HTML:
+    return HTML(baseline_html())
+
+
+PREDICT = Widget(
+    "bh-s02-predict", "The full model's next-word probabilities after sentence A or B (buttons).",
+    prediction_figure,
+    lambda: " ".join(f"After sentence {k} (… {m.CONTEXT_NAMES[k]} …) the most likely next words are "
+                     f"{ranked(list(m.VOCAB), full_prediction(k))}." for k in KEYS),
+    note="On the web page, buttons switch between sentence A and sentence B; the bars show B's distribution too.")
+
+BASELINE = Widget(
+    "bh-s03-baseline", "Next-word probabilities when only the last token reaches the head, for sentence A or B.",
+    lambda: prediction_figure(baseline=True),
+    lambda: ("Only the last token reaches the head, and both sentences end in the same token, so the bars "
+             f"are the same for A and B: {ranked(list(m.VOCAB), baseline_prediction('A'))} lead."),
+    note="On the web page, buttons switch between A and B; the bars stay the same.")
+
+LAST_POSITION = Widget(
+    "bh-s14-predict", "The last position's weights, the row fed to the head and the next-word "
+    "probabilities, for sentence A or B, with attention or bypassed (buttons).",
+    last_position_figure, last_position_summary,
+    note="On the web page, four buttons combine sentence A or B with attention on or bypassed; "
+         "the figure shows sentence A with attention.")

@@ -1,0 +1,113 @@
+"""Projections (section 11): one token's row e, the q, k, v rows that the shared W_Q, W_K, W_V make from
+it, and when each working row is made and used."""
+from __future__ import annotations
+
+import plotly.graph_objects as go
+from IPython.display import HTML
+from plotly.subplots import make_subplots
+
+from ...present.palette import COLORSCALE
+from ...present.tables import fmt, matrix_html, rows_table
+from ...present.widgets import Widget, button_rows, cell_text, dot_text, gaps, pairs, spelled, sub
+from . import model as m
+from .model import labels
+from .states.attention import projection_rows, reader_positions
+
+
+def projection_figure(key: str = "A", start: int = m.BANK):
+    """Buttons over the tokens: e, then q, k, v from the shared W_Q, W_K, W_V, then e + Δe."""
+    words = m.sentence(key)
+    parts = [("e", m.FEATURES, "e (input, unchanged)"), ("q", m.QK_AXES, "q = e W_Q: asks for"),
+             ("k", m.QK_AXES, "k = e W_K: offers a match on"), ("v", m.V_AXES, "v = e W_V: sends"),
+             ("e_new", m.FEATURES, "e + Δe: passed on")]
+    Wm = {"q": ("W_Q", m.W_Q), "k": ("W_K", m.W_K), "v": ("W_V", m.W_V)}
+
+    def state(pos):
+        rws = projection_rows(key, pos)
+        zs, texts, hovers, ys = [], [], [], []
+        for name, axes, label in parts:
+            row = rws[name]
+            if name == "e":
+                h = [f"e{sub(pos)}[{f}] = {fmt(x)}" for f, x in zip(axes, row)]
+            elif name == "e_new":
+                h = [f"e{sub(pos)} + Δe{sub(pos)} = {fmt(a)} + {fmt(b)} = {fmt(c)}"
+                     for a, b, c in zip(rws["e"], rws["dE"], row)]
+            else:
+                wn, W = Wm[name]
+                h = [f"{name}{sub(pos)}[{a}] = e{sub(pos)} · {wn}[:, {a}]<br>= {dot_text(rws['e'], W[:, c])}"
+                     f" = {fmt(row[c])}" for c, a in enumerate(axes)]
+            zs.append(gaps(row[None]))
+            texts.append(cell_text(row[None]))
+            hovers.append([h])
+            ys.append([f"{label}"])
+        readers = reader_positions(pos, len(words))
+        title = (f"{pos} {words[pos - 1]}: q{sub(pos)} is used once, when position {pos} receives; "
+                 f"k{sub(pos)}, v{sub(pos)} are read by positions {readers[0]}–{readers[-1]}")
+        return zs, texts, hovers, ys, title
+
+    fig = make_subplots(rows=len(parts), cols=1, vertical_spacing=0.09)
+    zs, texts, hovers, ys, title = state(start)
+    for r, (name, axes, _) in enumerate(parts, 1):
+        fig.add_trace(go.Heatmap(z=zs[r - 1], x=list(axes), y=ys[r - 1], text=texts[r - 1],
+                                 texttemplate="%{text}", customdata=hovers[r - 1],
+                                 hovertemplate="%{customdata}<extra></extra>", colorscale=COLORSCALE,
+                                 showscale=False, xgap=2, zmin=-0.5, zmax=2.5), row=r, col=1)
+    fig.update_xaxes(side="top", type="category")
+    fig.update_yaxes(type="category", tickfont=dict(size=12))
+    buttons = []
+    for pos in range(1, len(words) + 1):
+        zs, texts, hovers, ys, title = state(pos)
+        buttons.append(dict(method="update", label=labels(words)[pos - 1],
+                            args=[{"z": zs, "text": texts, "customdata": hovers, "y": ys},
+                                  {"title.text": title}]))
+    fig.update_layout(title=dict(text=state(start)[4], font=dict(size=13), y=0.985),
+                      height=590, margin=dict(l=170, r=20, t=180, b=20),
+                      updatemenus=button_rows(buttons, 5, pad_b=45, font=dict(size=11)))
+    r = projection_rows(key, start)
+    return fig
+
+
+def weight_tables() -> HTML:
+    """W_Q, W_K, W_V with their named axes: shared by every token."""
+    parts = [matrix_html(m.W_Q, m.FEATURES, m.QK_AXES, caption="W_Q (shared)", corner="feature \\ asks for",
+                         name="W_Q"),
+             matrix_html(m.W_K, m.FEATURES, m.QK_AXES, caption="W_K (shared)", corner="feature \\ matches on",
+                         name="W_K"),
+             matrix_html(m.W_V, m.FEATURES, m.V_AXES, caption="W_V (shared)", corner="feature \\ sends",
+                         name="W_V")]
+    return HTML('<div class="bh-side-by-side">' + "".join(parts) + "</div>")
+
+
+def lifetime_rows(pos: int = m.BANK, T: int = 10) -> list[tuple[str, str, str, str]]:
+    """When each working row of position `pos` is computed and where it is used."""
+    p = sub(pos)
+    readers = reader_positions(pos, T)
+    span = f"positions {readers[0]}–{readers[-1]}" if len(readers) > 1 else f"position {readers[0]}"
+    return [
+        (f"e{p}", f"E[token] + P{p}", f"when token {pos} enters", f"input to q{p}, k{p}, v{p}; kept for the residual"),
+        (f"q{p}", f"e{p} W_Q", f"when position {pos} receives", f"scores of position {pos} only"),
+        (f"k{p}", f"e{p} W_K", f"once, when token {pos} enters", f"scores of {span} (every receiver from {pos} on)"),
+        (f"v{p}", f"e{p} W_V", f"once, when token {pos} enters", f"messages of {span}"),
+        (f"Δe{p}", f"m{p} W_O", f"after position {pos}'s weights", f"added to e{p}"),
+        (f"e{p} + Δe{p}", "residual addition", "last", "passed on (here: to the output head)"),
+    ]
+
+
+def lifetime_table(pos: int = m.BANK) -> HTML:
+    return rows_table(["row", "computed from", "computed when", "used by"], lifetime_rows(pos),
+                      caption=f"Lifetime of the rows of position {pos} ({m.sentence('A')[pos - 1]})")
+
+
+def projection_summary(key: str = "A", start: int = m.BANK) -> str:
+    words = m.sentence(key)
+    r = projection_rows(key, start)
+    return (f"Shown: {labels(words)[start - 1]}. e = ({pairs(m.FEATURES, r['e'])}); q = ({pairs(m.QK_AXES, r['q'])}); "
+            f"k = ({pairs(m.QK_AXES, r['k'])}); v = ({pairs(m.V_AXES, r['v'])}); "
+            f"e + Δe = ({pairs(m.FEATURES, r['e_new'])}). Buttons show the same rows for every token.")
+
+
+PROJECTIONS = Widget(
+    "bh-s11-projections", "One token's row e and the rows q, k, v that the shared matrices make from it, then e + Δe "
+    "(buttons choose the token).", projection_figure, projection_summary,
+    note=f"On the web page, buttons choose any of the {spelled(len(m.sentence('A')))} tokens of sentence A; "
+         f"the figure shows bank (position {m.BANK}).")

@@ -1,0 +1,27 @@
+"""The trained-walkthrough lesson: the published checkpoint, its claims, tables, figures and prose values."""
+from __future__ import annotations
+
+
+def claim_results():
+    """(heading, [(claim, outcome), ...]) for the published checkpoint."""
+    from ...store import checkpoint_path
+    from . import claims
+    from .published import NAME, load
+
+    wt = load(NAME)
+    heading = (f"{checkpoint_path(NAME)} (seed {wt.manifest['seed']}, "
+               f"final loss {wt.manifest['final_loss']:.6f})")
+    return [(heading, claims.check_all(wt))]
+
+
+def preflight() -> None:
+    """Raise CheckpointError or ClaimError (one line each) unless this lesson can be built."""
+    from ...store import checkpoint_path
+    from . import claims
+    from .published import ALTERNATIVE, NAME, load
+    from .seeds import check_seed_record
+
+    wt = load(NAME)
+    claims.require_all(wt, str(checkpoint_path(NAME)))
+    alt = load(ALTERNATIVE)
+    check_seed_record(int(wt.manifest["seed"]), int(alt.manifest["seed"]))

@@ -1,0 +1,142 @@
+"""The walkthrough's figures: loss curve, attention heatmap, next-word bars, seed patterns."""
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ...data.walkthrough import VOCAB, data_facts, loss_floor
+from ...present.figures import ranked, show
+from ...present.palette import BAR, COLORSCALE, HIGHLIGHT, PURPLE, TEAL
+from ...present.tables import position_labels
+from .claims import FALL, RISE, ROW_FAST, ROW_SLOW
+from .published import ALTERNATIVE, Walkthrough, load
+from .seeds import pattern_counts, seed_record
+
+
+def attention_heatmap(A: np.ndarray, S: np.ndarray, tokens, title: str) -> go.Figure:
+    """A as a heatmap over (query row, key column); hover gives the scaled score and weight.
+    Masked cells (key after query) are left blank."""
+    labels = position_labels(tokens)
+    T = len(tokens)
+    future = np.triu(np.ones((T, T), dtype=bool), k=1)
+    z = np.where(future, np.nan, A)                       # (T, T)
+    scores = np.where(future, np.nan, S)                  # (T, T)
+    custom = np.dstack([scores, np.broadcast_to(np.array(labels)[:, None], (T, T)),
+                        np.broadcast_to(np.array(labels)[None, :], (T, T))])
+    fig = go.Figure(go.Heatmap(
+        z=z, x=labels, y=labels, customdata=custom, colorscale=COLORSCALE, zmin=0, zmax=1,
+        hoverongaps=False, colorbar=dict(title=dict(text="weight")),
+        hovertemplate="query %{customdata[1]} → key %{customdata[2]}<br>"
+                      "score s = %{customdata[0]:.2f}<br>weight a = %{z:.3f}<extra></extra>"))
+    fig.update_layout(title=dict(text=title), height=520, margin=dict(l=90, r=20, t=50, b=90),
+                      xaxis=dict(title=dict(text="key position j"), tickangle=-45),
+                      yaxis=dict(title=dict(text="query position i"), autorange="reversed"))
+    return fig
+
+
+def next_token_bars(probs: np.ndarray, tokens, start: int) -> go.Figure:
+    """Next-word probabilities at one position, with a slider to move along the sentence."""
+    labels = position_labels(tokens)
+
+    def title(i):
+        return f"After “{' '.join(tokens[: i + 1])}”: next word"
+    fig = go.Figure(go.Bar(x=list(VOCAB), y=probs[start].tolist(), marker_color=BAR,
+                           hovertemplate="p(%{x}) = %{y:.4f}<extra></extra>"))
+    steps = [dict(method="update", label=labels[i],
+                  args=[{"y": [probs[i].tolist()]}, {"title.text": title(i)}])
+             for i in range(len(tokens))]
+    fig.update_layout(
+        title=dict(text=title(start)), height=440, margin=dict(l=60, r=20, t=60, b=40),
+        yaxis=dict(range=[0, 1.05], title=dict(text="probability")),
+        sliders=[dict(active=start, steps=steps, currentvalue=dict(prefix="position "),
+                      pad=dict(t=50))])
+    return fig
+
+
+def loss_curve(history: list[float], n_coin_flips: int, n_targets: int) -> go.Figure:
+    """Training loss per Adam step against the floor that the data allows."""
+    floor = loss_floor(n_coin_flips, n_targets)
+    steps = list(range(len(history)))
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=steps, y=history, mode="lines", name="mean loss",
+                             line=dict(color=TEAL),
+                             hovertemplate="step %{x}: %{y:.4f} nats<extra></extra>"))
+    fig.add_trace(go.Scatter(x=[0, steps[-1]], y=[floor, floor], mode="lines",
+                             name=f"floor {n_coin_flips}·ln2/{n_targets} = {floor:.4f}",
+                             line=dict(color=PURPLE, dash="dash"), hoverinfo="skip"))
+    fig.update_layout(height=380, margin=dict(l=60, r=20, t=30, b=50),
+                      xaxis=dict(title=dict(text="Adam step")),
+                      yaxis=dict(title=dict(text="loss (nats per target)"), type="log"),
+                      legend=dict(x=0.55, y=0.95))
+    return fig
+
+
+def pattern_bars(counts: dict[str, int], highlight: str) -> go.Figure:
+    """How many converged seeds found each attention pattern of rows 5 and 13."""
+    labels = list(counts)
+    fig = go.Figure(go.Bar(
+        x=[counts[k] for k in labels], y=labels, orientation="h",
+        marker_color=[HIGHLIGHT if k == highlight else BAR for k in labels],
+        hovertemplate="%{y}: %{x} seeds<extra></extra>"))
+    fig.update_layout(height=max(260, 26 * len(labels) + 80), margin=dict(l=220, r=20, t=20, b=50),
+                      xaxis=dict(title=dict(text="converged seeds")),
+                      yaxis=dict(autorange="reversed"))
+    return fig
+
+
+def attention_summary(wt: Walkthrough) -> str:
+    """Where each row of A puts most of its weight, in words."""
+    A, tokens = wt["A"], wt.tokens
+    tops = [f"{i} {tokens[i]} → {int(np.argmax(A[i]))} {tokens[int(np.argmax(A[i]))]} ({A[i].max():.2f})"
+            for i in range(len(tokens))]
+    return ("Each query row attends only to itself and earlier keys (later cells are blank). "
+            "Largest weight in each row, query → key (weight): " + "; ".join(tops) + ".")
+
+
+def attention_figure(wt: Walkthrough | None = None, div_id: str = "fig-attention", title: str = "",
+                     caption: str = ""):
+    wt = wt or load()
+    caption = caption or ("Attention weights A of the published model: one row per query position, one column "
+                          "per key position; hover a cell for its score and weight.")
+    fig = attention_heatmap(wt["A"], wt["S"], wt.tokens, title or "Attention weights A (hover a cell)")
+    return show(fig, div_id, caption, attention_summary(wt))
+
+
+def alternative_figure():
+    alt = load(ALTERNATIVE)
+    seed = alt.manifest["seed"]
+    return attention_figure(alt, "fig-attention-alt", f"Attention weights of seed {seed}",
+                            f"Attention weights A of seed {seed}, a converged solution whose row {ROW_FAST} looks elsewhere.")
+
+
+def probability_figure(start: int = ROW_FAST):
+    wt = load()
+    probs, tokens = wt["probs"], wt.tokens
+    tops = [f"after {i} {tokens[i]}: {VOCAB[int(np.argmax(probs[i]))]} ({probs[i].max():.2f})"
+            for i in range(len(tokens))]
+    summary = (f"At position {start} ({tokens[start]}) the most likely next words are "
+               f"{ranked(list(VOCAB), probs[start])}. The most likely next word at each position: "
+               + "; ".join(tops) + ".")
+    return show(next_token_bars(probs, tokens, start), "fig-next-word",
+                "Next-word probabilities of the published model; the slider moves along the sentence.", summary)
+
+
+def loss_figure():
+    wt, facts = load(), data_facts()
+    history = wt.manifest["loss_history"]
+    floor = loss_floor(facts["n_coin_flips"], facts["n_targets"])
+    summary = (f"The mean loss falls from {history[0]:.3f} to {history[-1]:.4f} nats per target over "
+               f"{wt.manifest['steps']} Adam steps (log scale), down to the floor of {floor:.4f} that "
+               f"{facts['n_coin_flips']} two-way choices among {facts['n_targets']} targets allow.")
+    return show(loss_curve(history, facts["n_coin_flips"], facts["n_targets"]), "fig-loss",
+                "Training loss per Adam step against the floor that the data allows.", summary)
+
+
+def pattern_figure():
+    counts = pattern_counts(seed_record())
+    summary = (f"Converged seeds per pattern (the word rows {ROW_SLOW} and {ROW_FAST} attend to most): "
+               + "; ".join(f"{k}: {n}" for k, n in counts.items()) + ".")
+    lesson_pattern = f"{ROW_SLOW} → {RISE}, {ROW_FAST} → {FALL}"
+    return show(pattern_bars(counts, lesson_pattern), "fig-seed-patterns",
+                f"How many converged seeds found each attention pattern of rows {ROW_SLOW} and {ROW_FAST}; "
+                "the lesson's pattern is highlighted.", summary)

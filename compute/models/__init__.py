@@ -1,0 +1,1 @@
+"""The trained models, each built from compute.nn blocks."""

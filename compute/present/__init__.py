@@ -1,0 +1,1 @@
+"""Lesson-agnostic presentation: the palette, HTML tables, Plotly figures and widgets, glue."""

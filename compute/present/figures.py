@@ -1,0 +1,58 @@
+"""Plotly figures as the site embeds them: JSON beside an empty box that _static/figures.js draws."""
+from __future__ import annotations
+
+import html
+import json
+
+import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
+from IPython.display import HTML
+
+from .palette import FONT
+
+CONFIG = {"displaylogo": False, "responsive": True}
+DEFAULT_HEIGHT = 450  # plotly.js's own, for a figure whose layout sets none
+
+
+def figure_html(fig: go.Figure, div_id: str, caption: str, summary: str) -> str:
+    """The figure as <figure>: an empty plotly div (fixed id, stable across builds) at the figure's
+    height, the figure's JSON beside it for _static/figures.js to draw when the reader nears it,
+    a visible caption, and `summary`, the figure in words, as its accessible description
+    (visually hidden). A figure with frames waits for its Play button instead of animating."""
+    if not caption.strip() or not summary.strip():
+        raise ValueError(f"figure {div_id}: a caption and a summary are required")
+    fig.update_layout(font=FONT, template="plotly_white")
+    height = fig.layout.height or DEFAULT_HEIGHT
+    # The div keeps the figure's height before it is drawn, so nothing moves when it is.
+    # The figcaption comes last: HTML allows it only as a <figure>'s first or last child.
+    return (f'<figure class="plotly-figure" aria-describedby="{div_id}-summary">'
+            f'<div id="{div_id}" class="plotly-graph-div" style="height:{height}px; width:100%;"></div>'
+            f'<script type="application/json" class="plotly-figure-spec" data-for="{div_id}">'
+            f'{figure_json(fig)}</script>'
+            f'<p class="figure-summary" id="{div_id}-summary">{html.escape(summary)}</p>'
+            f'<figcaption>{html.escape(caption)}</figcaption></figure>')
+
+
+def figure_json(fig: go.Figure) -> str:
+    """{"data", "layout", "frames", "config"} for Plotly.newPlot, safe inside a <script> element."""
+    spec = json.loads(pio.to_json(fig, validate=False, pretty=False))
+    spec["config"] = CONFIG
+    # The template's trace defaults only for the trace types drawn (plotly_white has ~40 types).
+    template = spec["layout"].get("template", {})
+    if "data" in template:
+        used = {trace.get("type", "scatter") for trace in spec["data"]}
+        template["data"] = {kind: v for kind, v in template["data"].items() if kind in used}
+    # '<' occurs in JSON only inside strings, where \u003c means the same: no '</script>' in it.
+    return json.dumps(spec, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
+
+
+def show(fig: go.Figure, div_id: str, caption: str, summary: str) -> HTML:
+    """figure_html, ready to display in a notebook cell."""
+    return HTML(figure_html(fig, div_id, caption, summary))
+
+
+def ranked(labels, values, n: int = 3, decimals: int = 2) -> str:
+    """The n largest values with their labels, largest first: 'fall 0.62, rise 0.21, of 0.05'."""
+    order = np.argsort(-np.asarray(values, dtype=float), kind="stable")[:n]
+    return ", ".join(f"{labels[k]} {float(values[k]):.{decimals}f}" for k in order)

@@ -1,0 +1,83 @@
+"""Labelled matrices as HTML tables, two decimals by default, as the lesson prints them."""
+from __future__ import annotations
+
+import html
+import math
+from typing import Iterable, Sequence
+
+import numpy as np
+from IPython.display import HTML
+
+
+def fmt(x: float, decimals: int = 2) -> str:
+    """A number as printed: fixed decimals, -inf as −∞, and no negative zero."""
+    if math.isinf(x):
+        return "−∞" if x < 0 else "∞"
+    text = f"{x:.{decimals}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def position_labels(tokens: Sequence[str], start: int = 0) -> list[str]:
+    """'0 the', '1 rise', ... (or from 1 with start=1): a position and the word that sits there."""
+    return [f"{i} {t}" for i, t in enumerate(tokens, start)]
+
+
+def index_labels(n: int) -> list[str]:
+    return [str(i) for i in range(n)]
+
+
+def matrix_html(M: np.ndarray, rows: Sequence[str], cols: Sequence[str], caption: str = "",
+                corner: str = "", decimals: int = 2, highlight: Iterable[tuple[int, int]] = (),
+                name: str = "") -> str:
+    """An HTML table of M with labelled rows and columns; highlighted cells get class hl."""
+    M = np.atleast_2d(np.asarray(M, dtype=float))
+    if M.shape != (len(rows), len(cols)):
+        raise ValueError(f"matrix {name or caption!r} is {M.shape}, labels are {len(rows)}x{len(cols)}")
+    marked = set(highlight)
+    esc = html.escape
+    out = ['<div class="matrix-wrap"><table class="matrix"'
+           + (f' data-matrix="{esc(name)}"' if name else "") + ">"]
+    if caption:
+        out.append(f"<caption>{esc(caption)}</caption>")
+    out.append("<thead><tr>" + f'<th scope="col" class="corner">{esc(corner)}</th>'
+               + "".join(f'<th scope="col">{esc(c)}</th>' for c in cols) + "</tr></thead><tbody>")
+    for i, label in enumerate(rows):
+        cells = "".join(
+            ('<td class="hl">' if (i, j) in marked else "<td>") + fmt(M[i, j], decimals) + "</td>"
+            for j in range(len(cols)))
+        out.append(f'<tr><th scope="row">{esc(label)}</th>{cells}</tr>')
+    out.append("</tbody></table></div>")
+    return "".join(out)
+
+
+def matrix_table(*args, **kwargs) -> HTML:
+    """matrix_html, ready to display in a notebook cell."""
+    return HTML(matrix_html(*args, **kwargs))
+
+
+def rows_html(header: Sequence[str], rows: Sequence[Sequence[object]], caption: str = "",
+              decimals: int = 4) -> str:
+    """A small table of mixed text and numbers (numbers printed with `decimals`)."""
+    esc = html.escape
+
+    def is_number(v):
+        return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+
+    def cell(v):
+        return fmt(float(v), decimals) if isinstance(v, (float, np.floating)) else esc(str(v))
+
+    def td(v):
+        return f"<td>{cell(v)}</td>" if is_number(v) or v == "" else f'<td class="text">{cell(v)}</td>'
+
+    out = ['<div class="matrix-wrap"><table class="matrix">']
+    if caption:
+        out.append(f"<caption>{esc(caption)}</caption>")
+    out.append("<thead><tr>" + "".join(f'<th scope="col">{esc(h)}</th>' for h in header) + "</tr></thead><tbody>")
+    for r in rows:
+        out.append("<tr>" + f'<th scope="row">{cell(r[0])}</th>' + "".join(td(v) for v in r[1:]) + "</tr>")
+    out.append("</tbody></table></div>")
+    return "".join(out)
+
+
+def rows_table(*args, **kwargs) -> HTML:
+    return HTML(rows_html(*args, **kwargs))

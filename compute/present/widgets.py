@@ -1,0 +1,165 @@
+"""Widgets: one record per interactive figure, and the pieces figures share (heatmap tables, buttons).
+
+A Widget keeps together everything the page and the handout show of one
+figure: its fixed id, caption, the figure itself (every state computed at
+build time), its summary in words, and the print-only note that says what the
+controls would show.
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from IPython.display import HTML
+
+from .figures import figure_html
+from .palette import COLORSCALE
+from .tables import fmt
+
+
+@dataclass(frozen=True)
+class Widget:
+    id: str                          # fixed div id: links and tests find the figure by it
+    caption: str                     # the visible caption
+    figure: Callable[[], go.Figure]  # builds the figure, every state of its controls included
+    summary: Callable[[], str]       # the figure in words, from the same states (its accessible description)
+    note: str = ""                   # print-only: what the controls show on the web page
+    height: int | None = None        # overrides the figure's own height
+
+    def html(self) -> str:
+        fig = self.figure()
+        if self.height:
+            fig.update_layout(height=self.height)
+        out = figure_html(fig, self.id, self.caption, self.summary())
+        return out + (print_note_html(self.note) if self.note else "")
+
+    def show(self) -> HTML:
+        """The widget, ready to display in a notebook cell."""
+        return HTML(self.html())
+
+
+def widgets_in(*modules) -> dict[str, Widget]:
+    """The Widget records a module defines, by lower-case name: bank.DOT -> {"dot": DOT}."""
+    return {name.lower(): w for mod in modules for name, w in vars(mod).items() if isinstance(w, Widget)}
+
+
+def print_note_html(text: str) -> str:
+    """A note shown only in the printed handout, e.g. which other states a widget has on the page."""
+    return f'<p class="print-only widget-note">{html.escape(text)}</p>'
+
+
+def print_note(text: str) -> HTML:
+    """print_note_html, ready to display in a notebook cell."""
+    return HTML(print_note_html(text))
+
+
+SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def sub(n: int) -> str:
+    """An integer as subscript digits: 7 -> ₇."""
+    return str(n).translate(SUB)
+
+
+NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+                "sixteen seventeen eighteen nineteen twenty").split()
+
+
+def spelled(n: int) -> str:
+    """A small count in words, as prose writes it: 7 -> 'seven' (digits from 21 on)."""
+    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+
+
+def pairs(names, values, decimals: int = 2) -> str:
+    """'water 0.72, finance 0.06': names with their values."""
+    return ", ".join(f"{n} {float(x):.{decimals}f}" for n, x in zip(names, values))
+
+
+def dot_text(a, b) -> str:
+    """'0.10×2.00 + 0.00×0.00 + …': a dot product written out term by term."""
+    return " + ".join(f"{fmt(x)}×{fmt(y)}" for x, y in zip(a, b))
+
+
+# ------------------------------------------------------------------ tables drawn as heatmaps
+
+def cell_text(M, decimals: int | tuple[int, ...] = 2) -> list[list[str]]:
+    """Cell strings as printed (blank for NaN); `decimals` may give one count per column."""
+    M = np.atleast_2d(M)
+    d = decimals if isinstance(decimals, tuple) else (decimals,) * M.shape[1]
+    return [["" if np.isnan(x) else fmt(float(x), d[c]) for c, x in enumerate(row)] for row in M]
+
+
+def gaps(M) -> list[list[float | None]]:
+    """Heatmap z with NaN and ±inf (masked) cells left blank."""
+    return [[None if not np.isfinite(x) else float(x) for x in row] for row in np.atleast_2d(M)]
+
+
+def column_scaled(M: np.ndarray) -> list[list[float | None]]:
+    """Colour per column, scaled by the column's largest magnitude (columns differ in units)."""
+    M = np.atleast_2d(np.asarray(M, dtype=float))
+    scale = np.nanmax(np.abs(M), axis=0)
+    scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
+    return gaps(M / scale)
+
+
+def grid(M, rows, cols, decimals: int | tuple[int, ...] = 2, hover: str | None = None, customdata=None,
+         per_column=True, zmax: float | None = None, **kw) -> go.Heatmap:
+    """A labelled table drawn as a heatmap: every cell shows its number; colours per column or shared."""
+    M = np.atleast_2d(np.asarray(M, dtype=float))
+    z = column_scaled(M) if per_column else gaps(M)
+    return go.Heatmap(z=z, x=list(cols), y=list(rows), text=cell_text(M, decimals), texttemplate="%{text}",
+                      textfont=dict(size=13), colorscale=COLORSCALE, showscale=False,
+                      zmin=0, zmax=1 if per_column else zmax, xgap=2, ygap=2,
+                      customdata=customdata, hoverongaps=False,
+                      hovertemplate=hover or "%{y} · %{x}: %{text}<extra></extra>", **kw)
+
+
+def arithmetic_grid(M, rows, cols, hover, **kw) -> go.Heatmap:
+    """A matrix drawn as a heatmap with its numbers in the cells and each cell's arithmetic on hover."""
+    return go.Heatmap(z=gaps(M), x=list(cols), y=list(rows), text=cell_text(M), texttemplate="%{text}",
+                      customdata=hover, hovertemplate="%{customdata}<extra></extra>", colorscale=COLORSCALE,
+                      showscale=False, xgap=2, ygap=2, hoverongaps=True, **kw)
+
+
+def table_axes(fig: go.Figure, **where) -> None:
+    """Read a heatmap like a table: column labels on top, first row at the top."""
+    fig.update_xaxes(side="top", type="category", **where)
+    fig.update_yaxes(autorange="reversed", type="category", **where)
+
+
+# ------------------------------------------------------------------ controls
+
+def button_menu(buttons: list[dict], x: float = 0, y: float = 1.0, **kw) -> dict:
+    """One row of Plotly buttons anchored at its bottom-left corner (x, y in paper units)."""
+    return dict(type="buttons", direction="right", buttons=buttons, x=x, y=y, xanchor="left",
+                yanchor="bottom", **kw)
+
+
+def update_buttons(labels: Sequence[str], args_list, active=0, x=0.0, y=1.18) -> dict:
+    """A button row whose buttons each apply an `update` (data, layout[, traces])."""
+    return dict(type="buttons", direction="right", active=active, x=x, y=y, xanchor="left",
+                yanchor="bottom", showactive=True, pad=dict(r=4, t=0),
+                buttons=[dict(label=label, method="update", args=a) for label, a in zip(labels, args_list)])
+
+
+def button_rows(buttons: list[dict], per_row: int, y: float = 1.0, pad_b: int = 40, **kw) -> list[dict]:
+    """Buttons split over several rows of updatemenus (top row first); the title names the state shown."""
+    rows = [buttons[k:k + per_row] for k in range(0, len(buttons), per_row)]
+    n = len(rows)
+    return [dict(type="buttons", direction="right", buttons=r, x=0, y=y, xanchor="left", yanchor="bottom",
+                 pad=dict(b=pad_b + 34 * (n - 1 - k)), showactive=False, **kw) for k, r in enumerate(rows)]
+
+
+def place(fig: go.Figure, title: str, height: int, top: int, bottom: int, above: int = 0, **margin) -> go.Figure:
+    """Title in the top strip, buttons (if any) `above` pixels over the plot area, out of the title's way."""
+    plot = height - top - bottom
+    fig.update_layout(height=height, margin=dict(t=top, b=bottom, **margin),
+                      title=dict(text=title, x=0.01, xref="container", xanchor="left", y=1 - 6 / height,
+                                 yanchor="top", font=dict(size=13)))
+    for menu in fig.layout.updatemenus:
+        if menu.type == "buttons" and menu.buttons[0].method == "update":
+            menu.update(y=1 + above / plot, yanchor="bottom", x=0, xanchor="left")
+    return fig

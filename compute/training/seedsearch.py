@@ -1,0 +1,80 @@
+"""Train a range of seeds, record which attention pattern each found, pick the published one."""
+from __future__ import annotations
+
+import multiprocessing as mp
+from collections import Counter
+from dataclasses import asdict
+
+import numpy as np
+
+from ..data.walkthrough import CUE_ANSWERS, answer_rows
+from ..lessons.walkthrough import claims
+from ..lessons.walkthrough.published import from_weights
+from .walkthrough import Recipe, train
+
+CONVERGED = ("determined_words_are_certain", "loss_near_floor")
+
+
+def summarize_seed(seed: int, recipe: Recipe) -> dict:
+    """Train one seed and describe what it learned: loss, convergence, where the answer rows look."""
+    result = train(seed, recipe)
+    wt = from_weights(result.weights)
+    outcomes = {c.name: o.holds for c, o in claims.check_all(wt)}
+    rows = {}
+    for row in answer_rows():
+        a = wt["A"][row]
+        top = int(np.argmax(a))
+        rows[str(row)] = {"position": top, "word": wt.tokens[top], "weight": float(a[top])}
+    return {
+        "seed": seed,
+        "final_loss": result.final_loss,
+        "converged": all(outcomes[n] for n in CONVERGED),
+        "rows": rows,
+        "failed_claims": [n for n, ok in outcomes.items() if not ok],
+    }
+
+
+def pattern(entry: dict) -> str:
+    """A short label for where the answer rows (5 and 13) put their largest weight."""
+    r = entry["rows"]
+    return ", ".join(f"{row}→{r[str(row)]['word']}@{r[str(row)]['position']}" for row in answer_rows())
+
+
+def _summarize(args):
+    return summarize_seed(*args)
+
+
+def search(seeds: range, recipe: Recipe = Recipe(), workers: int = 2, progress: bool = True) -> list[dict]:
+    """Summaries of every seed in the range (each trained on one thread)."""
+    from tqdm import tqdm
+    jobs = [(s, recipe) for s in seeds]
+    with mp.get_context("spawn").Pool(workers) as pool:
+        it = pool.imap(_summarize, jobs)
+        return list(tqdm(it, total=len(jobs), desc="seeds", disable=not progress))
+
+
+def chosen_seeds(entries: list[dict]) -> tuple[int | None, int | None]:
+    """The published seed (first to pass every claim) and the alternative shown beside it: the first
+    converged seed whose last answer row (13) puts over 0.9 on a word other than its cue ('fall')."""
+    row, cue = str(answer_rows()[-1]), CUE_ANSWERS[-1][0]
+    published = next((e["seed"] for e in entries if not e["failed_claims"]), None)
+    alternative = next((e["seed"] for e in entries if e["converged"]
+                        and e["rows"][row]["word"] != cue
+                        and e["rows"][row]["weight"] > claims.DOMINANT), None)
+    return published, alternative
+
+
+def record(entries: list[dict], recipe: Recipe) -> dict:
+    """The seed-search record stored beside the checkpoints."""
+    published, alternative = chosen_seeds(entries)
+    converged = [e for e in entries if e["converged"]]
+    return {
+        "recipe": asdict(recipe),
+        "seeds": [entries[0]["seed"], entries[-1]["seed"]] if entries else [],
+        "published_seed": published,
+        "alternative_seed": alternative,
+        "n_seeds": len(entries),
+        "n_converged": len(converged),
+        "patterns_among_converged": dict(Counter(pattern(e) for e in converged).most_common()),
+        "entries": entries,
+    }
