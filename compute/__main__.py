@@ -1,3 +1,4 @@
+"""`python -m compute`: the command line (compute/cli.py)."""
 import sys
 
 from .cli import main

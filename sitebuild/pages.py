@@ -12,7 +12,7 @@ On `html-page-context`:
   notebook" link under its title, pointing to ../handouts/<stem>.pdf (made by
   sitebuild.handouts) and ../notebooks/<stem>.ipynb (sitebuild.notebooks).
 * A table of class `matrix` not already inside `<div class="matrix-wrap">`
-  (compute.tables emits that pair) gets wrapped in one; site.css makes the
+  (compute.present.tables emits that pair) gets wrapped in one; site.css makes the
   wrapper scroll sideways, so a wide matrix never widens the page.
 
 On `env-get-outdated`: the page of a deleted source file is removed from the

@@ -124,6 +124,6 @@ def visible_text(html: str) -> str:
 
 
 def figure_specs(html: str) -> list[str]:
-    """Each plotly figure's JSON (compute.figures.figure_html), in page order."""
+    """Each plotly figure's JSON (compute.present.figures.figure_html), in page order."""
     soup = BeautifulSoup(html, "html.parser")
     return [s.string or "" for s in soup.select("script.plotly-figure-spec")]

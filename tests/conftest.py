@@ -16,6 +16,15 @@ from sitebuild import browser as sb_browser  # noqa: E402
 from sitebuild.serve import serve  # noqa: E402
 
 LESSONS = sorted(p.stem for p in (ROOT / "posts").glob("*.md"))
+KINDS = ("unit", "lessons", "build", "browser", "pdf")  # the test folders, and their markers (pytest.ini)
+
+
+def pytest_collection_modifyitems(items):
+    """Mark each test with the kind its folder names: tests/unit/... -> @pytest.mark.unit."""
+    for item in items:
+        kind = item.path.parent.name
+        if kind in KINDS:
+            item.add_marker(getattr(pytest.mark, kind))
 
 
 def brightness(hex_colour: str) -> float:

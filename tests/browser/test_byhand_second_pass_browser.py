@@ -72,7 +72,6 @@ def test_projection_buttons_show_each_tokens_rows(lesson):
 
 
 def test_spread_figure_plots_the_measured_variances(lesson):
-    from compute.byhand import scaling
     s = scaling.measured_spread()
     d = data(lesson, "bh-s12-spread")
     assert same(d[1]["y"], s["raw"]) and same(d[2]["y"], s["scaled"]) and same(d[1]["x"], s["d_k"])

@@ -13,7 +13,7 @@ from compute.lessons.walkthrough.published import load_weights
 from compute.models.walkthrough import DecoderConfig, parameter_shapes
 from compute.store import CheckpointError, checkpoint_path, sha256_file
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PUBLISHED = ROOT / "compute" / "checkpoints"
 
 
@@ -21,7 +21,8 @@ def test_published_checkpoint_matches_its_manifest():
     path = PUBLISHED / "walkthrough.safetensors"
     manifest = json.loads(path.with_suffix(".json").read_text())
     assert sha256_file(path) == manifest["checkpoint_sha256"]
-    for field in ("seed", "recipe", "steps", "final_loss", "data_sha256", "torch_version", "loss_history"):
+    for field in ("seed", "recipe", "steps", "final_loss", "data_sha256", "torch_version", "loss_history",
+                  "tensors", "trained_on"):
         assert field in manifest
     assert len(manifest["loss_history"]) == manifest["steps"]
     tensors, _ = load_weights(path)

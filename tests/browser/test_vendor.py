@@ -9,7 +9,7 @@ import plotly
 from conftest import LESSONS
 from sitebuild import sitecheck
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 VENDOR = ROOT / "_static" / "vendor"
 
 

@@ -14,9 +14,9 @@ import plotly.colors
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import LESSONS
+from conftest import LESSONS, ROOT
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
 FAIL_IMPACTS = {"serious", "critical"}
 
 # Violations that come from the theme's own markup and cannot be fixed by
@@ -327,6 +327,6 @@ def test_vendored_axe_is_the_version_its_readme_names():
     version = re.search(r"axe v(4\.\d+\.\d+)", banner).group(1)
     readme = (AXE.parent / "README.md").read_text()
     assert version in readme and "MPL-2.0" in readme and "tools/vendor_assets.sh" in readme
-    script = (Path(__file__).resolve().parent.parent / "tools" / "vendor_assets.sh").read_text()
+    script = (ROOT / "tools" / "vendor_assets.sh").read_text()
     assert f"AXE_VERSION={version}" in script
     assert (AXE.parent / "LICENSE").exists()

@@ -1,4 +1,4 @@
-"""compute/byhand/lesson_second_pass.py: every value sections 11–20 show, recomputed by hand with numpy."""
+"""Sections 11–20 of the by-hand lesson: every value its widgets and tables show, recomputed by hand with numpy."""
 from __future__ import annotations
 
 import math

@@ -1,0 +1,123 @@
+"""sitebuild.stamps: a lesson's stamp covers what it reads (its imported modules, their declared
+checkpoints, requirements.txt) and nothing else."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from sitebuild.stamps import STAMP_PREFIX, code_cells, insert_stamp, lesson_dependencies, stamp_hash
+
+LESSON = """---
+file_format: mystnb
+---
+
+# A lesson
+
+```{code-cell} ipython3
+:tags: [remove-cell]
+from compute.lessons.demo import page
+```
+
+Text with `code` and a fence of another kind:
+
+```python
+import compute.cli  # shown, never run
+```
+
+```{code-cell} ipython3
+page.show()
+```
+"""
+
+
+def _project(tmp_path):
+    """compute/ with a lesson package, a model it reads lazily, a checkpoint, and unrelated modules."""
+    c = tmp_path / "compute"
+    (c / "lessons" / "demo").mkdir(parents=True)
+    (c / "checkpoints").mkdir()
+    files = {
+        "__init__.py": "",
+        "cli.py": "from .lessons.demo import page\n",                       # imports the lesson; nothing imports it
+        "model.py": 'CHECKPOINT_FILES = (WEIGHTS, "model.json")\nWEIGHTS = "model.safetensors"\n',
+        "unrelated.py": "X = 1\n",
+        "lessons/__init__.py": "",
+        "lessons/demo/__init__.py": "",
+        "lessons/demo/page.py": "def show():\n    from ...model import WEIGHTS\n    return WEIGHTS\n",
+        "checkpoints/model.safetensors": "weights",
+        "checkpoints/model.json": "{}",
+        "checkpoints/other.safetensors": "not read by the lesson",
+    }
+    for name, text in files.items():
+        (c / name).write_text(text)
+    (tmp_path / "requirements.txt").write_text("numpy==2\n")
+    return tmp_path
+
+
+def _rel(root, paths):
+    return sorted(p.relative_to(root).as_posix() for p in paths)
+
+
+def test_code_cells_are_the_executed_cells_only():
+    cells = code_cells(LESSON)
+    assert cells == ["from compute.lessons.demo import page", "page.show()"]
+
+
+def test_dependencies_follow_imports_lazy_ones_and_packages(tmp_path):
+    root = _project(tmp_path)
+    deps = lesson_dependencies(root, LESSON)
+    assert _rel(root, deps.modules) == ["compute/__init__.py", "compute/lessons/__init__.py",
+                                        "compute/lessons/demo/__init__.py", "compute/lessons/demo/page.py",
+                                        "compute/model.py"]
+    assert [p.name for p in deps.checkpoints] == ["model.json", "model.safetensors"]
+    assert _rel(root, deps.others) == ["requirements.txt"]
+
+
+def test_stamp_changes_with_what_the_lesson_reads(tmp_path):
+    root = _project(tmp_path)
+    before = stamp_hash(root, LESSON)
+    for name, text in (("compute/lessons/demo/page.py", "def show():\n    return 2\n"),
+                       ("compute/checkpoints/model.safetensors", "new weights"),
+                       ("requirements.txt", "numpy==3\n")):
+        old = (root / name).read_text()
+        (root / name).write_text(text)
+        assert stamp_hash(root, LESSON) != before, name
+        (root / name).write_text(old)
+        assert stamp_hash(root, LESSON) == before, name
+
+
+def test_stamp_ignores_what_the_lesson_does_not_read(tmp_path):
+    root = _project(tmp_path)
+    before = stamp_hash(root, LESSON)
+    (root / "compute" / "cli.py").write_text("print('edited')\n")
+    (root / "compute" / "unrelated.py").write_text("X = 2\n")
+    (root / "compute" / "checkpoints" / "other.safetensors").write_text("edited")
+    later = time.time() + 10
+    os.utime(root / "compute" / "model.py", (later, later))  # touched, same content
+    assert stamp_hash(root, LESSON) == before
+
+
+def test_stamp_follows_the_checkpoint_folder_in_use(tmp_path, monkeypatch):
+    root = _project(tmp_path)
+    before = stamp_hash(root, LESSON)
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    (other / "model.safetensors").write_text("weights")
+    (other / "model.json").write_text("{}")
+    monkeypatch.setenv("COMPUTE_CHECKPOINTS", str(other))
+    assert stamp_hash(root, LESSON) == before          # the same bytes: the same pages
+    (other / "model.safetensors").write_text("other weights")
+    assert stamp_hash(root, LESSON) != before          # other bytes: the lesson runs again
+    (other / "model.json").unlink()
+    assert stamp_hash(root, LESSON) != before          # a missing file counts too
+
+
+def test_insert_stamp_after_front_matter():
+    text = "---\nfile_format: mystnb\n---\n\n# Title\n"
+    out = insert_stamp(text, "abc")
+    assert out.startswith("---\nfile_format: mystnb\n---\n```{code-cell} ipython3\n:tags: [remove-cell]\n")
+    assert f"{STAMP_PREFIX}abc\n```\n\n# Title\n" in out
+
+
+def test_insert_stamp_without_front_matter():
+    assert insert_stamp("# Title\n", "abc").endswith("```\n# Title\n")
