@@ -132,12 +132,6 @@ def table_axes(fig: go.Figure, **where) -> None:
 
 # ------------------------------------------------------------------ controls
 
-def button_menu(buttons: list[dict], x: float = 0, y: float = 1.0, **kw) -> dict:
-    """One row of Plotly buttons anchored at its bottom-left corner (x, y in paper units)."""
-    return dict(type="buttons", direction="right", buttons=buttons, x=x, y=y, xanchor="left",
-                yanchor="bottom", **kw)
-
-
 def update_buttons(labels: Sequence[str], args_list, active=0, x=0.0, y=1.18) -> dict:
     """A button row whose buttons each apply an `update` (data, layout[, traces])."""
     return dict(type="buttons", direction="right", active=active, x=x, y=y, xanchor="left",

@@ -10,7 +10,7 @@ import pytest
 
 from compute.lessons.byhand import model as m, prediction, recap, stages
 from compute.lessons.byhand.states import attention as attn, mixing, positions, scaling
-from compute.present.tables import fmt
+from compute.present.tables import fmt, position_labels
 
 PATH = "posts/attention-by-hand.html"
 
@@ -62,7 +62,7 @@ def same(a, b, tol=1e-9):
 def test_projection_buttons_show_each_tokens_rows(lesson):
     words = m.sentence("A")
     for pos in range(1, 11):
-        click(lesson, "bh-s11-projections", m.labels(words)[pos - 1])
+        click(lesson, "bh-s11-projections", position_labels(words, 1)[pos - 1])
         d = data(lesson, "bh-s11-projections")
         r = attn.projection_rows("A", pos)
         for trace, name in zip(d, ("e", "q", "k", "v", "e_new")):
@@ -131,7 +131,7 @@ def test_walkthrough_stages_and_hover_arithmetic(lesson):
 def test_query_buttons_change_the_row(lesson):
     words = m.sentence("A")
     for pos in range(1, 11):
-        click(lesson, "bh-s15-query", m.labels(words)[pos - 1])
+        click(lesson, "bh-s15-query", position_labels(words, 1)[pos - 1])
         s = stages.query_row_state("A", pos)
         d = data(lesson, "bh-s15-query")[0]
         assert same(d["z"], s["M"]) and d["customdata"] == s["hover"]
@@ -145,7 +145,7 @@ def test_matrix_slider_steps_through_every_product(lesson):
     for k in list(range(len(sts))) + [0]:
         slide(lesson, "bh-s16-matrices", k)
         d = data(lesson, "bh-s16-matrices")[0]
-        assert same(d["z"], sts[k]["M"]) and d["y"] == m.labels(words), sts[k]["name"]
+        assert same(d["z"], sts[k]["M"]) and d["y"] == position_labels(words, 1), sts[k]["name"]
         assert title(lesson, "bh-s16-matrices") == sts[k]["title"]
     shape = lesson.page.evaluate("() => document.getElementById('bh-s16-matrices').layout.shapes[0]")
     assert (shape["y0"], shape["y1"]) == (m.BANK - 1.5, m.BANK - 0.5)
@@ -157,7 +157,7 @@ def test_mixing_switch_changes_only_attention(lesson):
         click(lesson, "bh-s17-mixing", f"{m.CONTEXT_NAMES[key]} sentence ({key})")
         d = data(lesson, "bh-s17-mixing")[0]
         w = mixing.scheme_weights(m.sentence(key))
-        assert same(d["z"], [w[s] for s in mixing.SCHEMES]) and d["x"] == m.labels(m.sentence(key))
+        assert same(d["z"], [w[s] for s in mixing.SCHEMES]) and d["x"] == position_labels(m.sentence(key), 1)
         rows[key] = d["z"]
     assert rows["A"][:3] == rows["B"][:3] and rows["A"][3] != rows["B"][3]
 

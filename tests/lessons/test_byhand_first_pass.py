@@ -8,7 +8,7 @@ import pytest
 
 from compute.lessons.byhand import bank, claims, model as m, prediction, retrieval, values, windows
 from compute.lessons.byhand.states import attention as attn, context, search
-from compute.present.tables import fmt
+from compute.present.tables import fmt, position_labels
 from compute.present.widgets import cell_text, widgets_in
 
 WIDGETS = widgets_in(prediction, windows, retrieval, bank)  # sections 2-10 (and 14: the last position)
@@ -60,7 +60,7 @@ def bank_by_hand(words):
 # --- worked states ---------------------------------------------------------
 
 def test_labels_number_positions_from_one():
-    assert m.labels(A)[0] == "1 The" and m.labels(A)[6] == "7 bank" and len(m.labels(A, 7)) == 7
+    assert position_labels(A, 1)[0] == "1 The" and position_labels(A, 1)[6] == "7 bank"
 
 
 def test_shared_tail_counts_the_common_ending():
@@ -247,7 +247,7 @@ def test_pool_sliders_and_buttons():
     for focus, sl in zip(context.POOL_FOCUS, fig.layout.sliders):
         assert len(sl.steps) == len(context.POOL_SHARES)
         last = sl.steps[-1].args[0]
-        assert np.allclose(last["x"][0], context.pool_weights(focus, 1.0)) and last["y"][0] == m.labels(A, 7)
+        assert np.allclose(last["x"][0], context.pool_weights(focus, 1.0)) and last["y"][0] == position_labels(A[: 7], 1)
         assert last["text"][1][-1] == [fmt(x) for x in e_rows(A)[A.index(focus)]]
     for n, args in enumerate(_menu_args(fig)):
         assert [args[1][f"sliders[{k}].visible"] for k in range(4)] == [k == n for k in range(4)]

@@ -8,10 +8,9 @@ from IPython.display import HTML
 from plotly.subplots import make_subplots
 
 from ...present.palette import BAR, MARK, PURPLE, SUBTITLE, TEAL
-from ...present.tables import fmt, matrix_html, rows_html
+from ...present.tables import fmt, matrix_html, position_labels, rows_html
 from ...present.widgets import Widget, cell_text, column_scaled, grid, place, update_buttons
 from . import model as m
-from .model import labels
 from .states.attention import BLEND_STEPS, KEYS, bank, blend, dot_terms
 
 SENTENCE_COLOURS = {"A": TEAL, "B": PURPLE}   # teal / purple: differ in lightness too
@@ -23,7 +22,7 @@ def qk_html(key: str = "A") -> str:
     return "".join([
         matrix_html(b["q"][None, :], [f"q_{m.BANK} (bank)"], m.QK_AXES, corner="query \\ axis",
                     name="s08_q", caption="Bank's query"),
-        matrix_html(b["K"], labels(words, m.BANK), m.QK_AXES, corner="key \\ axis", name="s08_K",
+        matrix_html(b["K"], position_labels(words[: m.BANK], 1), m.QK_AXES, corner="key \\ axis", name="s08_K",
                     caption=f"Keys of positions 1 to {m.BANK} (sentence {key})"),
     ])
 
@@ -33,7 +32,7 @@ def weights_html(key: str = "A") -> str:
     s = b["scores"]
     ex = np.exp(s - s.max())
     rows = [(lab, float(b["dots"][j]), float(s[j]), float(ex[j]), float(b["alpha"][j]))
-            for j, lab in enumerate(labels(m.sentence(key), m.BANK))]
+            for j, lab in enumerate(position_labels(m.sentence(key)[: m.BANK], 1))]
     return rows_html(["key", "q·k", "score = q·k / √d_k", "exp(score − max)", "weight α"], rows, decimals=2,
                      caption="From scores to weights for bank's query (weights sum to 1)")
 
@@ -77,7 +76,7 @@ def dot_grid(key: str, j: int) -> np.ndarray:
 def dot_figure(key: str = "A"):
     """Select a key (buttons): q_7 · k_j coordinate by coordinate, beside all of bank's weights."""
     b = bank(key)
-    labs = labels(m.sentence(key), m.BANK)
+    labs = position_labels(m.sentence(key)[: m.BANK], 1)
     def cols(j):
         return [f"q_{m.BANK} (bank)", f"k_{j} ({m.sentence(key)[j - 1]})", "product"]
 
@@ -122,7 +121,7 @@ def mix_grid(key: str, weighted: bool) -> np.ndarray:
 
 def mix_figure(key: str = "A"):
     """Toggle between the value rows and the weighted rows α_j v_j; the bottom row is the message m_7."""
-    rows_ = labels(m.sentence(key), m.BANK) + [f"m_{m.BANK} = Σ α v"]
+    rows_ = position_labels(m.sentence(key)[: m.BANK], 1) + [f"m_{m.BANK} = Σ α v"]
     title = {False: "Value rows v_j: what each token would send",
              True: "Weighted rows α_j v_j: what each token actually sends"}
     def z(w):
@@ -258,7 +257,7 @@ def contexts_tables() -> HTML:
 def _bank_words(name: str) -> str:
     """Bank's weights, message and update in words, for the summaries."""
     b = bank("A")
-    labs = labels(m.sentence("A"), m.BANK)
+    labs = position_labels(m.sentence("A")[: m.BANK], 1)
     if name == "dot":
         return (f"Bank's weights over keys 1 to {m.BANK}: " + ", ".join(f"{l} {a:.3f}" for l, a in zip(labs, b["alpha"]))
                 + f". Largest: {labs[int(np.argmax(b['alpha']))]}.")

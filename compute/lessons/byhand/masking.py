@@ -7,10 +7,9 @@ from IPython.display import HTML
 from plotly.subplots import make_subplots
 
 from ...present.palette import ACCENT, BAR
-from ...present.tables import fmt, matrix_table, rows_table
+from ...present.tables import fmt, matrix_table, position_labels, rows_table
 from ...present.widgets import Widget, pairs, sub
 from . import model as m
-from .model import labels
 from .states.attention import MASK_ROW, causal_mask, mask_states, sentence_att
 
 
@@ -22,7 +21,7 @@ def mask_figure(key: str = "A", row: int = MASK_ROW):
                                         f"message m{sub(row)} = Σ α v"))
     colors = [BAR if j <= row else ACCENT for j in range(1, len(words) + 1)]
     on = st["mask on"]
-    fig.add_trace(go.Bar(x=labels(words), y=on["alpha"].tolist(), marker_color=colors,
+    fig.add_trace(go.Bar(x=position_labels(words, 1), y=on["alpha"].tolist(), marker_color=colors,
                          text=[fmt(x) for x in on["alpha"]], textposition="outside",
                          hovertemplate="α from %{x} = %{y:.3f}<extra></extra>"), 1, 1)
     fig.add_trace(go.Bar(x=list(m.V_AXES), y=on["message"].tolist(), marker_color=BAR,
@@ -53,18 +52,18 @@ def mask_row_table(key: str = "A", row: int = MASK_ROW) -> HTML:
     M = np.vstack([att.S[row - 1], causal_mask(T)[row - 1], att.S[row - 1] + causal_mask(T)[row - 1],
                    st["mask on"]["alpha"], st["mask off"]["alpha"]])
     return matrix_table(M, ["score s", "mask", "s + mask", "weight, mask on", "weight, mask off"],
-                        labels(words), corner=f"row {row} \\ source", name="s13_row",
+                        position_labels(words, 1), corner=f"row {row} \\ source", name="s13_row",
                         caption=f"Row {row} ({words[row - 1]}) of sentence {key}")
 
 
 def rule_rows(T: int = 4) -> list[list[str]]:
     words = m.sentence("A")[:T]
-    lab = labels(words)
+    lab = position_labels(words, 1)
     return [[lab[i]] + ["✓" if j <= i else "✗" for j in range(T)] for i in range(T)]
 
 
 def rule_table(T: int = 4) -> HTML:
-    lab = labels(m.sentence("A")[:T])
+    lab = position_labels(m.sentence("A")[:T], 1)
     return rows_table(["receiver i \\ source j"] + lab, rule_rows(T),
                       caption="✓ allowed (j ≤ i), ✗ blocked (j > i)")
 
@@ -74,7 +73,7 @@ def mask_summary(key: str = "A", row: int = MASK_ROW) -> str:
     st = mask_states(key, row)
     on, off = st["mask on"], st["mask off"]
     return (f"Row {row} ({words[row - 1]}) with the mask on: weights over sources "
-            + pairs(labels(words), on["alpha"]) + f"; weight on the future {on['alpha'][row:].sum():.2f}. "
+            + pairs(position_labels(words, 1), on["alpha"]) + f"; weight on the future {on['alpha'][row:].sum():.2f}. "
             f"With the mask off the future gets {off['alpha'][row:].sum():.2f}, and the message changes from "
             f"({pairs(m.V_AXES, on['message'])}) to ({pairs(m.V_AXES, off['message'])}).")
 

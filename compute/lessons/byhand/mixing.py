@@ -5,10 +5,9 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ...present.figures import ranked
-from ...present.tables import fmt
+from ...present.tables import fmt, position_labels
 from ...present.widgets import Widget, arithmetic_grid, cell_text, gaps, table_axes
 from . import model as m
-from .model import labels
 from .states import mixing
 
 
@@ -27,8 +26,8 @@ def mixing_figure():
         words = m.sentence(key)
         w = mixing.scheme_weights(words)
         M = np.vstack([w[s] for s in lab_rows])
-        hover = [[f"{s}: weight on {lab} = {fmt(x, 3)}" for lab, x in zip(labels(words), w[s])] for s in lab_rows]
-        return M, labels(words), hover
+        hover = [[f"{s}: weight on {lab} = {fmt(x, 3)}" for lab, x in zip(position_labels(words, 1), w[s])] for s in lab_rows]
+        return M, position_labels(words, 1), hover
 
     M, cols, hover = state("A")
     fig = go.Figure(arithmetic_grid(M, lab_rows, cols, hover, zmin=0, zmax=0.6))
@@ -48,7 +47,7 @@ def mixing_figure():
 
 def mixing_summary() -> str:
     return " ".join(f"Sentence {k}: " + "; ".join(
-        f"{sch} {_spread(labels(m.sentence(k)), w)}" for sch, w in mixing.scheme_weights(m.sentence(k)).items())
+        f"{sch} {_spread(position_labels(m.sentence(k), 1), w)}" for sch, w in mixing.scheme_weights(m.sentence(k)).items())
         + "." for k in ("A", "B"))
 
 

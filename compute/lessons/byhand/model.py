@@ -85,7 +85,6 @@ W_O = np.array([        # value coordinates back into representation coordinates
 ])
 
 # Output head: 4 -> 8 hidden (ReLU) -> 20 vocabulary scores.
-HIDDEN = ("water a", "water b", "finance a", "finance b", "thing", "grammar", "bias a", "bias b")
 
 
 def _head() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -132,8 +131,3 @@ def rows(words: list[str] | tuple[str, ...], positions: bool = True) -> Rows:
 
 def sentence(key: str) -> list[str]:
     return list(SENTENCES[key])
-
-
-def labels(words, upto: int | None = None) -> list[str]:
-    """'1 The', '2 heron', ...: position (from 1, as the lesson numbers them) and word."""
-    return [f"{i} {w}" for i, w in enumerate(list(words)[:upto], 1)]

@@ -8,10 +8,9 @@ from plotly.subplots import make_subplots
 
 from ...present.figures import ranked
 from ...present.palette import BAR
-from ...present.tables import fmt, rows_html
+from ...present.tables import fmt, position_labels, rows_html
 from ...present.widgets import Widget, place, update_buttons
 from . import model as m
-from .model import labels
 from .states.attention import KEYS, PREDICT_STATES, baseline_prediction, full_prediction, prediction_state, sentence_text
 
 
@@ -20,7 +19,7 @@ def sum_rows_html(key: str) -> str:
     r = m.rows(m.sentence(key))
     body = [(lab, *[f"{fmt(r.word_rows[i, c])} + {fmt(r.position_rows[i, c])} = {fmt(r.e[i, c])}"
                     for c in range(len(m.FEATURES))])
-            for i, lab in enumerate(labels(r.words))]
+            for i, lab in enumerate(position_labels(r.words, 1))]
     return rows_html(["position word"] + list(m.FEATURES), body,
                      caption=f"Sentence {key}: e = E[word] + P, feature by feature (word + position = sum)")
 
@@ -69,7 +68,7 @@ def last_position_figure():
 
     def traces(key, att):
         s = prediction_state(key, att)
-        return s, [labels(s["words"]), list(m.FEATURES), list(m.VOCAB)], [s["alpha"], s["x"], s["p"]]
+        return s, [position_labels(s["words"], 1), list(m.FEATURES), list(m.VOCAB)], [s["alpha"], s["x"], s["p"]]
 
     s, xs, ys = traces("A", True)
     for (r, c), x, y in zip(((1, 1), (1, 2), (2, 1)), xs, ys):

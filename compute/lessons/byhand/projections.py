@@ -7,10 +7,9 @@ from IPython.display import HTML
 from plotly.subplots import make_subplots
 
 from ...present.palette import COLORSCALE
-from ...present.tables import fmt, matrix_html, rows_table
+from ...present.tables import fmt, matrix_html, position_labels, rows_table
 from ...present.widgets import Widget, button_rows, cell_text, dot_text, gaps, pairs, spelled, sub
 from . import model as m
-from .model import labels
 from .states.attention import projection_rows, reader_positions
 
 
@@ -57,7 +56,7 @@ def projection_figure(key: str = "A", start: int = m.BANK):
     buttons = []
     for pos in range(1, len(words) + 1):
         zs, texts, hovers, ys, title = state(pos)
-        buttons.append(dict(method="update", label=labels(words)[pos - 1],
+        buttons.append(dict(method="update", label=position_labels(words, 1)[pos - 1],
                             args=[{"z": zs, "text": texts, "customdata": hovers, "y": ys},
                                   {"title.text": title}]))
     fig.update_layout(title=dict(text=state(start)[4], font=dict(size=13), y=0.985),
@@ -101,7 +100,7 @@ def lifetime_table(pos: int = m.BANK) -> HTML:
 def projection_summary(key: str = "A", start: int = m.BANK) -> str:
     words = m.sentence(key)
     r = projection_rows(key, start)
-    return (f"Shown: {labels(words)[start - 1]}. e = ({pairs(m.FEATURES, r['e'])}); q = ({pairs(m.QK_AXES, r['q'])}); "
+    return (f"Shown: {position_labels(words, 1)[start - 1]}. e = ({pairs(m.FEATURES, r['e'])}); q = ({pairs(m.QK_AXES, r['q'])}); "
             f"k = ({pairs(m.QK_AXES, r['k'])}); v = ({pairs(m.V_AXES, r['v'])}); "
             f"e + Δe = ({pairs(m.FEATURES, r['e_new'])}). Buttons show the same rows for every token.")
 

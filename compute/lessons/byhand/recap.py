@@ -11,10 +11,9 @@ from plotly.subplots import make_subplots
 
 from ...present.figures import ranked
 from ...present.palette import BAR, HIGHLIGHT, MUTED
-from ...present.tables import fmt, matrix_html
+from ...present.tables import fmt, matrix_html, position_labels
 from ...present.widgets import Widget, spelled
 from . import model as m
-from .model import labels
 from .states.attention import head, mask_states, sentence_att, top_words
 
 
@@ -28,7 +27,7 @@ def self_check() -> HTML:
     _, attB = sentence_att("B")
     i = m.BANK - 1
     river = words.index("river")
-    lab = labels(words)
+    lab = position_labels(words, 1)
     q1 = _reveal(
         "What is the difference between a key and a value?",
         "The key says when a source is a good match: it only meets queries in dot products. The value is what the "
@@ -66,7 +65,7 @@ def chain_stages(key: str) -> list[dict]:
     """The last position's values at each stage of the chain: labels, values, title."""
     words, att = sentence_att(key)
     i = len(words) - 1
-    lab = labels(words)
+    lab = position_labels(words, 1)
     p = head(att.e_new[i])["p"]
     top = top_words(p)
     return [

@@ -9,10 +9,9 @@ import plotly.graph_objects as go
 from IPython.display import HTML
 
 from ...present.palette import ACCENT, BAR, GUIDE
-from ...present.tables import fmt, matrix_table, rows_table
+from ...present.tables import fmt, matrix_table, position_labels, rows_table
 from ...present.widgets import Widget, pairs
 from . import model as m
-from .model import labels
 from .states import scaling
 from .states.scaling import (DIVISOR_DK, DIVISORS, RANDOM_DK, bank_scaled_rows, divisor_scores, divisor_weights,
                              random_entries, saturation_rows, stable_rows)
@@ -102,7 +101,7 @@ def stable_table() -> HTML:
 def bank_scaled_table(key: str = "A") -> HTML:
     r = bank_scaled_rows(key)
     dk = m.W_K.shape[1]
-    return matrix_table(np.column_stack([r["raw"], r["scaled"], r["alpha"]]), labels(r["words"]),
+    return matrix_table(np.column_stack([r["raw"], r["scaled"], r["alpha"]]), position_labels(r["words"], 1),
                         ["q₇·kⱼ", f"q₇·kⱼ / √{dk}", "weight α₇ⱼ"], corner="source j",
                         caption=f"The bank query in sentence {key}, scaled by √d_k with d_k = {dk}", name="s12_bank")
 

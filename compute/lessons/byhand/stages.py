@@ -11,11 +11,10 @@ from IPython.display import HTML
 
 from ...present.figures import ranked
 from ...present.palette import OUTLINE
-from ...present.tables import fmt
+from ...present.tables import fmt, position_labels
 from ...present.widgets import (Widget, arithmetic_grid, button_rows, cell_text, dot_text, gaps, pairs, spelled,
                                 sub, table_axes)
 from . import model as m
-from .model import labels
 from .states.attention import causal_mask, sentence_att
 
 
@@ -23,7 +22,7 @@ def stage_hovers(words, att) -> dict[str, list[list[str]]]:
     """For each stage matrix, the arithmetic of every cell, as hover text."""
     T = len(words)
     r = m.rows(words)
-    lab = labels(words)
+    lab = position_labels(words, 1)
     sq = math.sqrt(att.K.shape[1])
     out = {}
     out["e"] = [[f"e[{lab[i]}, {f}] = E[{words[i]}] + P{sub(i + 1)}<br>= {fmt(r.word_rows[i, c])} + "
@@ -58,7 +57,7 @@ def stage_hovers(words, att) -> dict[str, list[list[str]]]:
 def stages(words, att) -> list[dict]:
     """The walkthrough's stage tables in order: name, formula, matrix, column labels, hover text."""
     hov = stage_hovers(words, att)
-    lab = labels(words)
+    lab = position_labels(words, 1)
     T = len(words)
     return [
         dict(name="e", title="E = word rows + position rows", M=att.e, cols=m.FEATURES, hover=hov["e"]),
@@ -84,14 +83,14 @@ def _stage_args(st, lab):
 def _stages_summary(words, att) -> str:
     """The stage tables in words: their order, and where the last row puts its weight."""
     i = len(words) - 1
-    lab = labels(words)
+    lab = position_labels(words, 1)
     return (f"Stages in order: {', '.join(st['name'] for st in stages(words, att))}. Shown first: e, one row per "
             f"token over {', '.join(m.FEATURES)}. In the weights, the last row ({lab[i]}) puts most weight on "
             f"{ranked(lab, att.A[i])}; its final row e′ is ({pairs(m.FEATURES, att.e_new[i])}).")
 
 
 def _stage_figure(words, att, control: str, highlight_row: int | None = None) -> go.Figure:
-    lab = labels(words)
+    lab = position_labels(words, 1)
     sts = stages(words, att)
     first = sts[0]
     fig = go.Figure(arithmetic_grid(first["M"], lab, first["cols"], first["hover"]))
@@ -121,14 +120,14 @@ def query_row_state(key: str, pos: int) -> dict:
     i = pos - 1
     mask = causal_mask(T)[i]
     M = np.vstack([att.S[i] + mask, mask, att.A[i]])
-    mask_h = [f"source {labels(words)[j]}: " + ("allowed (j ≤ i), adds 0" if j <= i else "future, adds −∞")
+    mask_h = [f"source {position_labels(words, 1)[j]}: " + ("allowed (j ≤ i), adds 0" if j <= i else "future, adds −∞")
               for j in range(T)]
     return {"M": M, "hover": [hov["S"][i], mask_h, hov["A"][i]], "message": att.M[i]}
 
 
 def query_row_figure(key: str = "A", start: int = m.BANK):
     words = m.sentence(key)
-    lab = labels(words)
+    lab = position_labels(words, 1)
     rows = ["score s (masked)", "mask", "weight α"]
     st = query_row_state(key, start)
     fig = go.Figure(arithmetic_grid(st["M"], rows, lab, st["hover"]))
@@ -173,7 +172,7 @@ def matrices_figure(key: str = "A", T: int = PREFIX):
 
 
 def query_row_summary(key: str = "A", start: int = m.BANK) -> str:
-    lab = labels(m.sentence(key))
+    lab = position_labels(m.sentence(key), 1)
     st = query_row_state(key, start)
     return (f"Query {lab[start - 1]}: weights " + pairs(lab, st["M"][2]) + "; message ("
             + pairs(m.V_AXES, st["message"]) + "). Buttons show the row of every query token.")

@@ -8,10 +8,9 @@ from IPython.display import HTML
 from plotly.subplots import make_subplots
 
 from ...present.palette import BAR, EDGE, EMPTY, HIGHLIGHT, MARK, SUBTITLE, TEAL
-from ...present.tables import fmt, matrix_html, rows_html
+from ...present.tables import fmt, matrix_html, position_labels, rows_html
 from ...present.widgets import Widget, cell_text, grid, place, update_buttons
 from . import model as m
-from .model import labels
 from .states import context
 from .states.context import POOL_FOCUS, POOL_SHARES, pool, pool_weights, window_state
 
@@ -35,7 +34,7 @@ def pool_html() -> str:
     p = pool(pool_weights(None, 0.0))
     e = m.rows(words).e[: m.BANK]
     M = np.vstack([e, p["summary"]])
-    return matrix_html(M, labels(words, m.BANK) + ["plain average"], m.FEATURES,
+    return matrix_html(M, position_labels(words[: m.BANK], 1) + ["plain average"], m.FEATURES,
                        corner="position word \\ feature", name="s05_pool",
                        caption="Rows 1 to 7 of sentence A and their plain average")
 
@@ -64,7 +63,7 @@ def window_figure(key: str = "A"):
                      fillcolor=MARK, opacity=0.25, line=dict(width=0), layer="below")]
 
     start = SHOWN_W
-    fig.add_trace(go.Heatmap(z=strip(start), x=labels(words), y=["window"], text=[words], texttemplate="%{text}",
+    fig.add_trace(go.Heatmap(z=strip(start), x=position_labels(words, 1), y=["window"], text=[words], texttemplate="%{text}",
                              colorscale=[[0, EMPTY], [1, TEAL]], zmin=0, zmax=1, showscale=False,
                              xgap=2, hovertemplate="%{x}<extra></extra>"), row=1, col=1)
     fig.add_trace(go.Bar(x=ws, y=[context.mlp_parameters(w) for w in ws], name="MLP head",
@@ -89,7 +88,7 @@ def window_figure(key: str = "A"):
 def pool_figure(key: str = "A"):
     """Choose a token (buttons) and move weight onto it (slider): the weights and the four-number summary."""
     words = m.sentence(key)[: m.BANK]
-    labs = labels(words)
+    labs = position_labels(words, 1)
     rows_ = labs + [f"m_{m.BANK} (sum)"]
 
     def state(focus, share):

@@ -32,11 +32,6 @@ class Walkthrough:
         """A matrix by the lesson's name: a weight (E, W_Q, ...) or an intermediate (Q, A, ...)."""
         return self.trace[name] if name in self.trace else self.weights[name]
 
-    def position_of(self, word: str, occurrence: int = 1) -> int:
-        """Position of the n-th occurrence of a word among the inputs."""
-        hits = [i for i, t in enumerate(self.tokens) if t == word]
-        return hits[occurrence - 1]
-
     def prob(self, position: int, word: str) -> float:
         return float(self.trace["probs"][position, VOCAB.index(word)])
 
