@@ -1,4 +1,4 @@
-"""Command line: train the walkthrough model, search seeds, check every lesson's claims."""
+"""Command line: train the walkthrough and story models, search seeds, check every lesson's claims."""
 from __future__ import annotations
 
 import argparse
@@ -7,9 +7,12 @@ import sys
 from pathlib import Path
 
 from .claims import ClaimError, claims_table
+from .data.tinystories import DataError
 from .lessons.walkthrough.seeds import SEED_RECORD
 from .store import CheckpointError, checkpoint_dir, save_checkpoint
 from .training.walkthrough import Recipe, train, validate_seed
+
+STORY_MODELS = ("mlp", "one-head", "four-head")
 
 
 def seed_range(text: str) -> range:
@@ -34,19 +37,38 @@ def seed_value(text: str) -> int:
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m compute", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
-    t = sub.add_parser("train", help="train a model and write its checkpoint")
-    t.add_argument("model", choices=["walkthrough"])
-    which = t.add_mutually_exclusive_group(required=True)
-    which.add_argument("--seed", type=seed_value, help="train this seed")
-    which.add_argument("--search-seeds", type=seed_range, metavar="A-B",
-                       help="train every seed in A..B, record their patterns, publish the first that passes every claim")
+    train = sub.add_parser("train", help="train a model and write its checkpoint")
+    which = train.add_subparsers(dest="what", required=True)
+    t = which.add_parser("walkthrough", help="the one-head walkthrough decoder on eight sentences")
+    seed = t.add_mutually_exclusive_group(required=True)
+    seed.add_argument("--seed", type=seed_value, help="train this seed")
+    seed.add_argument("--search-seeds", type=seed_range, metavar="A-B",
+                      help="train every seed in A..B, record their patterns, publish the first that passes every claim")
     t.add_argument("--steps", type=int, default=Recipe.steps, help="Adam steps (default %(default)s)")
     t.add_argument("--workers", type=int, default=2, help="processes for --search-seeds (default %(default)s)")
-    t.add_argument("--out", type=Path, default=None, help="folder for the checkpoint (default: the published one)")
     t.add_argument("--force", action="store_true", help="write the checkpoint even if a claim fails")
-    t.add_argument("--quiet", action="store_true", help="no progress bar")
+    s = which.add_parser("story", help="a Part III story model on the generated stories (or a TinyStories file)")
+    s.add_argument("--model", required=True, choices=STORY_MODELS, help="which of the three models")
+    s.add_argument("--seed", type=seed_value, default=0, help="initialisation and batch order (default %(default)s)")
+    s.add_argument("--data", type=Path, default=None,
+                   help="train on a TinyStories-format text file instead of the generated stories")
+    s.add_argument("--tokens", type=positive, default=None, help="token budget (default: the recipe's)")
+    s.add_argument("--name", default=None, help="checkpoint name (default story-<model>)")
+    for cmd in (t, s):
+        cmd.add_argument("--out", type=Path, default=None, help="folder for the checkpoint (default: the published one)")
+        cmd.add_argument("--quiet", action="store_true", help="no progress bar")
     sub.add_parser("check", help="check every lesson's claims and checkpoints")
     return p
+
+
+def positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number above 0, got {text!r}")
+    return value
 
 
 def write_trained(seed: int, recipe: Recipe, out: Path, name: str, progress: bool) -> Path:
@@ -118,10 +140,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "check":
             return check(args)
+        if args.what == "story":
+            from .training.story_cli import train_story
+            return train_story(args)
         if args.steps < 1:
             parser().error(f"--steps must be at least 1, got {args.steps}")
         recipe = Recipe(steps=args.steps)
         return train_search(args, recipe) if args.search_seeds else train_one(args, recipe)
-    except (CheckpointError, ClaimError) as err:
+    except (CheckpointError, ClaimError, DataError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

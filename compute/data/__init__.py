@@ -1,1 +1,1 @@
-"""Training data: the walkthrough's eight sentences."""
+"""Training data: the walkthrough's eight sentences, and generated or TinyStories stories for word prediction."""

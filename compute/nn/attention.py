@@ -25,6 +25,13 @@ class AttentionTrace:
     out: torch.Tensor  # (B, T, d_model)  Z W_O
 
 
+@dataclass
+class KVCache:
+    """Keys and values of every position seen so far, for generation one token at a time."""
+    K: torch.Tensor  # (B, n_head, T, d_k)
+    V: torch.Tensor  # (B, n_head, T, d_v)
+
+
 class CausalSelfAttention(nn.Module):
     """Each head owns d_k columns of W_Q and W_K and d_v columns of W_V; W_O mixes the heads back."""
 
@@ -80,3 +87,17 @@ class CausalSelfAttention(nn.Module):
         Q, K, V = self.project(X)
         Z = F.scaled_dot_product_attention(Q, K, V, is_causal=True, scale=1 / math.sqrt(self.d_k))
         return self.output(Z, head_mask)
+
+    def step(self, X: torch.Tensor, cache: KVCache | None = None) -> tuple[torch.Tensor, KVCache]:
+        """Attend from new tokens X (B, T_new, d_model) over the cached keys and values plus their own.
+
+        Generation calls this once per token: only the new token's query, key and value are computed;
+        earlier keys and values come from the cache. Returns the output and the longer cache."""
+        start = 0 if cache is None else cache.K.shape[2]
+        Q, K, V = self.project(X, start)                 # (B, n_head, T_new, d)
+        if cache is not None:
+            K, V = torch.cat([cache.K, K], dim=2), torch.cat([cache.V, V], dim=2)  # (B, n_head, start + T_new, d)
+        T_new, T_all = Q.shape[2], K.shape[2]
+        future = torch.ones(T_new, T_all, dtype=torch.bool).triu(diagonal=T_all - T_new + 1)
+        Z = F.scaled_dot_product_attention(Q, K, V, attn_mask=~future, scale=1 / math.sqrt(self.d_k))
+        return self.output(Z, None), KVCache(K, V)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from .attention import AttentionTrace, CausalSelfAttention
+from .attention import AttentionTrace, CausalSelfAttention, KVCache
 from .feedforward import FeedForward
 
 
@@ -52,3 +52,9 @@ class Block(nn.Module):
     def forward(self, x: torch.Tensor, head_mask: torch.Tensor | None = None) -> torch.Tensor:
         x = x + self.attn(self.ln1(x), head_mask)
         return x + self.ffn(self.ln2(x))
+
+    def step(self, x: torch.Tensor, cache: KVCache | None = None) -> tuple[torch.Tensor, KVCache]:
+        """forward() for new tokens only, reading earlier positions from the cache."""
+        att, cache = self.attn.step(self.ln1(x), cache)
+        x = x + att
+        return x + self.ffn(self.ln2(x)), cache

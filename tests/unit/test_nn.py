@@ -95,3 +95,17 @@ def test_head_mask_zeroes_one_head_and_leaves_the_others():
     assert torch.allclose(knocked.out, kept @ block.attn.W_O, atol=1e-12)
     assert torch.allclose(fast, knocked.out, atol=1e-12)
     assert not torch.allclose(knocked.out, full.out)
+
+
+def test_cached_steps_give_the_same_output_as_one_pass():
+    block = random_block(BlockConfig(d_model=12, n_head=3, rope=True, layer_norm=True))
+    X = torch.randn(2, 9, 12, dtype=torch.float64, generator=torch.Generator().manual_seed(6))
+    with torch.no_grad():
+        whole = block(X)
+        first, cache = block.step(X[:, :4])                 # a prompt of four tokens at once
+        rest = []
+        for t in range(4, 9):                               # then one token at a time
+            y, cache = block.step(X[:, t:t + 1], cache)
+            rest.append(y)
+    assert cache.K.shape == (2, 3, 9, 4)
+    assert torch.allclose(torch.cat([first, *rest], dim=1), whole, atol=1e-12)

@@ -1,0 +1,124 @@
+"""Long-range probes: how often a model names the right word where earlier text decides it.
+
+A probe is a position whose next word (a name, object, colour or place) was
+mentioned earlier in the same story. Plain top-1 accuracy misleads there (a
+name slot also accepts a pronoun), so a probe counts as right when, among the
+words of its kind, the model's highest score is the right one: *within-kind
+accuracy*, with chance 1 / (words of that kind). Where two or more words of the
+kind were mentioned before, we also ask whether the model picks the right one
+of those: *among-mentioned accuracy*, chance 1 / (words mentioned).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from torch.nn import functional as F
+
+from .data.story import KINDS, Story
+from .data.tokenizer import EOS, Vocabulary
+
+# Distance buckets (target - source, in tokens); the MLP's window of 8 ends with the first.
+BUCKETS: tuple[tuple[int, int], ...] = ((1, 8), (9, 16), (17, 32), (33, 64), (65, 100_000))
+
+
+def bucket_label(b: tuple[int, int]) -> str:
+    return f"{b[0]}–{b[1]}" if b[1] < 100_000 else f"> {b[0] - 1}"
+
+
+@dataclass
+class ProbeSet:
+    """Validation stories as model inputs, and every probe inside them."""
+    inputs: torch.Tensor   # (n, T) ids: <eos>, then the story; padded with <eos>
+    targets: torch.Tensor  # (n, T) the next id at each input position; -100 on padding
+    story: np.ndarray      # (P,) which story each probe is in
+    position: np.ndarray   # (P,) input position whose output predicts the probed word
+    word: np.ndarray       # (P,) the probed word's id
+    kind: np.ndarray       # (P,) index into KIND_NAMES
+    distance: np.ndarray   # (P,) tokens back to the deciding mention
+    mentioned: list[list[int]]  # per probe: ids of the words of its kind seen before it (in order)
+
+
+KIND_NAMES = tuple(KINDS)
+
+
+def probe_set(stories: list[Story], vocab: Vocabulary, context: int) -> ProbeSet:
+    """Stories cut to `context` inputs; probes whose word falls past the cut are dropped."""
+    eos = vocab.index(EOS)
+    n, T = len(stories), context
+    inputs = torch.full((n, T), eos, dtype=torch.long)
+    targets = torch.full((n, T), -100, dtype=torch.long)
+    cols = {k: [] for k in ("story", "position", "word", "kind", "distance")}
+    mentioned = []
+    kind_ids = {k: {vocab.index(w) for w in words if w in vocab.itos} for k, words in KINDS.items()}
+    for s, story in enumerate(stories):
+        ids = [eos] + vocab.encode(story.tokens) + [eos]     # the model reads <eos> + story, predicts story + <eos>
+        x, y = ids[:-1][:T], ids[1:][:T]
+        inputs[s, : len(x)] = torch.tensor(x)
+        targets[s, : len(y)] = torch.tensor(y)
+        for p in story.probes:
+            if p.target >= T:                                # token p.target is predicted at input position p.target
+                continue
+            earlier = list(dict.fromkeys(i for i in ids[1:p.target + 1] if i in kind_ids[p.kind]))
+            for key, value in (("story", s), ("position", p.target), ("word", ids[p.target + 1]),
+                               ("kind", KIND_NAMES.index(p.kind)), ("distance", p.distance)):
+                cols[key].append(value)
+            mentioned.append(earlier)
+    return ProbeSet(inputs, targets, *(np.array(cols[k], dtype=np.int64) for k in cols), mentioned=mentioned)
+
+
+@dataclass
+class ProbeResults:
+    val_loss: float              # mean cross-entropy over every validation target (nats)
+    within_kind: np.ndarray      # (P,) bool: the right word scores highest among its kind
+    among_mentioned: np.ndarray  # (P,) bool: ... among the words of its kind mentioned before (2+ only)
+    ambiguous: np.ndarray        # (P,) bool: two or more words of the kind mentioned before
+
+
+@torch.no_grad()
+def run_probes(model: torch.nn.Module, ps: ProbeSet, vocab: Vocabulary, batch: int = 64,
+               head_mask: torch.Tensor | None = None) -> ProbeResults:
+    """One pass over the validation stories: the loss, and each probe scored within its kind."""
+    kind_ids = [torch.tensor(sorted(vocab.index(w) for w in KINDS[k] if w in vocab.itos)) for k in KIND_NAMES]
+    total, count = 0.0, 0
+    within = np.zeros(len(ps.word), dtype=bool)
+    among = np.zeros(len(ps.word), dtype=bool)
+    for lo in range(0, len(ps.inputs), batch):
+        x, y = ps.inputs[lo:lo + batch], ps.targets[lo:lo + batch]
+        logits = model(x) if head_mask is None else model(x, head_mask=head_mask)  # (b, T, vocab)
+        total += F.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1), ignore_index=-100,
+                                 reduction="sum").item()
+        count += int((y != -100).sum())
+        for p in np.nonzero((ps.story >= lo) & (ps.story < lo + len(x)))[0]:
+            row = logits[ps.story[p] - lo, ps.position[p]]
+            ids = kind_ids[ps.kind[p]]
+            within[p] = int(ids[row[ids].argmax()]) == ps.word[p]
+            cands = torch.tensor(ps.mentioned[p])
+            among[p] = len(cands) > 1 and int(cands[row[cands].argmax()]) == ps.word[p]
+    ambiguous = np.array([len(m) > 1 for m in ps.mentioned], dtype=bool)
+    return ProbeResults(total / count, within, among, ambiguous)
+
+
+def chance(kind: str) -> float:
+    """Within-kind accuracy of a uniform guess."""
+    return 1 / len(KINDS[kind])
+
+
+def summary(ps: ProbeSet, r: ProbeResults) -> dict:
+    """Plain numbers: loss, and accuracy (with probe counts) by kind, by kind and distance bucket,
+    beyond the MLP's window, and among mentioned words where two or more were mentioned."""
+    out = {"val_loss": r.val_loss}
+    for k, name in enumerate(KIND_NAMES):
+        of_kind = ps.kind == k
+        out[f"{name}"] = _rate(r.within_kind, of_kind)
+        out[f"{name} beyond 8"] = _rate(r.within_kind, of_kind & (ps.distance > BUCKETS[0][1]))
+        out[f"{name} among mentioned"] = _rate(r.among_mentioned, of_kind & r.ambiguous)
+        for b in BUCKETS:
+            out[f"{name} {bucket_label(b)}"] = _rate(r.within_kind, of_kind & (ps.distance >= b[0]) & (ps.distance <= b[1]))
+    return out
+
+
+def _rate(correct: np.ndarray, mask: np.ndarray) -> float | None:
+    n = int(mask.sum())
+    return float(correct[mask].mean()) if n else None

@@ -1,0 +1,124 @@
+"""Seeded training of the story models on one token budget: AdamW, random crops, a learning curve."""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Callable
+
+import torch
+from torch.nn import functional as F
+from tqdm import tqdm
+
+from ..models.story import StoryModelConfig, build, init_weights, parameter_count
+from .machine import machine_record
+
+
+@dataclass(frozen=True)
+class StoryRecipe:
+    tokens: int = 9_000_000     # the budget: training targets seen, the same for every model
+    batch: int = 32             # sequences per step
+    context: int = 256          # tokens per sequence
+    lr: float = 3e-3            # AdamW peak learning rate
+    weight_decay: float = 0.1   # AdamW decoupled decay on matrices (not on biases, gains or embeddings)
+    warmup: int = 100           # steps of linear warm-up, then cosine decay to lr / 10
+    threads: int = 2            # torch threads: results differ bitwise across thread counts
+    eval_every: int = 300_000   # training tokens between two points of the learning curve
+
+    @property
+    def steps(self) -> int:
+        return math.ceil(self.tokens / (self.batch * self.context))
+
+
+@dataclass
+class StoryRun:
+    seed: int
+    recipe: StoryRecipe
+    config: StoryModelConfig
+    weights: dict[str, torch.Tensor]
+    curve: list[dict] = field(default_factory=list)  # {"tokens", "train_loss", ...eval metrics}
+    seconds: float = 0.0                              # wall time of the training loop (evaluations excluded)
+    trained_on: dict = field(default_factory=dict)
+
+    def manifest(self) -> dict:
+        return {"seed": self.seed, "recipe": asdict(self.recipe), "config": asdict(self.config),
+                "parameters": sum(w.numel() for w in self.weights.values()), "steps": self.recipe.steps,
+                "tokens_seen": self.recipe.steps * self.recipe.batch * self.recipe.context,
+                "train_seconds": round(self.seconds, 1), "learning_curve": self.curve,
+                "final_loss": self.curve[-1]["val_loss"] if self.curve else float("nan"),
+                "trained_on": self.trained_on}
+
+
+def learning_rate(step: int, recipe: StoryRecipe) -> float:
+    """Linear warm-up over `warmup` steps, then a cosine from lr down to lr / 10 at the last step."""
+    if step < recipe.warmup:
+        return recipe.lr * (step + 1) / recipe.warmup
+    progress = (step - recipe.warmup) / max(1, recipe.steps - recipe.warmup)
+    return recipe.lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * progress)))
+
+
+def random_crops(stream: torch.Tensor, recipe: StoryRecipe, generator: torch.Generator):
+    """Inputs and next-token targets (batch, context) cut at random places of the token stream."""
+    starts = torch.randint(0, len(stream) - recipe.context - 1, (recipe.batch,), generator=generator)
+    idx = starts[:, None] + torch.arange(recipe.context + 1)[None, :]  # (batch, context + 1)
+    chunk = stream[idx]
+    return chunk[:, :-1], chunk[:, 1:]
+
+
+def optimizer(model: torch.nn.Module, recipe: StoryRecipe) -> torch.optim.AdamW:
+    """AdamW with weight decay on the weight matrices only."""
+    decay = [p for n, p in model.named_parameters() if p.dim() == 2 and n.rsplit(".", 1)[-1] not in ("E", "P")]
+    rest = [p for n, p in model.named_parameters() if not any(p is q for q in decay)]
+    return torch.optim.AdamW([{"params": decay, "weight_decay": recipe.weight_decay},
+                              {"params": rest, "weight_decay": 0.0}], lr=recipe.lr, betas=(0.9, 0.95))
+
+
+def train_story_model(config: StoryModelConfig, stream: torch.Tensor, seed: int, recipe: StoryRecipe = StoryRecipe(),
+                      evaluate: Callable[[torch.nn.Module], dict] | None = None,
+                      progress: bool = False) -> StoryRun:
+    """Train one model from `seed` on the token stream (1-D ids, stories separated by <eos>)."""
+    torch.set_num_threads(recipe.threads)
+    generator = torch.Generator().manual_seed(seed)
+    model = build(config)
+    init_weights(model, generator)
+    opt = optimizer(model, recipe)
+    run = StoryRun(seed, recipe, config, {}, trained_on=machine_record(recipe.threads))
+    per_step = recipe.batch * recipe.context
+    next_eval, clock = 0, 0.0
+    bar = tqdm(range(recipe.steps), desc=f"{config.kind} ({parameter_count(model):,} parameters)",
+               disable=not progress, unit="step", mininterval=0.5)
+    losses = []
+    for step in bar:
+        seen = step * per_step
+        if evaluate and seen >= next_eval:
+            run.curve.append({"tokens": seen, "train_loss": _mean(losses), **_evaluated(model, evaluate)})
+            losses, next_eval = [], next_eval + recipe.eval_every
+            bar.set_postfix(val=f"{run.curve[-1]['val_loss']:.3f}")
+        tic = time.perf_counter()
+        x, y = random_crops(stream, recipe, generator)
+        for group in opt.param_groups:
+            group["lr"] = learning_rate(step, recipe)
+        loss = F.cross_entropy(model(x).reshape(-1, config.vocab_size), y.reshape(-1))
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        clock += time.perf_counter() - tic
+        losses.append(loss.item())
+    if evaluate:
+        run.curve.append({"tokens": recipe.steps * per_step, "train_loss": _mean(losses),
+                          **_evaluated(model, evaluate)})
+    run.seconds = clock
+    run.weights = {n: p.detach().clone() for n, p in model.named_parameters()}
+    return run
+
+
+def _evaluated(model: torch.nn.Module, evaluate: Callable[[torch.nn.Module], dict]) -> dict:
+    model.eval()
+    with torch.no_grad():
+        out = evaluate(model)
+    model.train()
+    return out
+
+
+def _mean(xs: list[float]) -> float | None:
+    return sum(xs) / len(xs) if xs else None

@@ -1,0 +1,263 @@
+"""The generated stories, their probes, the word tokenizer, and the TinyStories file reader."""
+import doctest
+import os
+import re
+import statistics
+import string
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from compute.data import tokenizer
+from compute.data.story import (KINDS, TEMPLATES, CorpusConfig, Probe, Story, corpus, corpus_sha256, generate,
+                                probes_for, split_unique)
+from compute.data.story_words import ALONE_FILLERS, GENDER, LEXICON, NAMES, TOGETHER_FILLERS
+from compute.data.tinystories import DataError, read_stories, stories_from_file, write_stories
+from compute.data.tokenizer import EOS, UNK, Vocabulary, build_vocabulary, words
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# sha256 of the texts of generate(0, 50), computed once; a changed generator, or one that
+# depends on the machine or the Python build, changes it.
+FINGERPRINT = "4202f3dbbc138dd750e10d0d7315f6b8d550202d85cc9c990b11f046a44748b8"
+
+PRONOUN_GENDER = {"he": "m", "him": "m", "his": "m", "himself": "m",
+                  "she": "f", "her": "f", "hers": "f", "herself": "f"}
+
+
+@pytest.fixture(scope="module")
+def full():
+    """The default corpus, train then validation: 42,000 stories."""
+    train, val = corpus(CorpusConfig())
+    return train + val
+
+
+@pytest.fixture(scope="module")
+def sample(full):
+    return full[:2000]
+
+
+# --- determinism ---------------------------------------------------------------------------
+
+def test_same_seed_same_stories_other_seed_other_stories():
+    assert [s.text for s in generate(3, 200)] == [s.text for s in generate(3, 200)]
+    assert [s.text for s in generate(3, 200)] != [s.text for s in generate(4, 200)]
+
+
+def test_fingerprint_is_pinned():
+    assert corpus_sha256(generate(0, 50)) == FINGERPRINT
+
+
+def test_fingerprint_does_not_depend_on_the_string_hash_seed():
+    code = "from compute.data.story import generate, corpus_sha256; print(corpus_sha256(generate(0, 50)))"
+    for hash_seed in ("1", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                             check=True)
+        assert out.stdout.strip() == FINGERPRINT
+
+
+# --- grammar ---------------------------------------------------------------------------------
+
+def test_each_pronoun_agrees_with_the_nearest_name_before_it(sample):
+    # The templates' rule: a singular pronoun refers to the nearest name before it.
+    mixed_checks = 0
+    for story in sample[:500]:
+        last_name = None
+        genders = {GENDER[w] for w in story.tokens if w in GENDER}
+        for i, w in enumerate(story.tokens):
+            if w in GENDER:
+                last_name = w
+            elif w in PRONOUN_GENDER:
+                assert last_name is not None, f"pronoun {w!r} at {i} before any name: {story.text}"
+                assert PRONOUN_GENDER[w] == GENDER[last_name], f"{w!r} for {last_name!r}: {story.text}"
+                mixed_checks += len(genders) == 2
+    assert mixed_checks > 300  # the check bites: many pronouns in stories with a girl and a boy
+
+
+def test_a_and_an_suit_the_next_word(sample):
+    for story in sample:
+        t = story.tokens
+        for i, w in enumerate(t):
+            if w in ("a", "an"):
+                nxt = t[i + 1]
+                assert nxt[0] in string.ascii_lowercase, story.text
+                assert w == ("an" if nxt[0] in "aeiou" else "a"), f"{w} {nxt}: {story.text}"
+
+
+def test_sentences_are_capitalised(sample):
+    # After a closing quote the attribution goes on in lower case ("Yes!" said Tom.), so only
+    # a stop straight before a space must be followed by a capital or an opening quote.
+    for story in sample[:300]:
+        assert story.text[0].isupper()
+        for m in re.finditer(r"[.!?] (\S)", story.text):
+            assert m.group(1).isupper() or m.group(1) == '"', story.text[m.start() - 30:m.end() + 30]
+
+
+def test_stories_have_the_length_of_tinystories(sample):
+    lengths = [len(s.tokens) for s in sample]
+    assert 100 <= statistics.mean(lengths) <= 150
+    assert min(lengths) >= 60
+
+
+# --- train and validation ----------------------------------------------------------------------
+
+def test_no_validation_story_is_a_training_story():
+    train, val = corpus(CorpusConfig(seed=1, n_train=3000, n_val=300))
+    assert len(train) == 3000 and len(val) == 300
+    assert not {s.text for s in val} & {s.text for s in train}
+    assert len({s.text for s in val}) == 300
+
+
+def test_split_drops_repeats_in_order():
+    # Generated repeats are too rare to meet at a small size, so the split gets a stream with some.
+    stream = [Story(t, (), ()) for t in ["a", "b", "a", "c", "b", "c", "d", "e", "f"]]
+    train, val = split_unique(stream, 2, 3)
+    assert [s.text for s in train] == ["a", "b"]
+    assert [s.text for s in val] == ["c", "d", "e"]
+    with pytest.raises(ValueError, match="only 4 new stories"):
+        split_unique(stream, 2, 5)
+
+
+# --- probes ------------------------------------------------------------------------------------
+
+def test_kinds_are_disjoint_single_tokens():
+    assert set(KINDS) == {"name", "object", "colour", "place"}
+    all_words = [w for ws in KINDS.values() for w in ws]
+    assert len(all_words) == len(set(all_words))
+    assert all(words(w) == [w] for w in all_words)
+    assert (len(KINDS["name"]), len(KINDS["object"]), len(KINDS["colour"]), len(KINDS["place"])) == (60, 30, 12, 20)
+    assert set(GENDER) == set(NAMES) and set(GENDER.values()) == {"f", "m"}
+
+
+def test_no_kind_word_appears_outside_a_slot():
+    # Why every repeat of a kind word is decided by its earlier mention: fixed text never
+    # uses one, so each occurrence is a slot that names this story's character, object or place.
+    kind_words = {w for ws in KINDS.values() for w in ws}
+    fixed = [re.sub(r"\{[^}]*\}", " ", line) for t in TEMPLATES.values() for line in t]
+    fixed += [*ALONE_FILLERS, *TOGETHER_FILLERS, *(w for ws in LEXICON.values() for w in ws)]
+    assert not {w for line in fixed for w in words(line)} & kind_words
+
+
+def test_probes_point_back_to_the_same_word(sample):
+    for story in sample:
+        t = story.tokens
+        for p in story.probes:
+            assert 0 <= p.source < p.target < len(t)
+            assert t[p.target] == t[p.source] and t[p.target] in KINDS[p.kind]
+            assert t.index(t[p.target]) < p.target  # never a first mention
+            assert t[p.target] not in t[p.source + 1:p.target]  # the nearest earlier mention
+            assert p.candidates == len({w for w in t[:p.target] if w in KINDS[p.kind]})
+            assert p.distance == p.target - p.source
+
+
+def test_every_repeated_kind_word_is_probed(sample):
+    kind_words = {w for ws in KINDS.values() for w in ws}
+    for story in sample:
+        t = story.tokens
+        repeats = {i for i, w in enumerate(t) if w in kind_words and w in t[:i]}
+        assert {p.target for p in story.probes} == repeats
+        names_again = {i for i, w in enumerate(t) if w in GENDER and w in t[:i]}
+        assert names_again and names_again <= repeats
+
+
+def test_probes_on_hand_made_stories():
+    t = words("Lily had a red ball. Lily lost her red ball.")
+    assert probes_for(t) == (Probe(6, 0, "name", 1), Probe(9, 3, "colour", 1), Probe(10, 4, "object", 1))
+
+    t = words("Tom and Sue went to the park. Sue saw a blue kite. Tom said, \"Sue, look!\" They left the park.")
+    # tom 0, sue 2, park 6, sue 8, tom 14, sue 18, park 26
+    assert probes_for(t) == (Probe(8, 2, "name", 2), Probe(14, 0, "name", 2), Probe(18, 8, "name", 2),
+                             Probe(26, 6, "place", 1))
+    assert [p.distance for p in probes_for(t)] == [6, 14, 10, 20]
+
+    t = words("Ben had a green hat and a pink cup. The sun was warm.")
+    assert probes_for(t) == ()
+
+
+def test_distances_range_from_near_to_far(sample):
+    for kind in KINDS:
+        distances = [p.distance for s in sample for p in s.probes if p.kind == kind]
+        assert min(distances) < 16 and max(distances) > 64, kind
+        assert sum(d > 64 for d in distances) >= 100, kind
+
+
+def test_names_have_two_candidates(sample):
+    assert Counter(p.candidates for s in sample for p in s.probes if p.kind == "name")[2] > 10_000
+
+
+# --- tokenizer and vocabulary ----------------------------------------------------------------
+
+def test_tokenizer_docstring_examples():
+    assert doctest.testmod(tokenizer).failed == 0
+
+
+def test_tokenizer_examples():
+    assert words("Once upon a time, there was a girl.") == \
+        ["once", "upon", "a", "time", ",", "there", "was", "a", "girl", "."]
+    assert words("\u201cWow!\u201d said Sam. Isn\u2019t it Sam's?") == \
+        ['"', "wow", "!", '"', "said", "sam", ".", "isn't", "it", "sam", "'s", "?"]
+    assert words("  'Hi'  -- 42 ;:") == ["hi"]
+    assert words("") == []
+
+
+def test_vocabulary_round_trip_and_unknown_words():
+    v = build_vocabulary([["the", "cat", "sat"], ["the", "dog", "sat", "the"]])
+    assert v.itos == (EOS, UNK, "the", "sat", "cat", "dog")  # by count, then alphabetical
+    assert v.decode(v.encode(["the", "dog", "sat"])) == ["the", "dog", "sat"]
+    assert v.encode(["the", "zebra"]) == [2, 1] and v.index("zebra") == v.index(UNK) == 1
+    assert len(v) == 6 and v.index(EOS) == 0
+    assert v.sha256() == build_vocabulary([["the", "dog", "sat", "the"], ["sat", "cat", "the"]]).sha256()
+    with pytest.raises(ValueError):
+        Vocabulary(("the", UNK))
+
+
+def test_corpus_vocabulary_is_a_few_hundred_words(full):
+    v = build_vocabulary(s.tokens for s in full)
+    print(f"vocabulary: {len(v)} entries; {sum(len(s.tokens) for s in full)} tokens")
+    assert 200 <= len(v) <= 600
+    assert all(v.index(w) > 1 for ws in KINDS.values() for w in ws)  # every kind word is learnable
+
+
+# --- the TinyStories reader ------------------------------------------------------------------
+
+def test_written_stories_read_back(tmp_path):
+    texts = ["Once upon a time, there was a cat.\nThe cat sat.", "Tom ran.  He was fast!"]
+    write_stories(tmp_path / "s.txt", texts)
+    assert read_stories(tmp_path / "s.txt") == texts
+    stories = stories_from_file(tmp_path / "s.txt")
+    assert [s.tokens for s in stories] == [tuple(words(t)) for t in texts]
+    assert all(s.probes == () for s in stories)
+
+
+def test_separators_with_spaces_and_a_last_story_without_one(tmp_path):
+    p = tmp_path / "s.txt"
+    p.write_text("First story.\n  <|endoftext|>  \n\n<|endoftext|>\nSecond story.\r\n\t<|endoftext|>\nThird.\n",
+                 encoding="utf-8")
+    assert read_stories(p) == ["First story.", "Second story.", "Third."]
+
+
+@pytest.mark.parametrize("name, content, says", [
+    ("empty.txt", b"", "holds no stories"),
+    ("blank.txt", b"  \n\n", "holds no stories"),
+    ("seps.txt", b"<|endoftext|>\n <|endoftext|>\n", "holds no stories"),
+    ("nul.txt", b"Once upon\x00 a time.", "is not a UTF-8 text file"),
+    ("latin1.txt", "Caf\u00e9 story.".encode("latin-1"), "is not a UTF-8 text file"),
+    ("inline.txt", b"The end.<|endoftext|>Once upon a time.\n", "malformed"),
+])
+def test_bad_files_raise_one_clear_sentence(tmp_path, name, content, says):
+    p = tmp_path / name
+    p.write_bytes(content)
+    with pytest.raises(DataError, match=says) as e:
+        read_stories(p)
+    assert str(p) in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_missing_file_or_a_folder_is_named(tmp_path):
+    for path, says in ((tmp_path / "nope.txt", "does not exist"), (tmp_path, "is a folder")):
+        with pytest.raises(DataError, match=says) as e:
+            read_stories(path)
+        assert str(path) in str(e.value) and "\n" not in str(e.value)
