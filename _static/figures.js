@@ -9,6 +9,10 @@
 // scrolling, on following a link into the page), and every one is drawn
 // before the page is printed.
 //
+// A keyboard reader moves by focus, not by scrolling, so focus also draws: when
+// any element takes focus, the next figures after it in the page are drawn, so
+// their controls are there by the time Tab reaches them.
+//
 // When a figure is drawn its div fires "figure-drawn" (bubbling), which
 // plotly-keyboard.js and plotly-theme.js listen for.
 //
@@ -65,6 +69,14 @@
   }
 
   var observer = null;
+  var AHEAD = 2; // figures drawn ahead of the keyboard focus
+
+  // The first AHEAD undrawn figures that come after `el` in the document.
+  function nextFigures(el) {
+    return figures().filter(function (gd) {
+      return !drawing.has(gd) && (el.compareDocumentPosition(gd) & Node.DOCUMENT_POSITION_FOLLOWING);
+    }).slice(0, AHEAD);
+  }
 
   function start() {
     // A link into the page (#id) will scroll there: that screen comes first.
@@ -82,6 +94,9 @@
     }, { rootMargin: "100% 0px" });
     figures().forEach(function (gd) {
       if (!drawing.has(gd)) observer.observe(gd);
+    });
+    document.addEventListener("focusin", function (event) {
+      nextFigures(event.target).forEach(drawLater);
     });
   }
 

@@ -121,6 +121,7 @@ def train_search(args, recipe: Recipe) -> int:
 
 def check(args) -> int:
     from .checks import claim_results, preflight
+    preflight()  # every checkpoint and record loads and fits first: one line for the first that does not
     failed = []
     for heading, results in claim_results():
         print(f"{heading}\n{claims_table(results)}\n")
@@ -130,7 +131,6 @@ def check(args) -> int:
     if failed:
         print("error: " + "; ".join(failed), file=sys.stderr)
         return 1
-    preflight()  # every lesson's other checks: the alternative checkpoint, the seed-search record, ...
     print("every lesson's claims hold, and its checkpoints and records agree")
     return 0
 

@@ -42,10 +42,10 @@ def generate(model: torch.nn.Module, prompts: torch.Tensor, sampling: Sampling, 
     limit = min(sampling.max_tokens, model.cfg.context - prompts.shape[1])
     seqs, done = prompts.clone(), torch.zeros(B, dtype=torch.bool)
     new: list[list[int]] = [[] for _ in range(B)]
-    caches, logits = None, None
+    caches = model.new_caches(B) if isinstance(model, StoryTransformer) else None
     for step in range(limit):
-        if isinstance(model, StoryTransformer):
-            logits, caches = model.step(seqs if caches is None else seqs[:, -1:], caches)
+        if caches is not None:
+            logits = model.step(seqs if step == 0 else seqs[:, -1:], caches)
         else:
             assert isinstance(model, WindowMLP)
             logits = model(seqs[:, -model.cfg.window:])

@@ -74,30 +74,48 @@ class ProbeResults:
     within_kind: np.ndarray      # (P,) bool: the right word scores highest among its kind
     among_mentioned: np.ndarray  # (P,) bool: ... among the words of its kind mentioned before (2+ only)
     ambiguous: np.ndarray        # (P,) bool: two or more words of the kind mentioned before
+    top1: np.ndarray             # (P,) the single most likely word's id
+
+
+def kind_masks(vocab: Vocabulary) -> torch.Tensor:
+    """(kinds, vocab) bool: which ids are words of each kind."""
+    masks = torch.zeros(len(KIND_NAMES), len(vocab), dtype=torch.bool)
+    for k, kind in enumerate(KIND_NAMES):
+        masks[k, [vocab.index(w) for w in KINDS[kind] if w in vocab.itos]] = True
+    return masks
+
+
+def mentioned_mask(ps: ProbeSet, vocab_size: int) -> torch.Tensor:
+    """(P, vocab) bool: the words of the probe's kind mentioned before it."""
+    mask = torch.zeros(len(ps.word), vocab_size, dtype=torch.bool)
+    for p, ids in enumerate(ps.mentioned):
+        mask[p, ids] = True
+    return mask
 
 
 @torch.no_grad()
 def run_probes(model: torch.nn.Module, ps: ProbeSet, vocab: Vocabulary, batch: int = 64,
                head_mask: torch.Tensor | None = None) -> ProbeResults:
     """One pass over the validation stories: the loss, and each probe scored within its kind."""
-    kind_ids = [torch.tensor(sorted(vocab.index(w) for w in KINDS[k] if w in vocab.itos)) for k in KIND_NAMES]
+    kinds, mentioned = kind_masks(vocab), mentioned_mask(ps, len(vocab))
+    story, position = torch.from_numpy(ps.story), torch.from_numpy(ps.position)
+    rows = torch.empty(len(ps.word), len(vocab))                        # (P, vocab) the logits at each probe
     total, count = 0.0, 0
-    within = np.zeros(len(ps.word), dtype=bool)
-    among = np.zeros(len(ps.word), dtype=bool)
     for lo in range(0, len(ps.inputs), batch):
-        x, y = ps.inputs[lo:lo + batch], ps.targets[lo:lo + batch]
+        y = ps.targets[lo:lo + batch]
+        T = int((y != -100).sum(1).max())                               # cut the padding every row shares
+        x, y = ps.inputs[lo:lo + batch, :T], y[:, :T]
         logits = model(x) if head_mask is None else model(x, head_mask=head_mask)  # (b, T, vocab)
         total += F.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1), ignore_index=-100,
                                  reduction="sum").item()
         count += int((y != -100).sum())
-        for p in np.nonzero((ps.story >= lo) & (ps.story < lo + len(x)))[0]:
-            row = logits[ps.story[p] - lo, ps.position[p]]
-            ids = kind_ids[ps.kind[p]]
-            within[p] = int(ids[row[ids].argmax()]) == ps.word[p]
-            cands = torch.tensor(ps.mentioned[p])
-            among[p] = len(cands) > 1 and int(cands[row[cands].argmax()]) == ps.word[p]
-    ambiguous = np.array([len(m) > 1 for m in ps.mentioned], dtype=bool)
-    return ProbeResults(total / count, within, among, ambiguous)
+        at = (story >= lo) & (story < lo + len(x))
+        rows[at] = logits[story[at] - lo, position[at]]
+    word = torch.from_numpy(ps.word)
+    within = rows.masked_fill(~kinds[torch.from_numpy(ps.kind)], float("-inf")).argmax(1) == word
+    ambiguous = mentioned.sum(1) > 1
+    among = (rows.masked_fill(~mentioned, float("-inf")).argmax(1) == word) & ambiguous
+    return ProbeResults(total / count, within.numpy(), among.numpy(), ambiguous.numpy(), rows.argmax(1).numpy())
 
 
 def chance(kind: str) -> float:

@@ -9,9 +9,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from compute.data.story_words import (ALONE_FILLERS, COLOURS, GAP_SIZES, GENDER, LEXICON, NAMES, OBJECTS,
-                                      PLACE_PREPOSITIONS, PLACES, TOGETHER_FILLERS)
-from compute.data.tokenizer import words
+from .story_words import (ALONE_FILLERS, COLOURS, GAP_SIZES, GENDER, LEXICON, NAMES, OBJECTS,
+                         PLACE_PREPOSITIONS, PLACES, TOGETHER_FILLERS)
+from .tokenizer import words
 
 # The word kinds a probe can ask for; within-kind chance is 1 / len(KINDS[kind]).
 KINDS: dict[str, tuple[str, ...]] = {"name": NAMES, "object": OBJECTS, "colour": COLOURS, "place": PLACES}

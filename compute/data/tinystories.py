@@ -4,8 +4,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from compute.data.story import Story
-from compute.data.tokenizer import words
+from .story import Story
+from .tokenizer import words
 
 SEPARATOR = "<|endoftext|>"
 

@@ -5,7 +5,7 @@ import hashlib
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 EOS = "<eos>"  # separates stories in the training stream
@@ -39,6 +39,36 @@ def words(text: str) -> list[str]:
         else:
             tokens.append(token)
     return tokens
+
+
+HUGS_LEFT = (".", ",", "!", "?", "'s")  # printed without a space before them
+
+
+def readable(tokens: Sequence[str], proper: Collection[str] = ()) -> list[tuple[str, str]]:
+    """(space before, word as printed) for each token: words() undone, up to capitals and spacing.
+
+    Sentences and quoted speech start with a capital, as do `proper` words (names) and "i";
+    punctuation and a possessive 's hug the word before; quotes open and close in turn.
+
+    >>> print("".join(a + b for a, b in readable(words('"i miss lily," said tom. lily smiled!'), {"lily", "tom"})))
+    "I miss Lily," said Tom. Lily smiled!
+    """
+    out, start, inside = [], True, False
+    for i, t in enumerate(tokens):
+        after_open = i > 0 and tokens[i - 1] == '"' and inside
+        if t == '"':
+            space = "" if i == 0 or inside else " "   # a closing quote hugs the speech
+            inside = not inside
+            # Speech starts with a capital; after it, a full stop inside the quotes ends the sentence,
+            # while "!" or "?" usually runs on ('"Thank you!" said Leo.').
+            start = inside or (i > 0 and tokens[i - 1] == ".")
+            out.append((space, t))
+            continue
+        space = "" if i == 0 or after_open or t in HUGS_LEFT else " "
+        capital = (start and t[0].isalpha()) or t in proper or t == "i"
+        out.append((space, t.capitalize() if capital else t))
+        start = t in (".", "!", "?")
+    return out
 
 
 @dataclass(frozen=True)

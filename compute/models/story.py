@@ -40,7 +40,7 @@ def preset(kind: str, vocab_size: int) -> StoryModelConfig:
     """The lesson's three models, sized as in the comparison (about 300k, 130k and 320k parameters)."""
     presets = {
         "mlp": dict(d_model=64, d_ff=256, window=8),
-        "one-head": dict(d_model=64, n_layer=1, n_head=1, d_ff=256),
+        "one-head": dict(d_model=64, n_layer=1, n_head=1, d_ff=256, layer_norm=True, rope=True),
         "four-head": dict(d_model=96, n_layer=2, n_head=4, d_ff=384, layer_norm=True, rope=True),
     }
     if kind not in presets:
@@ -115,15 +115,16 @@ class StoryTransformer(nn.Module):
         out.logits = self.ln_f(x) @ self.W_U
         return out
 
-    def step(self, tokens: torch.Tensor, caches: list[KVCache] | None = None) -> tuple[torch.Tensor, list[KVCache]]:
-        """Logits for new tokens (B, T_new) given every layer's cache of the tokens before them."""
-        start = 0 if caches is None else caches[0].K.shape[2]
-        x = self.embed(tokens, start)
-        new = []
-        for layer, block in enumerate(self.blocks):
-            x, cache = block.step(x, None if caches is None else caches[layer])
-            new.append(cache)
-        return self.ln_f(x) @ self.W_U, new
+    def new_caches(self, batch: int) -> list[KVCache]:
+        """Empty key/value caches for every layer, room for the whole context."""
+        return [block.attn.new_cache(batch, self.cfg.context, self.E.dtype) for block in self.blocks]
+
+    def step(self, tokens: torch.Tensor, caches: list[KVCache]) -> torch.Tensor:
+        """Logits for new tokens (B, T_new), reading and extending every layer's cache of the tokens before."""
+        x = self.embed(tokens, caches[0].length)
+        for block, cache in zip(self.blocks, caches):
+            x = block.step(x, cache)
+        return self.ln_f(x) @ self.W_U
 
 
 def build(cfg: StoryModelConfig) -> nn.Module:

@@ -27,9 +27,23 @@ class AttentionTrace:
 
 @dataclass
 class KVCache:
-    """Keys and values of every position seen so far, for generation one token at a time."""
-    K: torch.Tensor  # (B, n_head, T, d_k)
-    V: torch.Tensor  # (B, n_head, T, d_v)
+    """Keys and values of every position seen so far, for generation one token at a time.
+
+    The buffers are allocated once for `capacity` positions and filled in place, so a new token
+    costs one row of writes, not a copy of everything before it."""
+    K: torch.Tensor  # (B, n_head, capacity, d_k); the first `length` positions hold keys
+    V: torch.Tensor  # (B, n_head, capacity, d_v)
+    length: int = 0
+
+    def append(self, K: torch.Tensor, V: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Store the new positions' keys and values; return every key and value so far."""
+        end = self.length + K.shape[2]
+        if end > self.K.shape[2]:
+            raise ValueError(f"the cache holds {self.K.shape[2]} positions, {end} were asked for")
+        self.K[:, :, self.length:end] = K
+        self.V[:, :, self.length:end] = V
+        self.length = end
+        return self.K[:, :, :end], self.V[:, :, :end]
 
 
 class CausalSelfAttention(nn.Module):
@@ -88,16 +102,18 @@ class CausalSelfAttention(nn.Module):
         Z = F.scaled_dot_product_attention(Q, K, V, is_causal=True, scale=1 / math.sqrt(self.d_k))
         return self.output(Z, head_mask)
 
-    def step(self, X: torch.Tensor, cache: KVCache | None = None) -> tuple[torch.Tensor, KVCache]:
+    def new_cache(self, batch: int, capacity: int, dtype: torch.dtype = torch.float32) -> KVCache:
+        return KVCache(torch.zeros(batch, self.n_head, capacity, self.d_k, dtype=dtype),
+                       torch.zeros(batch, self.n_head, capacity, self.d_v, dtype=dtype))
+
+    def step(self, X: torch.Tensor, cache: KVCache) -> torch.Tensor:
         """Attend from new tokens X (B, T_new, d_model) over the cached keys and values plus their own.
 
         Generation calls this once per token: only the new token's query, key and value are computed;
-        earlier keys and values come from the cache. Returns the output and the longer cache."""
-        start = 0 if cache is None else cache.K.shape[2]
-        Q, K, V = self.project(X, start)                 # (B, n_head, T_new, d)
-        if cache is not None:
-            K, V = torch.cat([cache.K, K], dim=2), torch.cat([cache.V, V], dim=2)  # (B, n_head, start + T_new, d)
+        earlier keys and values come from the cache, which this call extends."""
+        Q, K, V = self.project(X, cache.length)          # (B, n_head, T_new, d), RoPE from the right position
+        K, V = cache.append(K, V)                        # (B, n_head, length, d)
         T_new, T_all = Q.shape[2], K.shape[2]
         future = torch.ones(T_new, T_all, dtype=torch.bool).triu(diagonal=T_all - T_new + 1)
         Z = F.scaled_dot_product_attention(Q, K, V, attn_mask=~future, scale=1 / math.sqrt(self.d_k))
-        return self.output(Z, None), KVCache(K, V)
+        return self.output(Z, None)

@@ -53,8 +53,7 @@ class Block(nn.Module):
         x = x + self.attn(self.ln1(x), head_mask)
         return x + self.ffn(self.ln2(x))
 
-    def step(self, x: torch.Tensor, cache: KVCache | None = None) -> tuple[torch.Tensor, KVCache]:
-        """forward() for new tokens only, reading earlier positions from the cache."""
-        att, cache = self.attn.step(self.ln1(x), cache)
-        x = x + att
-        return x + self.ffn(self.ln2(x)), cache
+    def step(self, x: torch.Tensor, cache: KVCache) -> torch.Tensor:
+        """forward() for new tokens only, reading earlier positions from the cache (and extending it)."""
+        x = x + self.attn.step(self.ln1(x), cache)
+        return x + self.ffn(self.ln2(x))

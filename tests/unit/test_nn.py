@@ -102,10 +102,10 @@ def test_cached_steps_give_the_same_output_as_one_pass():
     X = torch.randn(2, 9, 12, dtype=torch.float64, generator=torch.Generator().manual_seed(6))
     with torch.no_grad():
         whole = block(X)
-        first, cache = block.step(X[:, :4])                 # a prompt of four tokens at once
-        rest = []
-        for t in range(4, 9):                               # then one token at a time
-            y, cache = block.step(X[:, t:t + 1], cache)
-            rest.append(y)
-    assert cache.K.shape == (2, 3, 9, 4)
+        cache = block.attn.new_cache(2, capacity=9, dtype=torch.float64)
+        first = block.step(X[:, :4], cache)                 # a prompt of four tokens at once
+        rest = [block.step(X[:, t:t + 1], cache) for t in range(4, 9)]  # then one token at a time
+    assert cache.length == 9
     assert torch.allclose(torch.cat([first, *rest], dim=1), whole, atol=1e-12)
+    with pytest.raises(ValueError, match="holds 9 positions"):
+        block.step(X[:, :1], cache)

@@ -261,3 +261,9 @@ def test_a_missing_file_or_a_folder_is_named(tmp_path):
         with pytest.raises(DataError, match=says) as e:
             read_stories(path)
         assert str(path) in str(e.value) and "\n" not in str(e.value)
+
+
+def test_readable_text_undoes_the_tokenizer_on_generated_stories():
+    from compute.data.tokenizer import readable
+    for story in generate(3, 200):
+        assert "".join(a + b for a, b in readable(story.tokens, set(KINDS["name"]))) == story.text

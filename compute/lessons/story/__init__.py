@@ -1,0 +1,18 @@
+"""Part III, the story models: three models on generated stories, their probes, heads, samples and claims."""
+from __future__ import annotations
+
+
+def claim_results():
+    """(heading, [(claim, outcome), ...]) for the published story models."""
+    from . import claims
+    return [("the published story models (compute/checkpoints/story-*)", claims.check_all())]
+
+
+def preflight() -> None:
+    """Raise CheckpointError (one line) unless every published story checkpoint loads and fits its corpus.
+
+    The claims need a pass over the validation stories with every model; the lesson checks them as its
+    first cell (and `python -m compute check` does too), so the build does not run that pass twice."""
+    from .published import MODELS, NAMES, SECOND_SEED, load
+    for name in [*(NAMES[k] for k in MODELS), SECOND_SEED]:
+        load(name)

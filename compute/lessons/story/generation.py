@@ -1,0 +1,30 @@
+"""Generation: seeded samples from each model side by side, and counts over a few hundred samples."""
+from __future__ import annotations
+
+import html
+
+from IPython.display import HTML
+
+from ...present.tables import rows_html
+from .published import LABELS, MODELS
+from .states import samples
+
+
+def samples_html() -> HTML:
+    """The first SHOWN samples of each model, as text, in columns (rows on a narrow screen)."""
+    cols = []
+    for kind in MODELS:
+        texts = "".join(f'<p class="sample-text">{html.escape(samples.as_text(s))}</p>'
+                        for s in samples.samples(kind)[: samples.SHOWN])
+        cols.append(f'<div class="sample-column"><p class="sample-label">{html.escape(LABELS[kind])}</p>{texts}</div>')
+    return HTML(f'<div class="sample-columns">{"".join(cols)}</div>')
+
+
+def counts_table() -> HTML:
+    rows = []
+    for kind, c in samples.all_counts().items():
+        rows.append((LABELS[kind], round(c.mean_words), c.at_most_two_names, c.colours_kept, c.copied))
+    return HTML(rows_html(["model", "tokens", "≤ 2 names", "colours kept", "copies"], rows, decimals=2,
+                          caption=f"{samples.N_SAMPLES} samples per model (temperature "
+                                  f"{samples.SAMPLING.temperature:g}, seed {samples.SEED}): mean tokens, shares that "
+                                  "keep to two names and keep each object's colour, copies of training stories"))

@@ -1,0 +1,76 @@
+"""The published story models and their data: checkpoints checked on load, the corpus they were trained on."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import torch
+
+from ...data.story import Story, corpus, corpus_sha256
+from ...data.tokenizer import Vocabulary, build_vocabulary
+from ...models.story import StoryModelConfig, build
+from ...store import CheckpointError, checkpoint_path, load_checkpoint, read_manifest
+
+MODELS = ("mlp", "one-head", "four-head")                     # the comparison, in order of the lesson
+NAMES = {kind: f"story-{kind}" for kind in MODELS}
+SECOND_SEED = "story-four-head-seed1"                          # the four-head recipe from another seed
+LABELS = {"mlp": "MLP, window of 8", "one-head": "1 layer × 1 head", "four-head": "2 layers × 4 heads"}
+
+CHECKPOINT_FILES = ("story-mlp.safetensors", "story-mlp.json", "story-one-head.safetensors", "story-one-head.json",
+                    "story-four-head.safetensors", "story-four-head.json",
+                    "story-four-head-seed1.safetensors", "story-four-head-seed1.json")
+
+
+@dataclass(frozen=True)
+class Corpus:
+    train: list[Story]
+    val: list[Story]
+    vocab: Vocabulary
+    sha256: str
+
+
+@lru_cache(maxsize=1)
+def story_corpus() -> Corpus:
+    """The generated corpus the models were trained on (seeded: the same on every machine)."""
+    train, val = corpus()
+    return Corpus(train, val, build_vocabulary([s.tokens for s in train]), corpus_sha256(train + val))
+
+
+@dataclass
+class Published:
+    name: str
+    config: StoryModelConfig
+    model: torch.nn.Module   # float32, eval mode
+    manifest: dict
+
+
+def load_story_model(path: Path, data: Corpus) -> Published:
+    """A story checkpoint, checked against its manifest, the model its config describes, and the corpus."""
+    manifest = read_manifest(path)
+    try:
+        config = StoryModelConfig(**manifest["config"])
+    except (KeyError, TypeError) as err:
+        raise CheckpointError(f"{path.with_suffix('.json')}: manifest's model config is unusable ({err})") from None
+    if manifest.get("vocabulary_sha256") != data.vocab.sha256() or config.vocab_size != len(data.vocab):
+        raise CheckpointError(f"{path}: checkpoint was trained with another vocabulary than the generated corpus gives")
+    model = build(config)
+    shapes = {n: tuple(p.shape) for n, p in model.named_parameters()}
+    weights, manifest = load_checkpoint(path, shapes, data.sha256, "compute/data/story.py")
+    model.load_state_dict(weights)
+    return Published(path.stem, config, model.eval(), manifest)
+
+
+@lru_cache(maxsize=8)
+def _cached(path: Path) -> Published:
+    return load_story_model(path, story_corpus())
+
+
+def load(name: str) -> Published:
+    """A published story model by checkpoint name (story-mlp, story-one-head, ...), cached per path."""
+    return _cached(checkpoint_path(name))
+
+
+def models() -> dict[str, Published]:
+    """The three models of the comparison, by kind."""
+    return {kind: load(NAMES[kind]) for kind in MODELS}

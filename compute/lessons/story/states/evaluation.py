@@ -1,0 +1,81 @@
+"""The measured comparison: each model's loss and probe accuracies on every validation story."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import torch
+
+from ....data.story import KINDS
+from ....probes import BUCKETS, KIND_NAMES, ProbeResults, ProbeSet, bucket_label, probe_set, run_probes, summary
+from ..published import MODELS, load, story_corpus
+
+PRONOUNS = ("he", "she", "him", "her", "his", "they", "them", "their")
+
+
+@lru_cache(maxsize=1)
+def probes() -> ProbeSet:
+    data = story_corpus()
+    return probe_set(data.val, data.vocab, load("story-four-head").config.context)
+
+
+@lru_cache(maxsize=8)
+def results(name: str) -> ProbeResults:
+    """One pass of a published model over every validation story."""
+    torch.set_num_threads(2)
+    return run_probes(load(name).model, probes(), story_corpus().vocab)
+
+
+def scores(name: str) -> dict:
+    """Loss and accuracies (by kind, by kind and distance, beyond 8, among mentioned) of one model."""
+    return summary(probes(), results(name))
+
+
+def by_distance(name: str, kind: str) -> list[float | None]:
+    """Within-kind accuracy of one kind in each distance bucket."""
+    s = scores(name)
+    return [s[f"{kind} {bucket_label(b)}"] for b in BUCKETS]
+
+
+def probe_counts() -> dict[str, int]:
+    """How many validation probes of each kind there are."""
+    ps = probes()
+    return {k: int((ps.kind == i).sum()) for i, k in enumerate(KIND_NAMES)}
+
+
+def chances() -> dict[str, float]:
+    return {k: 1 / len(KINDS[k]) for k in KIND_NAMES}
+
+
+def top1_at_names(name: str) -> dict[str, float]:
+    """At name probes: how often the single most likely word is the name or a pronoun, against how often
+    the right name leads among the names (why plain top-1 accuracy misleads)."""
+    data, ps, r = story_corpus(), probes(), results(name)
+    at = ps.kind == KIND_NAMES.index("name")
+    pronouns = [data.vocab.index(p) for p in PRONOUNS if p in data.vocab.itos]
+    return {"top1": float((r.top1[at] == ps.word[at]).mean()), "pronoun": float(np.isin(r.top1[at], pronouns).mean()),
+            "within_kind": float(r.within_kind[at].mean())}
+
+
+def comparison() -> dict[str, dict]:
+    """Every model's size, cost and scores, by model kind."""
+    out = {}
+    for kind in MODELS:
+        m = load(f"story-{kind}")
+        out[kind] = {"parameters": sum(p.numel() for p in m.model.parameters()),
+                     "train_seconds": m.manifest["train_seconds"], "tokens_seen": m.manifest["tokens_seen"],
+                     **scores(m.name)}
+    return out
+
+
+def learning_curve(name: str) -> list[dict]:
+    """The manifest's learning curve: validation loss and probe accuracies every few hundred thousand tokens."""
+    return load(name).manifest["learning_curve"]
+
+
+def sudden_jump(name: str, kind: str) -> dict:
+    """The largest rise of one kind's accuracy between two consecutive points of the learning curve."""
+    curve = [p for p in learning_curve(name) if p.get(kind) is not None]
+    rises = [(b[kind] - a[kind], a, b) for a, b in zip(curve, curve[1:])]
+    rise, a, b = max(rises, key=lambda r: r[0])
+    return {"rise": rise, "from_tokens": a["tokens"], "to_tokens": b["tokens"], "before": a[kind], "after": b[kind]}

@@ -1,0 +1,71 @@
+"""Stories the models write: seeded samples side by side, and counts over a few hundred of them."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import torch
+
+from ....data.story import KINDS
+from ....data.tokenizer import EOS, readable
+from ....generate import Sampling, generate
+from ..published import MODELS, load, story_corpus
+
+SAMPLING = Sampling(temperature=0.8, max_tokens=200)
+SEED = 0            # the sampling seed: the same seed gives the same stories
+N_SAMPLES = 200     # stories per model for the counts
+SHOWN = 2           # samples printed per model
+
+
+@dataclass(frozen=True)
+class SampleCounts:
+    n: int
+    at_most_two_names: float   # share of samples that mention at most two distinct names
+    colours_kept: float        # share of samples with a repeated object that give it the same colour each time
+    with_repeats: int          # samples that mention some object (with a colour) more than once
+    copied: int                # samples equal to a training story word for word
+    mean_words: float
+
+
+@lru_cache(maxsize=4)
+def samples(kind: str) -> tuple[tuple[str, ...], ...]:
+    """N_SAMPLES stories from one model, each started from <eos>, as word tuples (seeded)."""
+    data = story_corpus()
+    model = load(f"story-{kind}").model
+    torch.set_num_threads(2)
+    prompts = torch.full((N_SAMPLES, 1), data.vocab.index(EOS), dtype=torch.long)
+    return tuple(tuple(data.vocab.decode(ids)) for ids in generate(model, prompts, SAMPLING, SEED))
+
+
+def as_text(tokens) -> str:
+    """Tokens back into readable text (capitals, spacing, names)."""
+    return "".join(space + word for space, word in readable(tokens, KINDS["name"]))
+
+
+def counts(kind: str) -> SampleCounts:
+    stories = samples(kind)
+    train = {s.tokens for s in story_corpus().train}
+    names = set(KINDS["name"])
+    coloured = [c for c in map(object_colours, stories) if any(len(v) > 1 for v in c.values())]
+    return SampleCounts(
+        n=len(stories),
+        at_most_two_names=sum(len(names & set(s)) <= 2 for s in stories) / len(stories),
+        colours_kept=sum(all(len(set(v)) == 1 for v in c.values()) for c in coloured) / max(1, len(coloured)),
+        with_repeats=len(coloured),
+        copied=sum(tuple(s) in train for s in stories),
+        mean_words=sum(len(s) for s in stories) / len(stories))
+
+
+def object_colours(tokens) -> dict[str, list[str]]:
+    """For each object word, the colour word just before each of its mentions (the generator always
+    gives an object the same colour, so a change of colour means the writer lost track)."""
+    objects, colours = set(KINDS["object"]), set(KINDS["colour"])
+    out: dict[str, list[str]] = {}
+    for before, word in zip(tokens, tokens[1:]):
+        if word in objects and before in colours:
+            out.setdefault(word, []).append(before)
+    return out
+
+
+def all_counts() -> dict[str, SampleCounts]:
+    return {kind: counts(kind) for kind in MODELS}

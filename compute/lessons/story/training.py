@@ -1,0 +1,81 @@
+"""Training: the three models' learning curves on one figure, and what each run cost."""
+from __future__ import annotations
+
+import plotly.graph_objects as go
+from IPython.display import HTML
+from plotly.subplots import make_subplots
+
+from ...present.palette import ACCENT, BAR, GUIDE, TEAL
+from ...present.tables import rows_html
+from ...present.widgets import Widget, update_buttons
+from ...probes import KIND_NAMES
+from .published import LABELS, MODELS, load
+from .states import evaluation as ev
+
+COLOURS = {"mlp": ACCENT, "one-head": TEAL, "four-head": BAR}
+SHOWN_KIND = "object"  # the accuracy panel opens on it
+
+
+def curve_figure() -> go.Figure:
+    """Validation loss (left) and one kind's probe accuracy (right) against training tokens; buttons choose the kind."""
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
+                        subplot_titles=("validation loss (nats per token)", "probe accuracy within kind"))
+    for kind in MODELS:
+        c = ev.learning_curve(f"story-{kind}")
+        x = [p["tokens"] / 1e6 for p in c]
+        line = dict(color=COLOURS[kind])
+        fig.add_trace(go.Scatter(x=x, y=[p["val_loss"] for p in c], name=LABELS[kind], line=line, legendgroup=kind,
+                                 hovertemplate="%{x:.1f}M tokens: loss %{y:.3f}<extra>" + LABELS[kind] + "</extra>"),
+                      row=1, col=1)
+        fig.add_trace(go.Scatter(x=x, y=[p[SHOWN_KIND] for p in c], name=LABELS[kind], line=line, legendgroup=kind,
+                                 showlegend=False,
+                                 hovertemplate="%{x:.1f}M tokens: %{y:.3f}<extra>" + LABELS[kind] + "</extra>"),
+                      row=1, col=2)
+    chance = ev.chances()
+    fig.add_trace(go.Scatter(x=[0, x[-1]], y=[chance[SHOWN_KIND]] * 2, name="chance", mode="lines",
+                             line=dict(color=GUIDE, dash="dot"), hoverinfo="skip"), row=1, col=2)
+
+    def args(kind):
+        ys = [[p[kind] for p in ev.learning_curve(f"story-{m}")] for m in MODELS] + [[chance[kind]] * 2]
+        return [{"y": ys}, {"title.text": f"Probe accuracy for {kind}s as training goes on"}, [1, 3, 5, 6]]
+
+    fig.update_layout(height=430, margin=dict(l=60, r=20, t=110, b=50),
+                      title=dict(text=f"Probe accuracy for {SHOWN_KIND}s as training goes on", font=dict(size=13),
+                                 x=0.01, xref="container", y=0.97),
+                      legend=dict(orientation="h", x=0, y=-0.18),
+                      yaxis2=dict(range=[0, 1.05]),
+                      updatemenus=[update_buttons(list(KIND_NAMES), [args(k) for k in KIND_NAMES],
+                                                  active=KIND_NAMES.index(SHOWN_KIND), y=1.22)])
+    fig.update_xaxes(title=dict(text="training tokens (millions)"))
+    fig.update_annotations(font=dict(size=12))
+    return fig
+
+
+def curve_summary() -> str:
+    parts = []
+    for kind in MODELS:
+        c = ev.learning_curve(f"story-{kind}")
+        parts.append(f"{LABELS[kind]}: loss {c[0]['val_loss']:.2f} → {c[-1]['val_loss']:.2f}, "
+                     + ", ".join(f"{k} {c[-1][k]:.2f}" for k in KIND_NAMES))
+    j = ev.sudden_jump("story-one-head", "object")
+    return ("; ".join(parts) + f". The one-head model's object accuracy jumps from {j['before']:.2f} to "
+            f"{j['after']:.2f} between {j['from_tokens'] / 1e6:.1f}M and {j['to_tokens'] / 1e6:.1f}M tokens.")
+
+
+CURVES = Widget(
+    "st-training-curves", "Learning curves of the three models on one token budget: validation loss, and probe "
+    "accuracy for the kind the buttons choose.", curve_figure, curve_summary,
+    note="On the web page, buttons switch the accuracy panel between names, objects, colours and places; the "
+         "figure shows objects, and the table below gives every kind's final accuracy.")
+
+
+def budget_table() -> HTML:
+    rows = []
+    for kind in MODELS:
+        m = load(f"story-{kind}").manifest
+        r = m["recipe"]
+        rows.append((LABELS[kind], m["parameters"], m["steps"], f"{r['batch']} × {r['context']}",
+                     f"{m['tokens_seen'] / 1e6:.1f}M", float(m["train_seconds"])))
+    return HTML(rows_html(["model", "parameters", "steps", "batch", "tokens", "seconds"],
+                          rows, caption="One token budget, three models (training time on 2 CPU threads, "
+                                        "evaluations excluded)", decimals=0))

@@ -1,0 +1,77 @@
+"""Every number (and computed word) Part III's prose cites, as plain Python values for glue."""
+from __future__ import annotations
+
+from ...data.story import KINDS, TEMPLATES
+from ...probes import BUCKETS, bucket_label
+from . import claims
+from .data import corpus_facts
+from .heads import FOUR, query_positions
+from .published import MODELS, SECOND_SEED, load
+from .states import evaluation as ev
+from .states import heads, samples
+
+
+def head(lh: tuple[int, int]) -> str:
+    return f"L{lh[0] + 1} H{lh[1] + 1}"
+
+
+def prose_values() -> dict[str, object]:
+    v: dict[str, object] = dict(corpus_facts())
+    v["n_templates"] = len(TEMPLATES)
+    for kind, words in KINDS.items():
+        v[f"n_{kind}s"] = len(words)
+        v[f"chance_{kind}"] = 1 / len(words)
+    v["window_end"] = BUCKETS[0][1]
+    v["far"] = bucket_label(BUCKETS[-1])
+    cfg = {k: load(f"story-{k}").config for k in MODELS}
+    four = cfg["four-head"]
+    v.update(d_four=four.d_model, heads_four=four.n_head, layers_four=four.n_layer, d_head=four.d_model // four.n_head,
+             d_one=cfg["one-head"].d_model, window=cfg["mlp"].window, context=four.context,
+             mlp_hidden=cfg["mlp"].d_ff, n_heads_total=four.n_layer * four.n_head)
+    recipe = load(FOUR).manifest["recipe"]
+    v.update(budget_millions=recipe["tokens"] / 1e6, lr=recipe["lr"], batch=recipe["batch"], threads=recipe["threads"])
+    c = ev.comparison()
+    for k in MODELS:
+        key = k.replace("-", "_")
+        v[f"params_{key}"] = c[k]["parameters"]
+        v[f"seconds_{key}"] = float(c[k]["train_seconds"])
+        v[f"loss_{key}"] = c[k]["val_loss"]
+        for kind in KINDS:
+            v[f"{kind}_{key}"] = c[k][kind]
+        v[f"names_mentioned_{key}"] = c[k]["name among mentioned"]
+        v[f"name_far_{key}"] = c[k]["name beyond 8"]
+        v[f"object_far_{key}"] = c[k]["object beyond 8"]
+    v["total_seconds"] = sum(v[f"seconds_{k.replace('-', '_')}"] for k in MODELS)
+    t = ev.top1_at_names(FOUR)
+    v.update(top1_name=t["top1"], top1_pronoun=t["pronoun"], within_name=t["within_kind"])
+    j = ev.sudden_jump("story-one-head", "object")
+    v.update(jump_before=j["before"], jump_after=j["after"], jump_from=j["from_tokens"] / 1e6,
+             jump_to=j["to_tokens"] / 1e6)
+    look, need, mass = heads.looks(FOUR), heads.needed(FOUR), heads.mention_mass(FOUR)
+    ko = heads.knockouts(FOUR)
+    for kind in KINDS:
+        k = list(KINDS).index(kind)
+        v[f"{kind}_head"] = head(need[kind])                               # the head whose removal hurts most
+        v[f"{kind}_head_mass"] = float(mass["mass"][need[kind][0], need[kind][1], k])
+        v[f"{kind}_looking_head"] = head(look[kind])
+        v[f"{kind}_looking_mass"] = float(mass["mass"][look[kind][0], look[kind][1], k])
+        v[f"{kind}_uniform"] = float(mass["uniform"][k])
+        v[f"{kind}_with_all"] = ko["all heads"][kind]
+        v[f"{kind}_without_head"] = ko[need[kind]][kind]
+    v["object_worst_drop"] = max(heads.drop(FOUR, "object", key) for key in ko if key != "all heads")
+    second = heads.looks(SECOND_SEED)
+    v["second_seed"] = int(load(SECOND_SEED).manifest["seed"])
+    for kind in claims.LOOKING_KINDS:
+        v[f"{kind}_head_seed2"] = head(second[kind])
+    v["roles_moved"] = sum(second[k] != look[k] for k in claims.LOOKING_KINDS)
+    v["role_kinds"] = len(claims.LOOKING_KINDS)
+    v["role_stories"] = heads.ROLE_STORIES
+    v["n_queries"] = len(query_positions())
+    sc = samples.all_counts()
+    v["n_samples"] = samples.N_SAMPLES
+    v["temperature"] = samples.SAMPLING.temperature
+    for k in MODELS:
+        key = k.replace("-", "_")
+        v[f"two_names_{key}"] = sc[k].at_most_two_names
+        v[f"colours_kept_{key}"] = sc[k].colours_kept
+    return v

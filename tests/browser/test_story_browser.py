@@ -1,0 +1,77 @@
+"""Part III in Chromium: every control of its figures driven, and what each state shows checked against compute."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from compute.lessons.story import comparison, heads as heads_page, training
+from compute.lessons.story.published import MODELS, story_corpus
+from compute.lessons.story.states import evaluation as ev, heads
+from compute.probes import KIND_NAMES
+
+PATH = "posts/story-models.html"
+DATA_JS = """(id) => JSON.parse(JSON.stringify(document.getElementById(id).data,
+    (k, v) => ArrayBuffer.isView(v) ? Array.from(v) : v))"""
+TITLE_JS = "(id) => document.getElementById(id).layout.title.text"
+
+
+@pytest.fixture
+def lesson(page):
+    page.open(PATH)
+    yield page
+    assert page.external_requests == []
+    assert page.console_errors == []
+
+
+def click(p, div, label):
+    button = p.page.locator(f"#{div} .updatemenu-button").filter(has_text=re.compile(f"^{re.escape(label)}$"))
+    assert button.count() == 1, (div, label)
+    button.click()
+    p.page.wait_for_timeout(60)
+
+
+def data(p, div):
+    return p.page.evaluate(DATA_JS, div)
+
+
+def test_attention_buttons_show_every_heads_row_for_each_query(lesson):
+    div = heads_page.ATTENTION.id
+    A = heads.attention_on("story-four-head", heads.worked_story())
+    L, H = A.shape[:2]
+    for q in heads_page.query_positions():
+        st = heads_page._state(q)
+        click(lesson, div, st["query"])
+        z = np.array(data(lesson, div)[0]["z"], dtype=float)
+        assert z.shape == (L * H, q + 1) and np.allclose(z, A[:, :, q, : q + 1].reshape(L * H, -1), atol=1e-6)
+        assert lesson.page.evaluate(TITLE_JS, div) == heads_page._title(st)
+        assert st["word"] == story_corpus().val[heads.worked_story()].tokens[q]
+
+
+def test_curve_buttons_switch_the_accuracy_panel(lesson):
+    div = training.CURVES.id
+    for kind in KIND_NAMES:
+        click(lesson, div, kind)
+        traces = data(lesson, div)
+        for m, trace in zip(MODELS, traces[1:6:2]):
+            assert np.allclose(trace["y"], [p[kind] for p in ev.learning_curve(f"story-{m}")])
+        assert np.allclose(traces[6]["y"], ev.chances()[kind])
+
+
+def test_distance_buttons_switch_the_kind(lesson):
+    div = comparison.DISTANCE.id
+    for kind in KIND_NAMES:
+        click(lesson, div, kind)
+        traces = data(lesson, div)
+        for m, trace in zip(MODELS, traces):
+            want = [np.nan if v is None else v for v in ev.by_distance(f"story-{m}", kind)]
+            got = [np.nan if v is None else v for v in trace["y"]]
+            assert np.allclose(got, want, equal_nan=True)
+
+
+def test_knockout_cells_and_marked_probes(lesson):
+    z = np.array(data(lesson, heads_page.KNOCKOUTS.id)[0]["z"], dtype=float)
+    assert np.allclose(z, heads_page.knockout_grid())
+    probes = sum(len(story_corpus().val[i].probes) for i in range(len(story_corpus().val))[:2])
+    assert lesson.page.locator("mark.probe").count() == probes

@@ -1,0 +1,61 @@
+"""Part III's claims hold on the published story models, and fail on a model with its name head silenced."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from safetensors.torch import load_file
+
+from compute.lessons.story import claims
+from compute.lessons.story.published import CHECKPOINT_FILES
+from compute.lessons.story.states import heads
+from compute.store import checkpoint_dir, save_checkpoint
+from conftest import ROOT
+
+
+def test_every_claim_holds_on_the_published_models():
+    broken = [(c.name, o.evidence) for c, o in claims.check_all() if not o.holds]
+    assert not broken
+
+
+def test_head_roles_are_measured_not_assigned():
+    mass = heads.mention_mass("story-four-head")
+    assert mass["mass"].shape == (2, 4, 4) and np.all(mass["uniform"] < 0.1)
+    looks = heads.looks("story-four-head")
+    assert all(mass["mass"][l, h, k] == mass["mass"][:, :, k].max() for k, (l, h) in enumerate(looks.values()))
+
+
+@pytest.fixture
+def silenced(tmp_path):
+    """The published checkpoints, with the four-head model's name head writing nothing (its W_V columns zeroed)."""
+    for name in CHECKPOINT_FILES:
+        shutil.copy2(checkpoint_dir() / name, tmp_path / name)
+    path = tmp_path / "story-four-head.safetensors"
+    weights = load_file(path)
+    layer, head = heads.looks("story-four-head")["name"]
+    d = weights[f"blocks.{layer}.attn.W_V"].shape[1] // 4
+    weights[f"blocks.{layer}.attn.W_V"][:, head * d:(head + 1) * d] = 0
+    manifest = json.loads(path.with_suffix(".json").read_text())
+    for key in ("checkpoint_sha256", "tensors", "torch_version"):
+        manifest.pop(key)
+    save_checkpoint(path, weights, manifest)
+    return tmp_path
+
+
+def test_claims_fail_when_the_name_head_is_silenced(silenced):
+    """`compute check` on the damaged checkpoint stops, naming the claims that no longer hold."""
+    env = {**os.environ, "COMPUTE_CHECKPOINTS": str(silenced), "PYTHONPATH": str(ROOT)}
+    for name in ("walkthrough", "walkthrough-alt"):
+        for suffix in (".safetensors", ".json"):
+            shutil.copy2(checkpoint_dir() / f"{name}{suffix}", silenced / f"{name}{suffix}")
+    shutil.copy2(checkpoint_dir() / "walkthrough-seeds.json", silenced / "walkthrough-seeds.json")
+    proc = subprocess.run([sys.executable, "-m", "compute", "check"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 1
+    assert "four_heads_name_the_friend" in proc.stderr and "looking_heads_are_the_needed_heads" in proc.stderr
+    assert proc.stderr.startswith("error: ") and proc.stderr.count("\n") == 1
