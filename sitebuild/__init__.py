@@ -11,7 +11,9 @@ Modules, one job each:
   notebooks  each lesson as a Jupyter notebook (jupytext), outputs stripped
   browser    launch Debian's chromium; block and record non-local requests
   serve      a local static HTTP server in a thread (misses can get 404.html)
-  publish    swap the finished output into site/ atomically
+  publish    swap the finished output into site/ atomically (renameat2 exchange)
+  lock       one build at a time: an flock on _build/build.lock
+  rawcheck   no built page may show raw MyST markup
   sitecheck  checks over a built site (HTML validity, links, visible text), for the tests
 """
 

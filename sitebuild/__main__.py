@@ -1,28 +1,37 @@
 """`python -m sitebuild`: build the whole site into site/.
 
+0. take the build lock (a second build waits), clear what an interrupted
+   build left (staging folders, its temporary files);
 1. compute's preflight check (if compute has one);
-2. sphinx-build into _build/html (lessons execute, or come from the cache);
+2. sphinx-build into _build/html (lessons execute, or come from the cache),
+   then check that no page shows raw MyST markup;
 3. one PDF handout per lesson, posts/<stem>.md -> handouts/<stem>.pdf, and
    one Jupyter notebook per lesson -> notebooks/<stem>.ipynb;
 4. publish _build/html + handouts + notebooks into site/ atomically.
 
-Exits 1 with a one-line `error: ...` when a step fails; site/ is then left
-as it was.
+Exits 1 with a one-line `error: ...` when a step fails (130 when
+interrupted); site/ is then left as it was.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import os
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from . import ROOT
-from .handouts import HandoutError, make_handouts
+from .handouts import HandoutError, make_handouts, source_epoch
 from .html import SphinxError, build_html
 from .notebooks import make_notebooks
 from .preflight import PreflightError, run_preflight_if_changed
-from .publish import publish
+from .lock import build_lock
+from .publish import publish, remove_leftovers
+from .rawcheck import RawMarkupError, check_pages
 
 
 def lesson_stems(root: Path) -> list[str]:
@@ -30,14 +39,35 @@ def lesson_stems(root: Path) -> list[str]:
     return sorted(p.stem for p in (root / "posts").glob("*.md"))
 
 
+def private_tmp_path(root: Path) -> Path:
+    """This site's own temporary folder: short (Chromium keeps a socket in its profile there, and socket
+    paths are limited to 108 bytes) and named after the site's folder, so no two sites share one."""
+    digest = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:12]
+    return Path(os.environ.get("SITEBUILD_SYSTEM_TMP", tempfile.gettempdir())) / f"sitebuild-{digest}"
+
+
+def private_tmp(root: Path) -> None:
+    """Send every temporary file of this build (Chromium profiles, Sphinx crash logs, ...) to the
+    site's own temporary folder, emptied first: whatever a killed build left there goes with the next."""
+    tmp = private_tmp_path(root)
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    os.environ.setdefault("SITEBUILD_SYSTEM_TMP", tempfile.gettempdir())
+    os.environ["TMPDIR"] = str(tmp)
+    tempfile.tempdir = None  # forget the cached default
+
+
 def build_site(root: Path) -> dict:
-    """Run the four steps; returns what the summary reports. Raises on failure."""
+    """Run the steps; returns what the summary reports. Raises on failure. Call with the lock held."""
     build_dir = root / "_build"
     stems = lesson_stems(root)
+    remove_leftovers(root / "site")
+    private_tmp(root)
     run_preflight_if_changed(root, build_dir)
     executed = build_html(root, build_dir)
     html_dir = build_dir / "html"
-    printed = make_handouts(html_dir, stems, build_dir / "handouts")
+    check_pages(html_dir)
+    printed = make_handouts(html_dir, stems, build_dir / "handouts", source_epoch(root))
     notebooks = make_notebooks(root, stems, build_dir / "notebooks")
     publish(html_dir, [build_dir / "handouts" / f"{s}.pdf" for s in stems], root / "site", notebooks)
     sources = sorted(f"posts/{s}.md" for s in stems)
@@ -72,11 +102,15 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
         sys.path.insert(0, str(root))  # compute's preflight is imported from the repo
     start = time.monotonic()
     try:
-        result = build_site(root)
-    except (PreflightError, SphinxError, HandoutError) as exc:
+        with build_lock(root / "_build"):
+            result = build_site(root)
+    except (PreflightError, SphinxError, HandoutError, RawMarkupError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         print("site/ was left unchanged.", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("error: interrupted; site/ was left unchanged.", file=sys.stderr)
+        return 130
     print(summary(result, time.monotonic() - start))
     return 0
 

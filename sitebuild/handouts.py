@@ -3,20 +3,27 @@
 A handout is reprinted only when what it is printed from changed since it
 was last printed: the page's HTML, or anything in _static/ (print.css, the
 other styles and scripts). Hashes are kept in `<out_dir>/stamps.json`.
+
+Chromium writes the time of printing into each PDF; it is replaced by the time
+of the source's last commit (SOURCE_DATE_EPOCH when set, a fixed date outside
+a git checkout), so two builds of one commit give the same bytes.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import subprocess
+import time
 from pathlib import Path
 
 from . import browser
 from .serve import serve
 
 # Bump when the print settings below change, to reprint every handout.
-PRINT_SETTINGS = "a4-15mm-footer-v1"
+PRINT_SETTINGS = "a4-15mm-footer-v2"  # v2: links to other pages unlinked, dates from the source
 MARGIN = {"top": "15mm", "right": "15mm", "bottom": "18mm", "left": "15mm"}
 # A4 width less the side margins, in CSS pixels: the page is laid out (and its
 # figures sized) at the width it is printed at.
@@ -27,6 +34,39 @@ FOOTER = (
     '<span class="title"></span>'
     '<span><span class="pageNumber"></span> / <span class="totalPages"></span></span></div>'
 )
+
+
+_PDF_DATE = re.compile(rb"/(CreationDate|ModDate) \(D:\d{14}[-+Z][^)]*\)")
+FALLBACK_EPOCH = 946684800  # 2000-01-01, outside a git checkout without SOURCE_DATE_EPOCH
+
+
+def source_epoch(root: Path) -> int:
+    """SOURCE_DATE_EPOCH, or the time of the last commit of `root`, or a fixed date."""
+    if os.environ.get("SOURCE_DATE_EPOCH", "").isdigit():
+        return int(os.environ["SOURCE_DATE_EPOCH"])
+    try:
+        out = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=root, capture_output=True, text=True,
+                             timeout=10)
+        return int(out.stdout.strip()) if out.returncode == 0 and out.stdout.strip().isdigit() else FALLBACK_EPOCH
+    except (OSError, subprocess.SubprocessError):
+        return FALLBACK_EPOCH
+
+
+def fix_pdf_dates(pdf: Path, epoch: int) -> None:
+    """Overwrite the PDF's creation and modification dates, keeping every byte offset (same length)."""
+    stamp = time.strftime("%Y%m%d%H%M%S", time.gmtime(epoch)).encode()
+    data = _PDF_DATE.sub(lambda m: b"/" + m.group(1) + b" (D:" + stamp + b"+00'00')", pdf.read_bytes())
+    pdf.write_bytes(data)
+
+
+# A link to another page of the site would print as a link to the local server the page was printed
+# from: keep its text, drop the link. Links within the page become the PDF's own destinations.
+UNLINK_OTHER_PAGES_JS = """() => {
+  for (const a of document.querySelectorAll('a[href]')) {
+    const url = new URL(a.getAttribute('href'), location.href);
+    if (url.origin === location.origin && url.pathname !== location.pathname) a.removeAttribute('href');
+  }
+}"""
 
 
 class HandoutError(Exception):
@@ -58,7 +98,7 @@ def page_hash(html_dir: Path, stem: str, static: bytes | None = None) -> str:
     return h.hexdigest()
 
 
-def make_handouts(html_dir: Path, stems: list[str], out_dir: Path) -> list[str]:
+def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = FALLBACK_EPOCH) -> list[str]:
     """Make `out_dir`/<stem>.pdf for each lesson page `html_dir`/posts/<stem>.html.
 
     Returns the stems printed this time; the others were unchanged and kept.
@@ -87,6 +127,7 @@ def make_handouts(html_dir: Path, stems: list[str], out_dir: Path) -> list[str]:
             context = chromium.new_context(viewport=VIEWPORT)
             for stem in todo:
                 _print_page(context, f"{base}posts/{stem}.html", out_dir / f"{stem}.pdf")
+                fix_pdf_dates(out_dir / f"{stem}.pdf", epoch)
                 stamps[stem] = wanted[stem]
                 stamp_file.write_text(json.dumps(stamps, indent=1, sort_keys=True))
         finally:
@@ -102,6 +143,7 @@ def _print_page(context, url: str, pdf: Path) -> None:
         page.goto(url, wait_until="load")
         # The handout shows every reveal's answer: open them before laying out.
         page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+        page.evaluate(UNLINK_OTHER_PAGES_JS)
         page.evaluate(browser.WAIT_FOR_PAGE_JS)
         if external:
             raise HandoutError(f"{url} requested outside the site: {', '.join(external)}")

@@ -1,17 +1,23 @@
 """Publish the built site into site/ all at once, or not at all.
 
 The full output is assembled in a fresh folder next to site/ (same file
-system), then swapped in with two renames. Until that swap, site/ is not
-touched; if anything fails, the half-made folder is removed and the previous
-site/ stays as it was.
+system), then exchanged with site/ in one atomic step (Linux renameat2 with
+RENAME_EXCHANGE): a reader served from site/ sees the old site or the new one,
+never a missing file. Where the exchange is not supported, two renames are the
+fallback (a brief gap). Until that step site/ is not touched; if anything
+fails, the half-made folder is removed and the previous site/ stays as it was.
 """
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import os
 import shutil
 import tempfile
 from pathlib import Path
+
+STAGING_PREFIX = ".{name}.new-"
 
 # Build by-products that do not belong on the published site.
 # The *webpack-macros.html files are the themes' Jinja macros, copied into
@@ -20,11 +26,13 @@ _NOT_PUBLISHED = shutil.ignore_patterns(
     ".buildinfo", ".doctrees", "webpack-macros.html", "sbt-webpack-macros.html"
 )
 
+_AT_FDCWD, _RENAME_EXCHANGE = -100, 2
+
 
 def publish(html_dir: Path, handouts: list[Path], site: Path, notebooks: list[Path] = ()) -> None:
     """Make `site` hold a copy of `html_dir` plus `handouts/` and `notebooks/` with the given files."""
     parent = site.parent
-    staging = Path(tempfile.mkdtemp(prefix=f".{site.name}.new-", dir=parent))
+    staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX.format(name=site.name), dir=parent))
     try:
         output = staging / "out"
         shutil.copytree(html_dir, output, ignore=_NOT_PUBLISHED)
@@ -38,11 +46,31 @@ def publish(html_dir: Path, handouts: list[Path], site: Path, notebooks: list[Pa
         shutil.rmtree(staging, ignore_errors=True)
 
 
+def exchange(a: Path, b: Path) -> None:
+    """Swap two paths atomically (renameat2 RENAME_EXCHANGE); OSError(ENOSYS or EINVAL) where unsupported."""
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):
+        raise OSError(errno.ENOSYS, "renameat2 is not available") from None
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) != 0:
+        code = ctypes.get_errno()
+        raise OSError(code, os.strerror(code), str(b))
+
+
 def swap_in(new: Path, site: Path) -> None:
-    """Replace the folder `site` by `new` with renames; `new` must be on the same file system."""
+    """Replace the folder `site` by `new`; `new` must be on the same file system. `new` then holds the old site."""
     if not site.exists():
         os.rename(new, site)
         return
+    try:
+        exchange(new, site)
+    except OSError as err:
+        if err.errno not in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+            raise
+        _swap_by_renames(new, site)
+
+
+def _swap_by_renames(new: Path, site: Path) -> None:
     old = new.parent / "old"
     os.rename(site, old)
     try:
@@ -50,4 +78,12 @@ def swap_in(new: Path, site: Path) -> None:
     except BaseException:
         os.rename(old, site)  # put the previous site back
         raise
-    shutil.rmtree(old, ignore_errors=True)
+    os.rename(old, new)
+
+
+def remove_leftovers(site: Path) -> list[Path]:
+    """Staging folders an interrupted build left next to `site` (call with the build lock held)."""
+    gone = sorted(site.parent.glob(STAGING_PREFIX.format(name=site.name) + "*"))
+    for folder in gone:
+        shutil.rmtree(folder, ignore_errors=True)
+    return gone

@@ -12,7 +12,7 @@ extension works it out from the lesson's text, before anything runs:
 * requirements.txt, since the pinned libraries shape the outputs too.
 
 Their paths and contents hash to the lesson's *stamp*. On `source-read` the
-stamp goes into a hidden first code cell (`# build stamp: <sha256>`), so the
+stamp goes into a hidden last code cell (`# build stamp: <sha256>`), so the
 jupyter-cache key changes exactly when those bytes change, and on
 `env-get-outdated` a lesson whose stamp changed is re-read even if its own
 file did not. Editing a module no lesson imports (the command line, say)
@@ -159,19 +159,13 @@ def tree_hash(root: Path) -> str:
 
 
 def insert_stamp(text: str, stamp: str) -> str:
-    """Return the MyST notebook `text` with a hidden stamp cell right after its front matter.
+    """Return the MyST notebook `text` with a hidden stamp cell appended at its end.
 
-    The cell takes four lines; source line numbers after it shift by four.
+    At the end, the cell shifts no line of the lesson: warnings and errors name the lines an
+    author sees in the .md file.
     """
     cell = f"```{{code-cell}} ipython3\n:tags: [remove-cell]\n{STAMP_PREFIX}{stamp}\n```\n"
-    lines = text.splitlines(keepends=True)
-    end = 0
-    if lines and lines[0].startswith("---"):
-        for i, line in enumerate(lines[1:], 1):
-            if line.startswith(("---", "...")):
-                end = i + 1
-                break
-    return "".join(lines[:end]) + cell + "".join(lines[end:])
+    return text + ("" if text.endswith("\n") or not text else "\n") + "\n" + cell
 
 
 def _is_lesson(docname: str, text: str) -> bool:

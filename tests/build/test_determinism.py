@@ -1,6 +1,5 @@
-"""Two clean builds of the same sources give the same pages, word for word and figure for figure.
-
-Slow (two cold builds, each in its own copy of the repository); one test.
+"""Two clean builds of the same sources give the same site, byte for byte: pages, search index, handouts,
+notebooks. Slow (two cold builds, each in its own copy of the repository); one test.
 """
 
 from __future__ import annotations
@@ -9,6 +8,7 @@ import shutil
 import subprocess
 
 from conftest import ROOT, run_sitebuild
+from helpers import tree_digest
 from sitebuild.sitecheck import figure_specs, html_pages, visible_text
 
 
@@ -30,15 +30,21 @@ def _build(dest):
     proc = run_sitebuild(root)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "from cache: none" in proc.stdout  # a cold build: every lesson executed
-    site = root / "site"
-    return {p.relative_to(site).as_posix(): p.read_text() for p in html_pages(site)}
+    return root / "site"
 
 
-def test_two_clean_builds_give_identical_pages(tmp_path):
-    first, second = _build(tmp_path / "a"), _build(tmp_path / "b")
-    assert sorted(first) == sorted(second)
+def test_two_clean_builds_give_identical_bytes(tmp_path):
+    site_a, site_b = _build(tmp_path / "a"), _build(tmp_path / "b")
+    bytes_a, bytes_b = tree_digest(site_a), tree_digest(site_b)
+    assert sorted(bytes_a) == sorted(bytes_b)
+    assert any(name.endswith(".pdf") for name in bytes_a) and any(name.endswith(".ipynb") for name in bytes_a)
+    different = [name for name in bytes_a if bytes_a[name] != bytes_b[name]]
+    # what the reader sees first, for a readable failure; then every byte
+    first = {p.relative_to(site_a).as_posix(): p.read_text() for p in html_pages(site_a)}
+    second = {p.relative_to(site_b).as_posix(): p.read_text() for p in html_pages(site_b)}
     assert any(figure_specs(html) for html in first.values())
     different_text = [p for p in first if visible_text(first[p]) != visible_text(second[p])]
     assert not different_text, f"visible text differs between builds: {different_text}"
     different_figures = [p for p in first if figure_specs(first[p]) != figure_specs(second[p])]
     assert not different_figures, f"plotly figure data differs between builds: {different_figures}"
+    assert not different, f"files differ between builds: {different}"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
+import threading
 
 import pytest
 
@@ -60,22 +62,69 @@ def test_failed_copy_leaves_site_identical(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.pdf", "html", "site"]
 
 
-def test_failed_swap_puts_old_site_back(tmp_path, monkeypatch):
+def test_failed_exchange_leaves_site_identical(tmp_path, monkeypatch):
+    site = _old_site(tmp_path)
+    before = tree_digest(site)
+    html, pdf = _new_build(tmp_path)
+
+    def exchange(a, b):
+        raise OSError(errno.EIO, "exchange failed")
+
+    monkeypatch.setattr(pub, "exchange", exchange)
+    with pytest.raises(OSError):
+        pub.publish(html, [pdf], site)
+    assert tree_digest(site) == before
+
+
+def test_fallback_swap_puts_old_site_back(tmp_path, monkeypatch):
+    """Where the atomic exchange is unsupported, two renames; if the second fails, the old site returns."""
     site = _old_site(tmp_path)
     before = tree_digest(site)
     html, pdf = _new_build(tmp_path)
     real_rename = os.rename
+
+    def unsupported(a, b):
+        raise OSError(errno.ENOSYS, "no renameat2")
 
     def rename(src, dst):
         if str(dst) == str(site) and os.path.basename(src) == "out":  # new -> site
             raise OSError("rename failed")
         return real_rename(src, dst)
 
+    monkeypatch.setattr(pub, "exchange", unsupported)
     monkeypatch.setattr(pub.os, "rename", rename)
     with pytest.raises(OSError):
         pub.publish(html, [pdf], site)
     monkeypatch.setattr(pub.os, "rename", real_rename)
     assert tree_digest(site) == before
+
+
+def test_a_reader_never_meets_a_missing_file_during_publishes(tmp_path):
+    """One thread reads site/index.html and site/posts/a.html without pause while 80 publishes run."""
+    site = _old_site(tmp_path)
+    (site / "index.html").write_text("old index")
+    html, pdf = _new_build(tmp_path)
+    (html / "posts" / "a.html").write_text("new a")
+    missing, reads, stop = [], [0], threading.Event()
+
+    def reader():
+        while not stop.is_set():
+            for name in ("index.html", "posts/a.html"):
+                try:
+                    (site / name).read_bytes()
+                    reads[0] += 1
+                except FileNotFoundError:
+                    missing.append(name)
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    try:
+        for _ in range(80):
+            pub.publish(html, [pdf], site)
+    finally:
+        stop.set()
+        thread.join()
+    assert reads[0] > 100 and not missing
 
 
 def test_failing_build_leaves_site_identical(tmp_path):
@@ -88,6 +137,8 @@ def test_failing_build_leaves_site_identical(tmp_path):
     before = tree_digest(site)
     proc = run_sitebuild(root, timeout=600)
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "error: sphinx-build failed" in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert lines[0] == "error: posts/lesson.md, line 14: ZeroDivisionError: division by zero"
+    assert "Versions" not in proc.stdout + proc.stderr  # no Sphinx crash report
     assert tree_digest(site) == before
     assert not list(root.glob(".site.new-*"))

@@ -40,6 +40,15 @@ def test_handout_is_a4_with_page_numbers(built_site, stem):
         assert chrome not in everything, chrome
 
 
+@pytest.mark.parametrize("stem", LESSONS)
+def test_handout_links_never_point_at_the_printing_server(built_site, stem):
+    """Links to other pages are printed as text; the PDF carries no link to the local server it was made from."""
+    reader = PdfReader(built_site / "handouts" / f"{stem}.pdf")
+    uris = [a.get_object().get("/A", {}).get("/URI", "") for page in reader.pages for a in page.get("/Annots", [])]
+    assert not [u for u in uris if "127.0.0.1" in u or "localhost" in u]
+    assert reader.metadata["/CreationDate"] == reader.metadata["/ModDate"]
+
+
 def test_handouts_are_reprinted_only_when_their_page_changes(built_site, tmp_path):
     html = tmp_path / "html"
     shutil.copytree(ROOT / "_build" / "html", html)

@@ -112,12 +112,10 @@ def test_stamp_follows_the_checkpoint_folder_in_use(tmp_path, monkeypatch):
     assert stamp_hash(root, LESSON) != before          # a missing file counts too
 
 
-def test_insert_stamp_after_front_matter():
-    text = "---\nfile_format: mystnb\n---\n\n# Title\n"
+def test_the_stamp_cell_goes_last_and_shifts_no_line():
+    text = "---\nfile_format: mystnb\n---\n\n# Title\n\nText.\n"
     out = insert_stamp(text, "abc")
-    assert out.startswith("---\nfile_format: mystnb\n---\n```{code-cell} ipython3\n:tags: [remove-cell]\n")
-    assert f"{STAMP_PREFIX}abc\n```\n\n# Title\n" in out
-
-
-def test_insert_stamp_without_front_matter():
-    assert insert_stamp("# Title\n", "abc").endswith("```\n# Title\n")
+    assert out.startswith(text)
+    assert out.endswith(f"```{{code-cell}} ipython3\n:tags: [remove-cell]\n{STAMP_PREFIX}abc\n```\n")
+    assert code_cells(out)[-1] == f"{STAMP_PREFIX}abc"
+    assert insert_stamp("# Title", "abc").startswith("# Title\n\n```")

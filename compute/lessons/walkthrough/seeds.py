@@ -5,7 +5,7 @@ import json
 from functools import lru_cache
 
 from ...data.walkthrough import answer_rows
-from ...store import CheckpointError, checkpoint_dir
+from ...store import CheckpointError, checkpoint_dir, read_bytes
 
 SEED_RECORD = "walkthrough-seeds.json"
 CHECKPOINT_FILES = (SEED_RECORD,)  # what this module reads from the checkpoint folder
@@ -29,14 +29,15 @@ def pattern_counts(record: dict) -> dict[str, int]:
 def check_seed_record(published_seed: int, alternative_seed: int) -> None:
     """The seed-search record exists, parses, and names the stored checkpoints' seeds."""
     path = checkpoint_dir() / SEED_RECORD
-    if not path.is_file():
+    if not path.exists():
         raise CheckpointError(f"{path}: seed-search record not found "
                               f"(run python -m compute train walkthrough --search-seeds 0-199)")
+    blob = read_bytes(path, "seed-search record")
     try:
-        record = json.loads(path.read_text())
+        record = json.loads(blob)
         recorded = (record["published_seed"], record["alternative_seed"])
         record["entries"][0]["rows"]
-    except (json.JSONDecodeError, KeyError, IndexError, TypeError) as err:
+    except (json.JSONDecodeError, UnicodeDecodeError, KeyError, IndexError, TypeError) as err:
         raise CheckpointError(f"{path}: seed-search record is unreadable ({type(err).__name__}: {err})") from None
     if recorded != (published_seed, alternative_seed):
         raise CheckpointError(f"{path}: seed-search record names seeds {recorded}, "

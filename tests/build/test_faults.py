@@ -1,0 +1,147 @@
+"""The build under faults: concurrent builds, a killed or interrupted build, a typo in a lesson, line numbers."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from helpers import LESSON, make_mini_project, tree_digest
+from sitebuild.__main__ import private_tmp_path
+from sitebuild.rawcheck import raw_markup
+from sitebuild.sitecheck import visible_text
+
+
+def _project(tmp_path, lesson=LESSON):
+    (tmp_path / "src").mkdir()
+    return make_mini_project(tmp_path / "src", lesson)
+
+
+def _start(root: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "sitebuild"], cwd=root, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def _processes_in(root: Path) -> list[int]:
+    """Live processes whose working folder lies in `root` (sphinx-build runs in it, the kernel in posts/)."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and Path(os.readlink(proc / "cwd")).is_relative_to(root.resolve()):
+                pids.append(int(proc.name))
+        except OSError:
+            continue
+    return pids
+
+
+def test_two_builds_at_once_take_turns(tmp_path):
+    root = _project(tmp_path)
+    assert subprocess.run([sys.executable, "-m", "sitebuild"], cwd=root, capture_output=True).returncode == 0
+    first, second = _start(root), _start(root)
+    outs = [p.communicate(timeout=120) for p in (first, second)]
+    assert first.returncode == second.returncode == 0, outs
+    assert sum("waiting: another build of this site is running" in out for out, _ in outs) <= 1
+    assert all("site/ published" in out for out, _ in outs)
+    assert "The value is 1 ." in visible_text((root / "site" / "posts" / "lesson.html").read_text())
+
+
+def test_a_second_build_waits_for_the_first(tmp_path):
+    slow = LESSON.replace("import compute", "import compute, time\ntime.sleep(6)")
+    root = _project(tmp_path, slow)
+    first = _start(root)
+    time.sleep(2)                                   # the first holds the lock by now
+    second = _start(root)
+    out2, _ = second.communicate(timeout=120)
+    first.communicate(timeout=120)
+    assert first.returncode == second.returncode == 0
+    assert "waiting: another build of this site is running" in out2
+
+
+def test_a_killed_build_leaves_no_worker_behind(tmp_path):
+    marker = tmp_path / "kernel-started"
+    slow = LESSON.replace("import compute", f"import compute, time\nopen({str(marker)!r}, 'w').close()\ntime.sleep(60)")
+    root = _project(tmp_path, slow)
+    build = _start(root)
+    deadline = time.time() + 60
+    while not marker.exists() and time.time() < deadline:
+        time.sleep(0.2)
+    assert marker.exists(), "the lesson never started"
+    assert _processes_in(root)
+    os.kill(build.pid, signal.SIGKILL)
+    build.wait()
+    deadline = time.time() + 5
+    while _processes_in(root) and time.time() < deadline:
+        time.sleep(0.2)
+    assert _processes_in(root) == []
+
+
+def test_ctrl_c_prints_one_line_and_keeps_the_site(tmp_path):
+    marker = tmp_path / "kernel-started"
+    root = _project(tmp_path)
+    assert subprocess.run([sys.executable, "-m", "sitebuild"], cwd=root, capture_output=True).returncode == 0
+    before = tree_digest(root / "site")
+    (root / "posts" / "lesson.md").write_text(
+        LESSON.replace("import compute", f"import compute, time\nopen({str(marker)!r}, 'w').close()\ntime.sleep(60)"))
+    build = _start(root)
+    deadline = time.time() + 60
+    while not marker.exists() and time.time() < deadline:
+        time.sleep(0.2)
+    os.killpg(build.pid, signal.SIGINT)           # what a terminal sends to the whole foreground group
+    out, err = build.communicate(timeout=60)
+    assert build.returncode == 130
+    assert err.strip() == "error: interrupted; site/ was left unchanged.", err
+    assert tree_digest(root / "site") == before
+
+
+def test_leftovers_of_an_interrupted_build_are_cleared(tmp_path):
+    root = _project(tmp_path)
+    (root / ".site.new-abc123" / "out").mkdir(parents=True)
+    profile = private_tmp_path(root) / "playwright_chromiumdev_profile-XYZ"
+    profile.mkdir(parents=True)
+    assert subprocess.run([sys.executable, "-m", "sitebuild"], cwd=root, capture_output=True).returncode == 0
+    assert not (root / ".site.new-abc123").exists() and not profile.exists()
+
+
+def test_an_unclosed_code_fence_stops_the_build(tmp_path):
+    broken = LESSON.replace("```\n\nThe value", "\nThe value")  # the code cell's closing fence is gone
+    broken += "\nMore text after.\n"
+    root = _project(tmp_path, broken)
+    proc = subprocess.run([sys.executable, "-m", "sitebuild"], cwd=root, capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert not (root / "site").exists()
+    first = proc.stderr.strip().splitlines()[0]
+    assert first.startswith("error: ") and ("raw markup" in first or "posts/lesson.md" in first), proc.stderr
+
+
+def test_raw_markup_is_found_in_a_pages_visible_text():
+    assert raw_markup("<p>The value is {glue:text}`value`.</p>")
+    assert raw_markup("<p>```{code-cell} ipython3</p>")
+    assert raw_markup("<p>See {doc}`posts/x`.</p>")
+    assert not raw_markup("<p>The value is 1. A set {1, 2} and `code`.</p><script>{glue:text}</script>")
+
+
+def test_warnings_name_the_lines_an_author_sees(tmp_path):
+    text = LESSON.replace("The value is {glue:text}`value`.",
+                          "First line of a paragraph,\nsecond line {glue:text}`nosuchkey:.2f` here.\n\n"
+                          "```{figure} missing.png\n:name: fig-x\n```")
+    root = _project(tmp_path, text)
+    lines = text.splitlines()
+    glue_line = next(i for i, line in enumerate(lines, 1) if "nosuchkey" in line)
+    figure_line = next(i for i, line in enumerate(lines, 1) if "missing.png" in line)
+    proc = subprocess.run([sys.executable, "-m", "sitebuild"], cwd=root, capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert f"posts/lesson.md:{glue_line}: WARNING: No key 'nosuchkey'" in proc.stdout
+    assert f"posts/lesson.md:{figure_line}: WARNING: image file not readable" in proc.stdout
+
+
+def test_a_failed_warning_build_does_not_pass_on_a_rebuild(tmp_path):
+    """Sphinx forgets warnings between builds: a rebuild with nothing changed must fail again, not publish."""
+    text = LESSON.replace("{glue:text}`value`", "{glue:text}`nosuchkey`")
+    root = _project(tmp_path, text)
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, "-m", "sitebuild"], cwd=root, capture_output=True, text=True)
+        assert proc.returncode == 1 and "nosuchkey" in proc.stdout
+    assert not (root / "site").exists()
