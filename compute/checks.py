@@ -1,4 +1,4 @@
-"""Everything the build checks before any lesson runs: each lesson package's claims and preflight()."""
+"""What the build asks of every lesson package: its claims, its preflight() and its files for the site."""
 from __future__ import annotations
 
 import importlib
@@ -24,3 +24,12 @@ def preflight() -> None:
     for package in lesson_packages():
         if hasattr(package, "preflight"):
             package.preflight()
+
+
+def site_files() -> dict[str, bytes]:
+    """Every lesson's files for the site itself (paths relative to the site's root)."""
+    out: dict[str, bytes] = {}
+    for package in lesson_packages():
+        if hasattr(package, "site_files"):
+            out.update(package.site_files())
+    return out

@@ -1,4 +1,4 @@
-"""Command line: train the walkthrough and story models, search seeds, check every lesson's claims."""
+"""Command line: train the walkthrough and story models, search seeds, check every lesson's claims, export."""
 from __future__ import annotations
 
 import argparse
@@ -58,6 +58,9 @@ def parser() -> argparse.ArgumentParser:
         cmd.add_argument("--out", type=Path, default=None, help="folder for the checkpoint (default: the published one)")
         cmd.add_argument("--quiet", action="store_true", help="no progress bar")
     sub.add_parser("check", help="check every lesson's claims and checkpoints")
+    e = sub.add_parser("export", help="write a published model for the page's JavaScript")
+    e.add_argument("model", choices=["story"])
+    e.add_argument("--out", type=Path, default=Path("_build/export"), help="folder (default %(default)s)")
     return p
 
 
@@ -140,6 +143,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "check":
             return check(args)
+        if args.command == "export":
+            from .export.story import write
+            for path in write(args.out):
+                print(f"wrote {path} ({path.stat().st_size:,} bytes)")
+            return 0
         if args.what == "story":
             from .training.story_cli import train_story
             return train_story(args)

@@ -14,6 +14,7 @@ Modules, one job each:
   publish    swap the finished output into site/ atomically (renameat2 exchange)
   lock       one build at a time: an flock on _build/build.lock
   rawcheck   no built page may show raw MyST markup
+  sitefiles  files compute makes for the site (the page's JavaScript model), cached
   sitecheck  checks over a built site (HTML validity, links, visible text), for the tests
 """
 

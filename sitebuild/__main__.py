@@ -32,6 +32,7 @@ from .preflight import PreflightError, run_preflight_if_changed
 from .lock import build_lock
 from .publish import publish, remove_leftovers
 from .rawcheck import RawMarkupError, check_pages
+from .sitefiles import add_site_files
 
 
 def lesson_stems(root: Path) -> list[str]:
@@ -67,6 +68,7 @@ def build_site(root: Path) -> dict:
     executed = build_html(root, build_dir)
     html_dir = build_dir / "html"
     check_pages(html_dir)
+    add_site_files(root, build_dir, html_dir)
     printed = make_handouts(html_dir, stems, build_dir / "handouts", source_epoch(root))
     notebooks = make_notebooks(root, stems, build_dir / "notebooks")
     publish(html_dir, [build_dir / "handouts" / f"{s}.pdf" for s in stems], root / "site", notebooks)

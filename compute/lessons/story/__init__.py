@@ -16,3 +16,9 @@ def preflight() -> None:
     from .published import MODELS, NAMES, SECOND_SEED, load
     for name in [*(NAMES[k] for k in MODELS), SECOND_SEED]:
         load(name)
+
+
+def site_files() -> dict[str, bytes]:
+    """The four-head model exported for the page's JavaScript (_static/models/)."""
+    from .live import site_files as files
+    return files()

@@ -6,6 +6,7 @@ from ...probes import BUCKETS, bucket_label
 from . import claims
 from .data import corpus_facts
 from .heads import FOUR, query_positions
+from .live import weights_size
 from .published import MODELS, SECOND_SEED, load
 from .states import evaluation as ev
 from .states import heads, samples
@@ -68,6 +69,7 @@ def prose_values() -> dict[str, object]:
     v["role_stories"] = heads.ROLE_STORIES
     v["n_queries"] = len(query_positions())
     sc = samples.all_counts()
+    v["weights_mb"] = weights_size() / 1e6
     v["n_samples"] = samples.N_SAMPLES
     v["temperature"] = samples.SAMPLING.temperature
     for k in MODELS:

@@ -1,0 +1,37 @@
+// Choosing the next word: greedy, or a seeded draw at a temperature from the top k (compute/generate.py).
+
+// A small, well-known 32-bit generator (mulberry32): the same seed gives the same draws in any browser.
+export function seeded(seed) {
+  let a = seed >>> 0;
+  return function next() {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function argmax(values) {
+  let best = 0;
+  for (let i = 1; i < values.length; i++) if (values[i] > values[best]) best = i;
+  return best;
+}
+
+// The next id: argmax when greedy; otherwise softmax(logits / temperature) over the topK best, one draw.
+export function choose(logits, { greedy, temperature, topK }, random) {
+  if (greedy) return argmax(logits);
+  const n = logits.length;
+  let keep = Array.from({ length: n }, (_, i) => i);
+  if (topK && topK < n) keep = keep.sort((a, b) => logits[b] - logits[a] || a - b).slice(0, topK);
+  let max = -Infinity;
+  for (const i of keep) max = Math.max(max, logits[i] / temperature);
+  const weights = keep.map((i) => Math.exp(logits[i] / temperature - max));
+  const total = weights.reduce((s, x) => s + x, 0);
+  let u = random() * total;
+  for (let k = 0; k < keep.length; k++) {
+    u -= weights[k];
+    if (u < 0) return keep[k];
+  }
+  return keep[keep.length - 1];
+}

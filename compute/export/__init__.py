@@ -1,0 +1,1 @@
+"""Checkpoints turned into files the site serves (the page's JavaScript model)."""

@@ -1,0 +1,171 @@
+"""Live generation in Chromium: the JavaScript model against Python, and the box driven as a reader would."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from compute.data.story import generate as stories
+from compute.data.tokenizer import words
+from compute.export.story import model_from_export
+from compute.generate import Sampling, generate
+
+PATH = "posts/story-models.html"
+MODELS = "_static/models/"
+
+LOAD_JS = """async (base) => {
+  const m = await import(base + '_static/generate/model.js');
+  const run = await import(base + '_static/generate/run.js');
+  window.__model = await m.loadModel(base + '%s');
+  window.__run = run;
+  return window.__model.vocabulary.length;
+}""" % MODELS
+LOGITS_JS = "(prompts) => prompts.map((ids) => Array.from(window.__model.logitsAfter(ids)))"
+GENERATE_JS = """([prompts, options]) => prompts.map((ids) =>
+  Array.from(window.__run.generate(window.__model, ids.slice(1), options), (t) => t.id))"""
+
+
+def prompts(n: int, vocab: list[str], length: int) -> list[list[int]]:
+    """The first `length` tokens of n validation-like stories, as ids after <eos>."""
+    index = {w: i for i, w in enumerate(vocab)}
+    return [[0] + [index.get(w, 1) for w in s.tokens[:length]] for s in stories(123, n)]
+
+
+@pytest.fixture
+def js(page, built_site):
+    page.open(PATH)
+    page.page.evaluate(LOAD_JS, page.base)
+    yield page
+    assert page.external_requests == [] and page.console_errors == []
+
+
+@pytest.fixture(scope="module")
+def reference(built_site):
+    return model_from_export(built_site / MODELS), json.loads((built_site / MODELS / "story-four-head.json").read_text())
+
+
+def test_javascript_logits_equal_python_on_20_prompts(js, reference):
+    model, header = reference
+    ps = [p[: 3 + 7 * k] for k, p in enumerate(prompts(20, header["vocabulary"], 140))]
+    got = np.array([row for row in js.page.evaluate(LOGITS_JS, ps)], dtype=object)
+    for ids, logits in zip(ps, got):
+        with torch.no_grad():
+            want = model(torch.tensor([ids]))[0, -1].numpy()
+        assert np.abs(np.array(logits) - want).max() < 1e-4
+
+
+def test_greedy_generation_equals_python_for_10_prompts(js, reference):
+    model, header = reference
+    ps = prompts(10, header["vocabulary"], 12)
+    got = js.page.evaluate(GENERATE_JS, [ps, {"greedy": True, "maxTokens": 50}])
+    for ids, js_ids in zip(ps, got):
+        want = generate(model, torch.tensor([ids]), Sampling(greedy=True, max_tokens=50), seed=0)[0]
+        assert js_ids == want and len(js_ids) > 10
+
+
+def test_seeded_sampling_repeats_for_a_seed_and_changes_with_it(js):
+    ps = [[0]]
+    run = {"temperature": 1.0, "topK": 0, "maxTokens": 60}
+    a = js.page.evaluate(GENERATE_JS, [ps, {**run, "seed": 7}])
+    b = js.page.evaluate(GENERATE_JS, [ps, {**run, "seed": 7}])
+    c = js.page.evaluate(GENERATE_JS, [ps, {**run, "seed": 8}])
+    assert a == b and a != c
+
+
+STATUS = "document.querySelector('.live-generate [data-part=status]').textContent"
+
+
+def generate_in_box(p, prompt: str, **controls) -> str:
+    box = p.page.locator(".live-generate")
+    box.scroll_into_view_if_needed()
+    p.page.wait_for_function(f"{STATUS}.includes('ready') || {STATUS}.includes('written')", timeout=30_000)
+    box.locator("[data-part=prompt]").fill(prompt)
+    for name, value in controls.items():
+        field = box.locator(f"[data-part={name}]")
+        field.set_checked(value) if name == "greedy" else field.fill(str(value))
+    box.locator("[data-part=generate]").click()
+    p.page.wait_for_function(f"{STATUS}.includes('written') || {STATUS}.includes('wrong')", timeout=30_000)
+    return box.locator("[data-part=output]").inner_text()
+
+
+def test_the_model_loads_only_when_the_reader_reaches_the_box(page, built_site):
+    requested = []
+    page.page.on("request", lambda r: requested.append(r.url))
+    page.open(PATH)
+    page.page.wait_for_timeout(500)
+    assert not any(MODELS in u for u in requested)
+    page.page.locator(".live-generate").scroll_into_view_if_needed()
+    page.page.wait_for_function(f"{STATUS}.includes('ready')", timeout=30_000)
+    assert any(u.endswith("story-four-head.f16.bin") for u in requested)
+
+
+def test_generate_stop_and_the_controls(page, built_site):
+    page.open(PATH)
+    first = generate_in_box(page, "Once upon a time", greedy=True)
+    again = generate_in_box(page, "Once upon a time", greedy=True)
+    assert first == again and first.startswith("Once upon a time") and len(first.split()) > 20
+    assert page.page.locator(".live-attention td").count() >= 8             # every head, for the newest word
+    assert "strongest look back" in page.page.locator("[data-part=attention-text]").inner_text()
+    seeded = [generate_in_box(page, "", greedy=False, seed=s, temperature=1.2) for s in (1, 1, 2)]
+    assert seeded[0] == seeded[1] != seeded[2]
+    assert generate_in_box(page, "Once upon a time", greedy=False, topk=1) == first   # top-1 is greedy
+    # Stop: the run ends early, and says so
+    box = page.page.locator(".live-generate")
+    box.locator("[data-part=prompt]").fill("")
+    box.locator("[data-part=greedy]").set_checked(False)
+    box.locator("[data-part=temperature]").fill("2")
+    page.page.evaluate("""async () => {     // Stop as soon as the run has started (it is quick)
+      const box = document.querySelector('.live-generate');
+      box.querySelector('[data-part=generate]').click();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      box.querySelector('[data-part=stop]').click();
+    }""")
+    page.page.wait_for_function(f"{STATUS}.includes('written')", timeout=30_000)
+    assert "(stopped)" in page.page.evaluate(STATUS)
+    assert page.console_errors == [] and page.external_requests == []
+
+
+def test_bad_prompts_are_explained(page, built_site):
+    page.open(PATH)
+    generate_in_box(page, "Zorblax and the quantum toaster went home.", greedy=True)
+    status = page.page.evaluate(STATUS)
+    assert "zorblax" in status and "quantum" in status and "toaster" in status
+    assert page.page.locator(".live-output .live-unknown").count() == 3
+    generate_in_box(page, "", greedy=True)
+    assert "starts a story of its own" in page.page.evaluate(STATUS)
+    long = " ".join(["the dog ran ."] * 80)                                  # 320 tokens, past the context
+    generate_in_box(page, long, greedy=True)
+    assert "longer than the context" in page.page.evaluate(STATUS)
+    assert page.console_errors == []
+
+
+def test_the_box_at_375_px_and_by_keyboard(browser, http_server, built_site):
+    context = browser.new_context(viewport={"width": 375, "height": 800})
+    p = context.new_page()
+    p.goto(http_server + PATH)
+    box = p.locator(".live-generate")
+    box.scroll_into_view_if_needed()
+    width = p.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375
+    for part in ("prompt", "temperature", "topk", "seed", "greedy", "generate"):
+        rect = box.locator(f"[data-part={part}]").bounding_box()
+        assert rect["x"] >= 0 and rect["x"] + rect["width"] <= 375, part
+    box.locator("[data-part=prompt]").focus()
+    p.keyboard.type(" Tom")
+    for _ in range(5):                 # temperature, top-k, seed, greedy, Generate
+        p.keyboard.press("Tab")
+    assert p.evaluate("document.activeElement.dataset.part") == "generate"
+    p.keyboard.press("Enter")
+    p.wait_for_function(f"{STATUS}.includes('written')", timeout=30_000)
+    context.close()
+
+
+def test_print_shows_a_sample_instead_of_the_controls(page, built_site):
+    page.page.emulate_media(media="print")
+    page.open(PATH)
+    assert not page.page.locator(".live-generate").is_visible()
+    sample = page.page.locator(".live-print .sample-text")
+    assert sample.is_visible() and sample.inner_text().startswith("Once upon a time")
+    assert words(sample.inner_text())
