@@ -19,6 +19,7 @@ import argparse
 import hashlib
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -103,16 +104,24 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))  # compute's preflight is imported from the repo
     start = time.monotonic()
+    interrupted = []
+
+    def on_interrupt(signum, frame):
+        interrupted.append(signum)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_interrupt)
     try:
         with build_lock(root / "_build"):
             result = build_site(root)
-    except (PreflightError, SphinxError, HandoutError, RawMarkupError) as exc:
+    except (PreflightError, SphinxError, HandoutError, RawMarkupError, KeyboardInterrupt) as exc:
+        # Ctrl-C reaches the whole group: a child may fail of it before our own handler runs.
+        if interrupted or isinstance(exc, KeyboardInterrupt):
+            print("error: interrupted; site/ was left unchanged.", file=sys.stderr)
+            return 130
         print(f"error: {exc}", file=sys.stderr)
         print("site/ was left unchanged.", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("error: interrupted; site/ was left unchanged.", file=sys.stderr)
-        return 130
     print(summary(result, time.monotonic() - start))
     return 0
 

@@ -169,3 +169,15 @@ def test_print_shows_a_sample_instead_of_the_controls(page, built_site):
     sample = page.page.locator(".live-print .sample-text")
     assert sample.is_visible() and sample.inner_text().startswith("Once upon a time")
     assert words(sample.inner_text())
+
+
+def test_odd_input_never_makes_a_console_error_and_axe_passes_after_a_run(page, built_site):
+    from conftest import ROOT
+    page.open(PATH)
+    for text in ("🙂 123 <script>alert(1)</script>", "'''\"\"\"", "a " * 300, "Mia's mom's friend's dog!"):
+        generate_in_box(page, text, greedy=True)
+    assert page.console_errors == []
+    page.page.add_script_tag(path=str(ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"))
+    violations = page.page.evaluate("""async () => (await axe.run(document.querySelector('.live-generate')))
+        .violations.filter((v) => ['serious', 'critical'].includes(v.impact)).map((v) => v.id)""")
+    assert violations == []
