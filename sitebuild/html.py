@@ -44,7 +44,7 @@ def _die_with_parent() -> None:
 
 
 def build_html(root: Path, build_dir: Path) -> list[str]:
-    """Run `sphinx-build -b html -W --keep-going -q` on `root` into `build_dir`/html.
+    """Run `sphinx-build -b html -W --keep-going -q --no-color` on `root` into `build_dir`/html.
 
     Returns the notebooks executed by this build (paths relative to `root`):
     those with a new jupyter-cache record; every other notebook came from the
@@ -54,7 +54,7 @@ def build_html(root: Path, build_dir: Path) -> list[str]:
     cache_dir = build_dir / ".jupyter_cache"
     before = cache_records(cache_dir)
     cmd = [
-        sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q",
+        sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q", "--no-color",
         "-d", str(build_dir / "doctrees"), str(root), str(build_dir / "html"),
     ]
     proc = subprocess.Popen(cmd, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
@@ -88,7 +88,7 @@ def build_html(root: Path, build_dir: Path) -> list[str]:
 
 def correct_glue_line(line: str) -> str:
     """docutils reports an unknown glue key at its paragraph's first line; point at the line holding it."""
-    m = _GLUE_WARNING.match(line)
+    m = _GLUE_WARNING.match(_ANSI.sub("", line))
     if not m:
         return line
     path, start, key = Path(m["path"]), int(m["line"]), m["key"]
@@ -99,7 +99,7 @@ def correct_glue_line(line: str) -> str:
     role = re.compile(r"\{glue(:\w+)?\}`" + re.escape(key) + r"[`:]")
     for n in range(start, min(len(lines), start + 50) + 1):
         if role.search(lines[n - 1]):
-            return line.replace(f"{path}:{start}:", f"{path}:{n}:", 1)
+            return line.replace(f"{m['path']}:{start}:", f"{m['path']}:{n}:", 1)
     return line
 
 

@@ -131,7 +131,9 @@ def test_warnings_name_the_lines_an_author_sees(tmp_path):
     lines = text.splitlines()
     glue_line = next(i for i, line in enumerate(lines, 1) if "nosuchkey" in line)
     figure_line = next(i for i, line in enumerate(lines, 1) if "missing.png" in line)
-    proc = subprocess.run([sys.executable, "-m", "sitebuild"], cwd=root, capture_output=True, text=True)
+    # A CI runner may ask for colour (FORCE_COLOR); the messages must still name the lines.
+    env = {**os.environ, "FORCE_COLOR": "1"}
+    proc = subprocess.run([sys.executable, "-m", "sitebuild"], cwd=root, capture_output=True, text=True, env=env)
     assert proc.returncode == 1
     assert f"posts/lesson.md:{glue_line}: WARNING: No key 'nosuchkey'" in proc.stdout
     assert f"posts/lesson.md:{figure_line}: WARNING: image file not readable" in proc.stdout
