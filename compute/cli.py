@@ -58,6 +58,11 @@ def parser() -> argparse.ArgumentParser:
         cmd.add_argument("--out", type=Path, default=None, help="folder for the checkpoint (default: the published one)")
         cmd.add_argument("--quiet", action="store_true", help="no progress bar")
     sub.add_parser("check", help="check every lesson's claims and checkpoints")
+    b = sub.add_parser("bench", help="time what a lesson shows and store the measurements")
+    b.add_argument("what", choices=["context"])
+    b.add_argument("--quick", action="store_true", help="two short lengths, one repeat (for tests)")
+    b.add_argument("--repeats", type=positive, default=7, help="timed runs per measurement (default %(default)s)")
+    b.add_argument("--out", type=Path, default=None, help="file (default: the published one, in the checkpoint folder)")
     e = sub.add_parser("export", help="write a published model for the page's JavaScript")
     e.add_argument("model", choices=["story"])
     e.add_argument("--out", type=Path, default=Path("_build/export"), help="folder (default %(default)s)")
@@ -143,6 +148,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "check":
             return check(args)
+        if args.command == "bench":
+            from .lessons.context.published import TIMINGS
+            from .measure.context import measure, write
+            data = measure((16, 32), 1, story=False) if args.quick else measure(repeats=args.repeats)
+            path = write(args.out or checkpoint_dir() / TIMINGS, data)
+            print(f"wrote {path} ({len(data['results'])} timings)")
+            return 0
         if args.command == "export":
             from .export.story import write
             for path in write(args.out):

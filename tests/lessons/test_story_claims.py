@@ -12,7 +12,6 @@ import pytest
 from safetensors.torch import load_file
 
 from compute.lessons.story import claims
-from compute.lessons.story.published import CHECKPOINT_FILES
 from compute.lessons.story.states import heads
 from compute.store import checkpoint_dir, save_checkpoint
 from conftest import ROOT
@@ -33,8 +32,8 @@ def test_head_roles_are_measured_not_assigned():
 @pytest.fixture
 def silenced(tmp_path):
     """The published checkpoints, with the four-head model's name head writing nothing (its W_V columns zeroed)."""
-    for name in CHECKPOINT_FILES:
-        shutil.copy2(checkpoint_dir() / name, tmp_path / name)
+    for published in checkpoint_dir().iterdir():   # every lesson's files: `compute check` loads them all
+        shutil.copy2(published, tmp_path / published.name)
     path = tmp_path / "story-four-head.safetensors"
     weights = load_file(path)
     layer, head = heads.looks("story-four-head")["name"]
@@ -50,10 +49,6 @@ def silenced(tmp_path):
 def test_claims_fail_when_the_name_head_is_silenced(silenced):
     """`compute check` on the damaged checkpoint stops, naming the claims that no longer hold."""
     env = {**os.environ, "COMPUTE_CHECKPOINTS": str(silenced), "PYTHONPATH": str(ROOT)}
-    for name in ("walkthrough", "walkthrough-alt"):
-        for suffix in (".safetensors", ".json"):
-            shutil.copy2(checkpoint_dir() / f"{name}{suffix}", silenced / f"{name}{suffix}")
-    shutil.copy2(checkpoint_dir() / "walkthrough-seeds.json", silenced / "walkthrough-seeds.json")
     proc = subprocess.run([sys.executable, "-m", "compute", "check"], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=600)
     assert proc.returncode == 1

@@ -1,0 +1,101 @@
+"""The stored timings Part 2B plots: read like a checkpoint, checked on load, one sentence when malformed."""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from ...costs import MIXERS
+from ...measure.context import CONCAT_MAX, LENGTHS, SCHEMA, STORY
+from ...store import CheckpointError, checkpoint_dir, read_bytes
+
+TIMINGS = "context-timings.json"
+CHECKPOINT_FILES = (TIMINGS,)
+MACHINE_FIELDS = ("cpu", "instruction_set", "threads", "torch", "date")
+MEASURES = ("forward", "token cached", "token uncached")
+
+
+@dataclass(frozen=True)
+class Timings:
+    d: int
+    repeats: int
+    measured_on: dict
+    rows: tuple[dict, ...]
+
+    def series(self, model: str, measure: str) -> tuple[list[int], list[float]]:
+        """(T values, seconds) of one model and measure, by increasing T."""
+        pairs = sorted((r["T"], r["seconds"]) for r in self.rows if r["model"] == model and r["measure"] == measure)
+        return [t for t, _ in pairs], [s for _, s in pairs]
+
+
+def validate(data: object, path: Path) -> Timings:
+    """The file's contents as Timings, or CheckpointError naming the file and the first problem."""
+    def fail(problem: str):
+        raise CheckpointError(f"{path}: timings file {problem}")
+
+    if not isinstance(data, dict):
+        fail("is not a JSON object")
+    if data.get("schema") != SCHEMA:
+        fail(f"has schema {data.get('schema')!r}, expected {SCHEMA!r}")
+    if data.get("units") != "seconds":
+        fail(f"gives times in {data.get('units')!r}, expected 'seconds'")
+    for key in ("d", "repeats"):
+        v = data.get(key)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            fail(f"has {key} = {v!r}, expected a whole number above 0")
+    machine = data.get("measured_on")
+    if not isinstance(machine, dict) or any(k not in machine for k in MACHINE_FIELDS):
+        fail(f"lacks where it was measured (fields {', '.join(MACHINE_FIELDS)})")
+    rows = data.get("results")
+    if not isinstance(rows, list) or not rows:
+        fail("holds no results")
+    for i, r in enumerate(rows):
+        if not isinstance(r, dict) or set(r) != {"model", "measure", "T", "seconds"}:
+            fail(f"result {i} is not a {{model, measure, T, seconds}} record")
+        if r["measure"] not in MEASURES or not isinstance(r["T"], int) or r["T"] < 1:
+            fail(f"result {i} has measure {r['measure']!r} at T = {r['T']!r}")
+        s = r["seconds"]
+        if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) or s <= 0:
+            fail(f"result {i} ({r['model']}, {r['measure']}, T = {r['T']}) has time {s!r}")
+    return Timings(data["d"], data["repeats"], machine, tuple(rows))
+
+
+def needed() -> list[tuple[str, str, tuple[int, ...]]]:
+    """(model, measure, lengths) the lesson plots and states: the three mixers at every length (concatenation up
+    to CONCAT_MAX), and each story model from the first length up to its context."""
+    want = []
+    for m in MIXERS:
+        lengths = tuple(t for t in LENGTHS if m != "concatenate" or t <= CONCAT_MAX)
+        want += [(m, measure, lengths) for measure in MEASURES if (m, measure) != ("concatenate", "token cached")]
+    for name in STORY:
+        want += [(name, measure, LENGTHS[:2]) for measure in MEASURES
+                 if (name, measure) != ("story-mlp", "token cached")]
+    return want
+
+
+def require_coverage(t: Timings, path: Path) -> Timings:
+    """CheckpointError naming the first series the lesson needs that the file lacks (a --quick file, say)."""
+    for model, measure, lengths in needed():
+        missing = sorted(set(lengths) - set(t.series(model, measure)[0]))
+        if missing:
+            raise CheckpointError(f"{path}: timings file has no {measure} time of {model} at T = "
+                                  f"{', '.join(map(str, missing))} "
+                                  "(measure again with python -m compute bench context)")
+    return t
+
+
+@lru_cache(maxsize=2)
+def _load(path: Path) -> Timings:
+    blob = read_bytes(path, "timings file")
+    try:
+        data = json.loads(blob)
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise CheckpointError(f"{path}: timings file is not valid JSON ({err})") from None
+    return require_coverage(validate(data, path), path)
+
+
+def timings() -> Timings:
+    """The stored measurements (python -m compute bench context), checked."""
+    return _load(checkpoint_dir() / TIMINGS)

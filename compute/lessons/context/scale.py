@@ -1,0 +1,61 @@
+"""Past this machine (Part 2B, section 5): the same formulas for published model sizes."""
+from __future__ import annotations
+
+from IPython.display import HTML
+
+from ...costs import PUBLISHED, kv_cache_bytes, token_macs
+from ...present.tables import rows_html
+from ..story.published import load
+
+
+def story_size() -> dict:
+    cfg = load("story-four-head").config
+    return {"name": "Part III, 2 × 4 heads", "n_layer": cfg.n_layer, "d_model": cfg.d_model,
+            "context": cfg.context}
+
+
+def scale_rows() -> list[dict]:
+    """Each model at its full context: KV cache per sequence (16-bit numbers) and the MACs of one new token."""
+    rows = []
+    for size in [story_size(), *({"name": s.name, "n_layer": s.n_layer, "d_model": s.d_model, "context": s.context,
+                                  "source": s.source} for s in PUBLISHED)]:
+        T = size["context"]
+        cache = kv_cache_bytes(size["n_layer"], size["d_model"], T)
+        parts = _token(size, T)
+        total = sum(parts.values())
+        rows.append({**size, "kv_bytes": cache, "token_macs": total,
+                     "attention_share": parts["attention over T"] / total})
+    return rows
+
+
+def _token(size: dict, T: int) -> dict[str, int]:
+    from ...costs import ModelSize
+    return token_macs(ModelSize(size["name"], size["n_layer"], size["d_model"], 1, T, ""), T)
+
+
+def human_bytes(n: int) -> str:
+    for unit, k in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= k:
+            return f"{n / k:.2f} {unit}"
+    return f"{n} bytes"
+
+
+def human_count(n: int) -> str:
+    for unit, k in (("billion", 1e9), ("million", 1e6), ("thousand", 1e3)):
+        if n >= k:
+            return f"{n / k:.3g} {unit}"
+    return str(n)
+
+
+def scale_table() -> HTML:
+    rows = [(r["name"], r["n_layer"], r["d_model"], r["context"], human_bytes(r["kv_bytes"]),
+             human_count(r["token_macs"]), f"{r['attention_share']:.1%}") for r in scale_rows()]
+    return HTML(rows_html(["model", "L", "d", "T", "KV cache", "MACs per token", "share on T"], rows,
+                          caption="At full context T: the KV cache of one sequence in 16-bit numbers, the "
+                                  "multiply-adds of one new token (feed-forward width 4d), and the share of them "
+                                  "spent reading the context (share on T)"))
+
+
+def sources() -> HTML:
+    items = "".join(f"<li>{s.name}: {s.source}.</li>" for s in PUBLISHED)
+    return HTML(f'<ul class="sources">{items}</ul>')

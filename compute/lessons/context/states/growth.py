@@ -1,0 +1,59 @@
+"""How counts and times grow with T: log-log slopes fitted over a range, and where overheads stop mattering."""
+from __future__ import annotations
+
+import numpy as np
+
+from ....costs import costs
+from ..published import timings
+
+LENGTHS = (16, 32, 64, 128, 256, 512, 1024, 2048)   # T for the counted figures (and the slider)
+WIDTHS = (16, 32, 64, 128, 256)                     # d for the slider
+LARGE_T = 512                                       # "large T": fits of measured times start here
+SMALL_T = 64                                        # "small T": up to here
+
+
+def slope(T, y) -> float:
+    """The slope of log y against log T (least squares): y grows like T^slope."""
+    return float(np.polyfit(np.log(np.asarray(T, float)), np.log(np.asarray(y, float)), 1)[0])
+
+
+def counted(mixer: str, field: str, d: int, lengths=LENGTHS) -> list[int]:
+    return [getattr(costs(mixer, T, d), field) for T in lengths]
+
+
+def counted_slope(mixer: str, field: str, d: int, lengths=LENGTHS) -> float:
+    """The counted growth over the given lengths (the last three: where the largest term rules)."""
+    return slope(lengths[-3:], counted(mixer, field, d, lengths)[-3:])
+
+
+def measured(model: str, measure: str) -> tuple[list[int], list[float]]:
+    return timings().series(model, measure)
+
+
+def measured_slope(model: str, measure: str, from_T: int = LARGE_T) -> float:
+    T, s = measured(model, measure)
+    keep = [i for i, t in enumerate(T) if t >= from_T]
+    return slope([T[i] for i in keep], [s[i] for i in keep])
+
+
+def ratio(model: str, measure: str, t_big: int, t_small: int) -> float:
+    T, s = measured(model, measure)
+    return s[T.index(t_big)] / s[T.index(t_small)]
+
+
+def cache_speedup(model: str, T: int) -> float:
+    """Time per token without the cache over time with it, at context T."""
+    Tu, su = measured(model, "token uncached")
+    Tc, sc = measured(model, "token cached")
+    return su[Tu.index(T)] / sc[Tc.index(T)]
+
+
+def longest(model: str, measure: str) -> int:
+    return max(measured(model, measure)[0])
+
+
+
+def macs_per_second(mixer: str, T: int, d: int = 64) -> float:
+    """Counted forward multiply-adds over measured forward seconds, at context T."""
+    Ts, s = measured(mixer, "forward")
+    return costs(mixer, T, d).forward / s[Ts.index(T)]

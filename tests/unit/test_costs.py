@@ -1,0 +1,99 @@
+"""compute.costs: every count against an independent one, torch's own, on small cases."""
+from __future__ import annotations
+
+import pytest
+import torch
+from torch.utils.flop_counter import FlopCounterMode
+
+from compute.costs import GPT3, ModelSize, costs, kv_cache_bytes, token_macs
+from compute.models.story import build, preset
+from compute.nn.mixers import AttentionMixer, AverageMixer, ConcatMixer
+
+
+def macs(fn) -> int:
+    """Multiply-adds of the matrix products fn runs, as torch counts them (2 FLOPs each)."""
+    with FlopCounterMode(display=False) as counter:
+        fn()
+    return counter.get_total_flops() // 2
+
+
+def plain(m):
+    """The mixer's plain forward pass: attention through its traced path (explicit matrix products;
+    torch's fused kernel does the same products but is not counted by FlopCounterMode)."""
+    return (lambda X: m.attn.trace(X).out) if isinstance(m, AttentionMixer) else m
+
+
+def explicit_cached_step(m: AttentionMixer, X, cache):
+    """The newest token's context from the KV cache, product by product (q, k, v, one row of scores, W_O)."""
+    T = X.shape[1]
+    q, k, v = m.attn.project(X[:, -1:], start=T - 1)
+    K = torch.cat([cache.K[:, :, :T - 1], k], dim=2)
+    V = torch.cat([cache.V[:, :, :T - 1], v], dim=2)
+    A = torch.softmax(q @ K.transpose(-2, -1) / k.shape[-1] ** 0.5, dim=-1)
+    return m.attn.output(A @ V, None)
+
+
+def mixer(name: str, T: int, d: int):
+    return {"concatenate": lambda: ConcatMixer(d, T), "average": lambda: AverageMixer(d),
+            "attend": lambda: AttentionMixer(d, T)}[name]()
+
+
+CASES = [(name, T, d) for name in ("concatenate", "average", "attend") for T, d in ((4, 3), (7, 5), (16, 8))]
+
+
+@pytest.mark.parametrize("name, T, d", CASES)
+def test_parameters_and_forward_macs_match_torch(name, T, d):
+    m, c = mixer(name, T, d), costs(name, T, d)
+    assert sum(p.numel() for p in m.parameters()) == c.parameters
+    X = torch.randn(1, T, d)
+    assert macs(lambda: plain(m)(X)) == c.forward
+
+
+@pytest.mark.parametrize("name, T, d", CASES)
+def test_training_costs_three_forward_passes(name, T, d):
+    m, c = mixer(name, T, d), costs(name, T, d)
+    X = torch.randn(1, T, d, requires_grad=True)        # the rows come from trained embeddings
+    assert macs(lambda: plain(m)(X).sum().backward()) == c.training
+
+
+@pytest.mark.parametrize("name, T, d", CASES)
+def test_one_new_token_with_and_without_the_cache(name, T, d):
+    m, c = mixer(name, T, d), costs(name, T, d)
+    X = torch.randn(1, T, d)
+    with torch.no_grad():
+        uncached = (lambda: plain(m)(X)[:, -1:]) if name == "attend" else (lambda: m.next_context(X))
+        assert macs(uncached) == c.token_uncached
+        if name == "attend":
+            cache = m.new_cache(1)
+            m.attn.step(X[:, :-1], cache)                          # the first T - 1 tokens, read before
+            assert macs(lambda: explicit_cached_step(m, X, cache)) == c.token_cached
+            assert torch.allclose(explicit_cached_step(m, X, cache), m.next_context(X, cache)[0], atol=1e-5)
+        elif name == "average":
+            state = (X[:, :-1].sum(1, keepdim=True), T - 1)
+            assert macs(lambda: m.next_context(X, state)) == c.token_cached
+            assert torch.allclose(m.next_context(X, state)[0], m.next_context(X)[0], atol=1e-6)
+
+
+def test_the_kv_cache_holds_what_the_formula_says():
+    model = build(preset("four-head", 50))
+    caches = model.new_caches(batch=1)                             # room for the whole context, float32
+    held = sum(c.K.numel() + c.V.numel() for c in caches) * 4
+    cfg = model.cfg
+    assert held == kv_cache_bytes(cfg.n_layer, cfg.d_model, cfg.context, bytes_per_number=4)
+    assert kv_cache_bytes(GPT3.n_layer, GPT3.d_model, GPT3.context) == 2 * 96 * 2048 * 12288 * 2
+
+
+def test_a_new_tokens_weight_products_in_the_four_head_model_match_the_decoder_count():
+    """token_macs' projections and feed-forward, plus the unembedding, against torch's count of one cached step
+    (the fused attention kernel that reads the T cached keys and values is not counted by torch; the one-head
+    mixer's explicit products check that part above)."""
+    model = build(preset("four-head", 50))
+    cfg, T = model.cfg, 20
+    size = ModelSize("story", cfg.n_layer, cfg.d_model, cfg.n_head, cfg.context, "")
+    ids = torch.randint(0, cfg.vocab_size, (1, T), generator=torch.Generator().manual_seed(0))
+    caches = model.new_caches(batch=1)
+    with torch.no_grad():
+        model.step(ids[:, :-1], caches)
+        counted = macs(lambda: model.step(ids[:, -1:], caches))
+    parts = token_macs(size, T, d_ff_factor=cfg.d_ff // cfg.d_model)
+    assert counted == parts["projections"] + parts["feed-forward"] + cfg.d_model * cfg.vocab_size

@@ -1,0 +1,135 @@
+"""The stored context timings: checked on load like a checkpoint, one sentence for each kind of damage, and the
+`bench context` command that writes them."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from compute.lessons.context import published
+from compute.store import CheckpointError, checkpoint_dir
+from conftest import ROOT
+
+STORED = checkpoint_dir() / published.TIMINGS
+
+
+@pytest.fixture
+def stored() -> dict:
+    return json.loads(STORED.read_text())
+
+
+def load(tmp_path, data=None, text=None):
+    path = tmp_path / published.TIMINGS
+    path.write_text(text if text is not None else json.dumps(data))
+    published._load.cache_clear()
+    try:
+        return published._load(path)
+    finally:
+        published._load.cache_clear()
+
+
+def one_sentence(err, tmp_path) -> str:
+    message = str(err.value)
+    assert str(tmp_path / published.TIMINGS) in message and "\n" not in message
+    return message
+
+
+def test_the_stored_file_covers_everything_the_lesson_needs():
+    t = published.timings()
+    for model, measure, lengths in published.needed():
+        assert set(lengths) <= set(t.series(model, measure)[0]), (model, measure)
+    assert t.repeats >= 3 and t.d == 64
+    assert all(r["seconds"] > 0 for r in t.rows)
+
+
+def test_series_come_back_sorted_by_length(tmp_path, stored):
+    stored["results"] = list(reversed(stored["results"]))
+    T, _ = load(tmp_path, stored).series("attend", "forward")
+    assert T == sorted(T) and len(T) > 3
+
+
+def drop(key):
+    def damage(d):
+        del d[key]
+    return damage
+
+
+def setter(key, value):
+    def damage(d):
+        d[key] = value
+    return damage
+
+
+def row(i, key, value):
+    def damage(d):
+        d["results"][i][key] = value
+    return damage
+
+
+def lose_machine_field(d):
+    del d["measured_on"]["cpu"]
+
+
+def lose_attention_at_2048(d):
+    d["results"] = [r for r in d["results"] if not (r["model"] == "attend" and r["T"] == 2048)]
+
+
+DAMAGE = [
+    (setter("schema", "context-timings/0"), "has schema 'context-timings/0'"),
+    (setter("units", "milliseconds"), "gives times in 'milliseconds'"),
+    (setter("repeats", 0), "has repeats = 0"),
+    (drop("d"), "has d = None"),
+    (lose_machine_field, "lacks where it was measured"),
+    (setter("results", []), "holds no results"),
+    (row(3, "seconds", -1.0), "has time -1.0"),
+    (row(3, "seconds", "fast"), "has time 'fast'"),
+    (row(5, "measure", "backward"), "has measure 'backward'"),
+    (row(0, "extra", 1), "is not a {model, measure, T, seconds} record"),
+    (lose_attention_at_2048, "has no forward time of attend at T = 2048"),
+]
+
+
+@pytest.mark.parametrize("damage, problem", DAMAGE, ids=[p for _, p in DAMAGE])
+def test_each_kind_of_damage_is_one_sentence_naming_the_file(tmp_path, stored, damage, problem):
+    damage(stored)
+    with pytest.raises(CheckpointError) as err:
+        load(tmp_path, stored)
+    assert problem in one_sentence(err, tmp_path)
+
+
+def test_a_file_that_is_not_json(tmp_path):
+    with pytest.raises(CheckpointError) as err:
+        load(tmp_path, text='{"schema": "context-timings/1", ')
+    assert "is not valid JSON" in one_sentence(err, tmp_path)
+
+
+def test_quick_bench_writes_a_valid_file_the_lesson_refuses_and_check_names_it(tmp_path):
+    """--quick measures two lengths: a well-formed file, but not one the lesson can draw from."""
+    folder = tmp_path / "checkpoints"
+    shutil.copytree(checkpoint_dir(), folder)
+    env = {**os.environ, "COMPUTE_CHECKPOINTS": str(folder), "PYTHONPATH": str(ROOT)}
+    out = folder / published.TIMINGS
+    proc = subprocess.run([sys.executable, "-m", "compute", "bench", "context", "--quick"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert str(out) in proc.stdout
+    data = json.loads(out.read_text())
+    t = published.validate(data, out)
+    assert {r["T"] for r in t.rows} == {16, 32}
+    assert t.measured_on["threads"] == 1 and t.repeats == 1
+    check = subprocess.run([sys.executable, "-m", "compute", "check"], cwd=ROOT, env=env,
+                           capture_output=True, text=True, timeout=600)
+    assert check.returncode == 1
+    lines = check.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and str(out) in lines[0]
+    assert "has no forward time of" in lines[0]
+
+
+def test_bench_refuses_a_bad_repeat_count():
+    proc = subprocess.run([sys.executable, "-m", "compute", "bench", "context", "--repeats", "0"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "must be a whole number above 0" in proc.stderr
