@@ -5,10 +5,15 @@ exactly the author's cells: no outputs, and none of the build's additions
 (the hidden `# build stamp` cell of sitebuild.stamps is inserted only into
 Sphinx's copy of the source). A first markdown cell says how to run it.
 Cell ids are numbered, so the same lesson always gives the same file.
+
+A code cell tagged `train-flag` (the lab's first cell) holds `TRAIN = False`,
+how the page is built; the downloaded notebook gets `TRAIN = True`, so that a
+learner who runs it trains the models for real.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -32,6 +37,19 @@ from the cells' results on the website only.
 """
 
 
+TRAIN_FLAG = "train-flag"
+TRAIN_OFF = re.compile(r"^TRAIN = False\b", re.MULTILINE)
+
+
+def train_for_real(cell: nbformat.NotebookNode) -> None:
+    """In a cell tagged train-flag, TRAIN = False becomes TRAIN = True (ValueError if it is not there)."""
+    if TRAIN_FLAG not in cell.get("metadata", {}).get("tags", []):
+        return
+    if not TRAIN_OFF.search(cell.source):
+        raise ValueError(f"a cell tagged {TRAIN_FLAG} must set TRAIN = False on a line of its own")
+    cell.source = TRAIN_OFF.sub("TRAIN = True", cell.source, count=1)
+
+
 def lesson_notebook(source: Path) -> nbformat.NotebookNode:
     """The MyST notebook `source` as a Jupyter notebook: outputs stripped, how-to-run cell first."""
     nb = jupytext.read(source, fmt="md:myst")
@@ -45,6 +63,7 @@ def lesson_notebook(source: Path) -> nbformat.NotebookNode:
         if cell.cell_type == "code":
             cell.outputs = []
             cell.execution_count = None
+            train_for_real(cell)
     nbformat.validate(nb)
     return nb
 

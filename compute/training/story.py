@@ -81,35 +81,46 @@ def train_story_model(config: StoryModelConfig, stream: torch.Tensor, seed: int,
     generator = torch.Generator().manual_seed(seed)
     model = build(config)
     init_weights(model, generator)
-    opt = optimizer(model, recipe)
     run = StoryRun(seed, recipe, config, {}, trained_on=machine_record(recipe.threads))
+    desc = f"{config.kind} ({parameter_count(model):,} parameters)"
+    run.curve, run.seconds = fit(model, stream, generator, recipe, evaluate, progress, desc)
+    run.weights = {n: p.detach().clone() for n, p in model.named_parameters()}
+    return run
+
+
+def fit(model: torch.nn.Module, stream: torch.Tensor, generator: torch.Generator, recipe: StoryRecipe,
+        evaluate: Callable[[torch.nn.Module], dict] | None = None, progress: bool = False,
+        desc: str = "training") -> tuple[list[dict], float]:
+    """The training loop: AdamW on random crops of the stream, model(x) giving next-token logits (B, T, vocab).
+
+    Returns the learning curve (a point every `eval_every` tokens and at the end, when `evaluate` is given)
+    and the seconds spent in training steps. Any module works, the lab's models built from plain tensors too.
+    """
+    opt = optimizer(model, recipe)
     per_step = recipe.batch * recipe.context
-    next_eval, clock = 0, 0.0
-    bar = tqdm(range(recipe.steps), desc=f"{config.kind} ({parameter_count(model):,} parameters)",
-               disable=not progress, unit="step", mininterval=0.5)
+    next_eval, clock, curve = 0, 0.0, []
+    bar = tqdm(range(recipe.steps), desc=desc, disable=not progress, unit="step", mininterval=0.5)
     losses = []
     for step in bar:
         seen = step * per_step
         if evaluate and seen >= next_eval:
-            run.curve.append({"tokens": seen, "train_loss": _mean(losses), **_evaluated(model, evaluate)})
+            curve.append({"tokens": seen, "train_loss": _mean(losses), **_evaluated(model, evaluate)})
             losses, next_eval = [], next_eval + recipe.eval_every
-            bar.set_postfix(val=f"{run.curve[-1]['val_loss']:.3f}")
+            bar.set_postfix(val=f"{curve[-1]['val_loss']:.3f}")
         tic = time.perf_counter()
         x, y = random_crops(stream, recipe, generator)
         for group in opt.param_groups:
             group["lr"] = learning_rate(step, recipe)
-        loss = F.cross_entropy(model(x).reshape(-1, config.vocab_size), y.reshape(-1))
+        logits = model(x)
+        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1))
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
         clock += time.perf_counter() - tic
         losses.append(loss.item())
     if evaluate:
-        run.curve.append({"tokens": recipe.steps * per_step, "train_loss": _mean(losses),
-                          **_evaluated(model, evaluate)})
-    run.seconds = clock
-    run.weights = {n: p.detach().clone() for n, p in model.named_parameters()}
-    return run
+        curve.append({"tokens": recipe.steps * per_step, "train_loss": _mean(losses), **_evaluated(model, evaluate)})
+    return curve, clock
 
 
 def _evaluated(model: torch.nn.Module, evaluate: Callable[[torch.nn.Module], dict]) -> dict:

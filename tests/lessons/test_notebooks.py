@@ -10,6 +10,7 @@ import pytest
 from nbclient import NotebookClient
 
 from conftest import LESSONS, ROOT
+from sitebuild.notebooks import train_for_real
 from sitebuild.pages import notebook_href
 from sitebuild.stamps import STAMP_PREFIX
 
@@ -31,6 +32,9 @@ def test_notebook_holds_the_lessons_cells_and_no_outputs(built_site, stem):
     for words in ("How to run", "repository root", ".venv", f"{stem}.ipynb"):
         assert words in first.source
     lesson = jupytext.read(ROOT / "posts" / f"{stem}.md", fmt="md:myst")
+    for cell in lesson.cells:
+        if cell.cell_type == "code":
+            train_for_real(cell)        # the lab's flag cell: TRAIN = True in the download
     assert [c.source for c in nb.cells[1:]] == [c.source for c in lesson.cells]
     assert nb.metadata.kernelspec.name == "python3"
     for cell in nb.cells:
@@ -46,7 +50,9 @@ def test_lesson_pages_link_their_notebook(built_site):
                 f'<a href="../notebooks/{stem}.ipynb" download>Jupyter notebook</a></p>') in html
 
 
-@pytest.mark.parametrize("stem", LESSONS)
+# The lab's download trains for real; tests/lessons/test_lab_notebook.py runs it on a small budget and checks
+# its answers.
+@pytest.mark.parametrize("stem", [s for s in LESSONS if s != "lab"])
 def test_notebook_runs_top_to_bottom(built_site, stem, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")  # keep compute/ free of __pycache__

@@ -1,0 +1,54 @@
+"""The exercises' answers, computed from the learner's own two runs, and the reveal that shows one."""
+from __future__ import annotations
+
+import html
+
+import torch
+from IPython.display import HTML
+
+from ...probes import chance, run_probes, summary
+from ..story.states.evaluation import probes
+from .follow import KIND, Case
+from .run import LabRun, data
+
+
+def knocked_out(head: LabRun) -> dict:
+    """The one-head model's scores with its head silenced: W_O set to zero, so attention adds nothing."""
+    params = {**head.params, "blocks.0.attn.W_O": torch.zeros_like(head.params["blocks.0.attn.W_O"])}
+    with torch.no_grad():
+        return summary(probes(), run_probes(lambda x: head.fn(params, x), probes(), data().vocab))
+
+
+def largest(params: dict) -> tuple[str, int]:
+    name = max(params, key=lambda n: params[n].numel())
+    return name, params[name].numel()
+
+
+def answers(mlp: LabRun, head: LabRun, case: Case) -> dict[str, str]:
+    """Each exercise's answer as a sentence, from these runs."""
+    first = case.tokens[case.window_start]
+    big, big_n = largest(mlp.params)
+    n_mlp, n_head = (sum(p.numel() for p in r.params.values()) for r in (mlp, head))
+    silenced = knocked_out(head)
+    near, far = head.scores[f"{KIND} 9–16"], head.scores[f"{KIND} > 64"]
+    return {
+        "window": f"The window starts at '{first}' ({case.window} tokens up to the blank); '{case.answer}' was "
+                  f"last said {case.distance} tokens back, {case.distance - case.window} tokens before the "
+                  "window begins, so nothing the MLP reads says which object it was.",
+        "parameters": f"The MLP has {n_mlp:,} numbers and the one-head model {n_head:,}. The MLP's largest tensor "
+                      f"is {big} with {big_n:,}: its input is {case.window} embeddings side by side, so its first "
+                      "layer grows with the window, while attention's matrices do not depend on how far it reads.",
+        "knockout": f"With W_O set to zero the one-head model's {KIND} accuracy beyond 8 tokens goes from "
+                    f"{head.scores[f'{KIND} beyond 8']:.2f} to {silenced[f'{KIND} beyond 8']:.2f} "
+                    f"(a uniform guess: {chance(KIND):.2f}); its validation loss from "
+                    f"{head.scores['val_loss']:.3f} to {silenced['val_loss']:.3f}.",
+        "distance": f"The head's {KIND} accuracy is {near:.2f} when the last mention is 9–16 tokens back and "
+                    f"{far:.2f} when it is more than 64 back; the MLP's: {mlp.scores[f'{KIND} 9–16']:.2f} and "
+                    f"{mlp.scores[f'{KIND} > 64']:.2f}.",
+    }
+
+
+def reveal(text: str) -> HTML:
+    """An answer folded away until the reader opens it (in a notebook and on the page alike)."""
+    return HTML(f'<details class="lab-answer"><summary>Show the answer</summary><p>{html.escape(text)}</p>'
+                "</details>")

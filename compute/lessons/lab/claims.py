@@ -1,0 +1,50 @@
+"""The lab's claims: what its prose says about the published models, checked on the runs the page shows.
+
+They take the notebook's own runs as arguments; the page (TRAIN = False) requires them all, while a learner's
+run is only described, never judged.
+"""
+from __future__ import annotations
+
+from ...claims import Outcome, Registry
+from ...probes import chance
+from .answers import knocked_out
+from .follow import KIND, Case
+from .run import LabRun
+
+LAB = Registry()
+claim = LAB.claim
+
+WIDE_MARGIN = 0.25      # "by a wide margin": accuracy points between the two models
+NEAR_CHANCE = 0.1       # the MLP beyond its window, and the silenced head: within this of a uniform guess
+LOOKS_BACK = 0.5        # "at least half" of the head's attention on the earlier mentions
+
+
+@claim(f"Beyond the MLP's window the one-head model picks the right {KIND} far more often (by {WIDE_MARGIN}) "
+       "than the MLP, which stays near chance.")
+def head_finds_what_the_window_hides(mlp: LabRun, head: LabRun, case: Case):
+    h, m = head.scores[f"{KIND} beyond 8"], mlp.scores[f"{KIND} beyond 8"]
+    return Outcome(h - m >= WIDE_MARGIN and m <= chance(KIND) + NEAR_CHANCE,
+                   f"one head {h:.3f}, MLP {m:.3f}, chance {chance(KIND):.3f}")
+
+
+@claim(f"At the followed blank the head puts at least {LOOKS_BACK} of its attention on the earlier mention "
+       "and gives the right word more probability than the MLP does.")
+def head_looks_back_at_the_followed_blank(mlp: LabRun, head: LabRun, case: Case):
+    return Outcome(case.on_mentions >= LOOKS_BACK and case.p_head[case.word] > case.p_mlp[case.word],
+                   f"attention on the mention {case.on_mentions:.3f}; probability of '{case.answer}': head "
+                   f"{case.p_head[case.word]:.3f}, MLP {case.p_mlp[case.word]:.3f}")
+
+
+@claim(f"Silencing the head (W_O = 0) sends the one-head model's {KIND} accuracy beyond 8 tokens back to "
+       "near chance.")
+def silenced_head_forgets(mlp: LabRun, head: LabRun, case: Case):
+    a = knocked_out(head)[f"{KIND} beyond 8"]
+    return Outcome(a <= chance(KIND) + NEAR_CHANCE, f"accuracy {a:.3f}, chance {chance(KIND):.3f}")
+
+
+def check_all(mlp: LabRun, head: LabRun, case: Case):
+    return LAB.check_all(mlp, head, case)
+
+
+def require_all(mlp: LabRun, head: LabRun, case: Case) -> None:
+    LAB.require_all(mlp, head, case, source="the lab's published runs")

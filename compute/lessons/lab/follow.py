@@ -1,0 +1,125 @@
+"""One prediction followed through both models: a validation probe whose word was last said beyond the MLP's
+window, what each model sees, where the head looks, and the two next-word distributions."""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from IPython.display import HTML
+
+from ...probes import KIND_NAMES
+from ..story.states.evaluation import probes
+from .run import LabRun, config, data
+
+KIND = "object"          # the followed probe's kind: the one-head model's skill in Part III
+SHOWN = 5                # words shown from each distribution
+LOOKS = 3                # positions marked with their attention weight (those of at least 0.005)
+MAX_POSITION = 120       # keep the followed story short enough to read
+
+
+@dataclass
+class Case:
+    story: int                     # validation story
+    position: int                  # input position whose output predicts the word
+    word: int                      # the right word's id
+    distance: int                  # tokens back to its last mention
+    tokens: list[str]              # the inputs up to the position: <eos>, then the story
+    window: int                    # the MLP's window
+    p_mlp: np.ndarray              # (vocab,) the MLP's next-word distribution
+    p_head: np.ndarray             # (vocab,) the one-head model's
+    attention: np.ndarray          # (position + 1,) the head's weights from the position
+
+    @property
+    def answer(self) -> str:
+        return data().vocab.itos[self.word]
+
+    @property
+    def mentions(self) -> list[int]:
+        """Input positions that hold the right word before the prediction."""
+        return [i for i, t in enumerate(self.tokens) if t == self.answer]
+
+    @property
+    def on_mentions(self) -> float:
+        """The head's attention weight on the earlier mentions of the right word, together."""
+        return float(self.attention[self.mentions].sum())
+
+    @property
+    def window_start(self) -> int:
+        return max(0, self.position - self.window + 1)
+
+    def story_html(self) -> HTML:
+        """The story up to the blank: the MLP's window boxed, earlier mentions of the answer underlined."""
+        out = []
+        for i, t in enumerate(self.tokens[1:], start=1):
+            word = html.escape(t)
+            if i in self.mentions:
+                word = f"<u><b>{word}</b></u>"
+            if i >= self.window_start:
+                word = f'<span class="lab-window" style="outline: 1px solid; padding: 0 2px">{word}</span>'
+            out.append(word)
+        out.append("<b>___</b>")
+        return HTML(f'<p class="lab-story">{" ".join(out)}</p>')
+
+    def attention_html(self) -> HTML:
+        """The story with the head's most-attended positions marked, and their weights."""
+        top = {i for i in np.argsort(-self.attention)[:LOOKS].tolist() if self.attention[i] >= 0.005}
+        out = []
+        for i, t in enumerate(self.tokens):
+            word = html.escape(t)
+            if i in top:
+                word = f"<mark>{word}<sup>{self.attention[i]:.2f}</sup></mark>"
+            if i > 0 or i in top:
+                out.append(word)
+        return HTML(f'<p class="lab-story">{" ".join(out)} <b>___</b></p>')
+
+    def distributions_html(self) -> HTML:
+        """Each model's most likely next words, the right one in bold."""
+        itos = data().vocab.itos
+
+        def cell(p, k):
+            i = int(np.argsort(-p)[k])
+            text = f"{html.escape(itos[i])} {p[i]:.2f}"
+            return f"<b>{text}</b>" if i == self.word else text
+
+        rows = "".join(f"<tr><th scope='row'>{k + 1}</th><td class='text'>{cell(self.p_mlp, k)}</td>"
+                       f"<td class='text'>{cell(self.p_head, k)}</td></tr>" for k in range(SHOWN))
+        rows += (f"<tr><th scope='row'>the right word</th><td class='text'>{self.p_mlp[self.word]:.3f}</td>"
+                 f"<td class='text'>{self.p_head[self.word]:.3f}</td></tr>")
+        return HTML('<div class="matrix-wrap"><table class="matrix"><caption>The next word after the blank: '
+                    'each model\'s most likely words and their probabilities</caption><thead><tr>'
+                    '<th scope="col">rank</th><th scope="col">window MLP</th><th scope="col">one attention head'
+                    f'</th></tr></thead><tbody>{rows}</tbody></table></div>')
+
+    def explain(self) -> str:
+        itos = data().vocab.itos
+        mlp_best, head_best = int(self.p_mlp.argmax()), int(self.p_head.argmax())
+        return (f"The right word is '{self.answer}', last said {self.distance} tokens back: outside the MLP's "
+                f"window of {self.window}. The MLP gives it {self.p_mlp[self.word]:.3f} and puts "
+                f"'{itos[mlp_best]}' first ({self.p_mlp[mlp_best]:.2f}). The head puts {self.on_mentions:.2f} of "
+                f"its attention on the earlier '{self.answer}' and gives it {self.p_head[self.word]:.3f}"
+                + (" (its first choice)." if head_best == self.word else f"; its first choice is '{itos[head_best]}'."))
+
+
+def candidates(mlp: LabRun, head: LabRun) -> np.ndarray:
+    """Probes of the followed kind beyond the MLP's window, short stories first: where the head is right and
+    the MLP wrong, else every such probe (a run where that never happens still gets a case)."""
+    ps = probes()
+    beyond = (ps.kind == KIND_NAMES.index(KIND)) & (ps.distance > config("mlp").window) & (ps.position <= MAX_POSITION)
+    telling = beyond & head.results.within_kind & ~mlp.results.within_kind
+    return np.flatnonzero(telling if telling.any() else beyond)
+
+
+@torch.no_grad()
+def follow(mlp: LabRun, head: LabRun, attention_fn) -> Case:
+    """The first telling probe, both models run on its story; attention_fn(params, tokens) -> (logits, A)."""
+    ps, vocab = probes(), data().vocab
+    k = int(candidates(mlp, head)[0])
+    s, pos = int(ps.story[k]), int(ps.position[k])
+    x = ps.inputs[s:s + 1, :pos + 1]                                   # (1, pos + 1)
+    _, A = attention_fn(head.params, x)
+    p_mlp = torch.softmax(mlp.logits(x)[0, pos], -1).numpy()
+    p_head = torch.softmax(head.logits(x)[0, pos], -1).numpy()
+    return Case(s, pos, int(ps.word[k]), int(ps.distance[k]), [vocab.itos[i] for i in x[0].tolist()],
+                config("mlp").window, p_mlp, p_head, A.reshape(-1, pos + 1)[-1].numpy())

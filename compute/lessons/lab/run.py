@@ -1,0 +1,179 @@
+"""The lab's run: its settings, the data, the models' starting tensors, training here or loading Part III's
+checkpoints, and the scores of both models on every validation story."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+import torch
+from IPython.display import HTML
+
+from ...models.story import StoryModelConfig, build, init_weights, preset
+from ...probes import KIND_NAMES, ProbeResults, chance, run_probes, summary
+from ...present.tables import rows_html
+from ...store import CheckpointError, checkpoint_dir, read_bytes
+from ...training.story import StoryRecipe, fit
+from ...training.story_cli import token_stream
+from ..story.published import Corpus, load, story_corpus
+from ..story.states.evaluation import probes
+from .tensors import LogitsFn, Params, TensorModel
+
+KINDS = ("mlp", "one-head")
+LABELS = {"mlp": "window MLP", "one-head": "one attention head"}
+THREADS = 2
+RECORD = "lab-run.json"                 # a measured run of the whole notebook: python benchmarks/lab.py
+CHECKPOINT_FILES = ("story-mlp.safetensors", "story-mlp.json", "story-one-head.safetensors", "story-one-head.json",
+                    RECORD)
+
+
+@dataclass(frozen=True)
+class Settings:
+    train: bool
+    tokens: int
+    seed: int
+
+
+@dataclass
+class LabRun:
+    kind: str
+    fn: LogitsFn
+    params: Params
+    source: str                      # "trained here on N tokens" or "published checkpoint"
+    seconds: float = 0.0             # training steps only
+    results: ProbeResults | None = None
+    scores: dict = field(default_factory=dict)
+
+    def logits(self, tokens: torch.Tensor) -> torch.Tensor:
+        return self.fn(self.params, tokens)
+
+    @property
+    def label(self) -> str:
+        return LABELS[self.kind]
+
+
+def settings(train: object, tokens: object, seed: object) -> Settings:
+    """The flag cell's values, checked: ValueError with one sentence for each kind of mistake."""
+    if not isinstance(train, bool):
+        raise ValueError(f"TRAIN must be True or False, got {train!r}")
+    if isinstance(tokens, bool) or not isinstance(tokens, int) or not 100_000 <= tokens <= 50_000_000:
+        raise ValueError(f"TOKENS must be a whole number from 100,000 to 50,000,000, got {tokens!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 31:
+        raise ValueError(f"SEED must be a whole number from 0 to 2**31 - 1, got {seed!r}")
+    return Settings(train, tokens, seed)
+
+
+@lru_cache(maxsize=1)
+def measured_run() -> dict:
+    """The stored measurement of the whole notebook run with TRAIN = True (benchmarks/lab.py)."""
+    path = checkpoint_dir() / RECORD
+    try:
+        record = json.loads(read_bytes(path, "lab run record"))
+        return {k: record[k] for k in ("seconds", "tokens", "runs", "measured_on", "reached")}
+    except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError) as err:
+        raise CheckpointError(f"{path}: lab run record is malformed ({err})") from None
+
+
+def setup(train: object, tokens: object, seed: object) -> Settings:
+    """Check the flag cell, fix the threads, and say what this run will do."""
+    s = settings(train, tokens, seed)
+    torch.set_num_threads(THREADS)
+    if s.train:
+        print(f"TRAIN = True: both models are trained here from seed {s.seed}, {s.tokens:,} tokens each.")
+    else:
+        print("TRAIN = False: both models are loaded from the published checkpoints of Part III "
+              "(nothing is trained). Set TRAIN = True to train them here.")
+    try:
+        m = measured_run()
+    except CheckpointError as err:                     # informative only: a learner's copy may lack it
+        print(f"(No stored measurement of a full run: {err})")
+        return s
+    where = m["measured_on"]
+    print(f"Measured: with TRAIN = True and {m['tokens']:,} tokens the whole notebook ran in {m['seconds']:.0f} s "
+          f"(median of {m['runs']}) on {where['cpu']}, {where['threads']} threads.")
+    return s
+
+
+def config(kind: str, **changes) -> StoryModelConfig:
+    """The sizes compute uses for this model (compute.models.story.preset), with any changed."""
+    return replace(preset(kind, len(story_corpus().vocab)), **changes)
+
+
+@dataclass(frozen=True)
+class LabData:
+    corpus: Corpus
+    stream: torch.Tensor             # every training story's ids in one 1-D tensor, <eos> between stories
+
+    @property
+    def vocab(self):
+        return self.corpus.vocab
+
+
+@lru_cache(maxsize=1)
+def data() -> LabData:
+    c = story_corpus()
+    return LabData(c, token_stream(c.train, c.vocab))
+
+
+def _seeded_model(kind: str, seed: int, **changes) -> tuple[torch.nn.Module, torch.Generator]:
+    generator = torch.Generator().manual_seed(seed)
+    model = build(config(kind, **changes))
+    init_weights(model, generator)
+    return model, generator
+
+
+def past_initialisation(params: Params, seed: int) -> torch.Generator:
+    """The seed's generator after init_weights drew these tensors (one normal draw per matrix, in order), so
+    that training takes the same crops as `python -m compute train story` would."""
+    generator = torch.Generator().manual_seed(seed)
+    for p in params.values():
+        if p.dim() == 2:
+            torch.empty(p.shape).normal_(generator=generator)
+    return generator
+
+
+def initial_params(kind: str, seed: int, **changes) -> Params:
+    """The starting tensors, initialised exactly as `python -m compute train story` initialises its model
+    (changes: other sizes, window=16 say, for the exercises)."""
+    model, _ = _seeded_model(kind, seed, **changes)
+    return {n: p.detach().clone() for n, p in model.named_parameters()}
+
+
+def train_or_load(kind: str, fn: LogitsFn, params: Params, s: Settings) -> LabRun:
+    """Train fn from `params` on the budget with the story recipe, or load the published tensors;
+    then score it on every validation story."""
+    if s.train:
+        generator = past_initialisation(params, s.seed)
+        model = TensorModel(fn, params)
+        recipe = StoryRecipe(tokens=s.tokens, threads=THREADS)
+        print(f"{LABELS[kind]}: {recipe.steps} steps of {recipe.batch} stretches of {recipe.context} tokens")
+        _, seconds = fit(model, data().stream, generator, recipe, progress=True, desc=LABELS[kind])
+        run = LabRun(kind, fn, {k: v.detach() for k, v in model.params.items()},
+                     f"trained here on {recipe.steps * recipe.batch * recipe.context:,} tokens", seconds)
+    else:
+        published = load(f"story-{kind}").model
+        run = LabRun(kind, fn, {n: p.detach().clone() for n, p in published.named_parameters()},
+                     "published checkpoint")
+    torch.set_num_threads(THREADS)
+    with torch.no_grad():
+        run.results = run_probes(run.logits, probes(), data().vocab)
+    run.scores = summary(probes(), run.results)
+    return run
+
+
+def shapes(params: Params) -> HTML:
+    rows = [(name, " × ".join(map(str, p.shape)), f"{p.numel():,}") for name, p in params.items()]
+    rows.append(("all", "", f"{sum(p.numel() for p in params.values()):,}"))
+    return HTML(rows_html(["tensor", "shape", "numbers"], rows, caption="The model's tensors"))
+
+
+def scores_table(*runs: LabRun) -> HTML:
+    """Loss and within-kind accuracy at the probes beyond 8 tokens, against a uniform guess."""
+    kinds = [k for k in KIND_NAMES if k in ("name", "object")]
+    rows = [(r.label, r.source, f"{r.scores['val_loss']:.3f}",
+             *[f"{r.scores[f'{k} beyond 8']:.2f}" for k in kinds]) for r in runs]
+    rows.append(("a uniform guess", "", "", *[f"{chance(k):.2f}" for k in kinds]))
+    return HTML(rows_html(["model", "weights", "validation loss", *[f"{k}, beyond 8 back" for k in kinds]], rows,
+                          caption="On every validation story: loss per token, and how often the right word "
+                                  "leads among the words of its kind where its last mention is more than 8 "
+                                  "tokens back"))
