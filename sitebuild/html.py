@@ -9,6 +9,7 @@ raises: that becomes one line naming the lesson, the line and the exception.
 from __future__ import annotations
 
 import ctypes
+import os
 import re
 import signal
 import subprocess
@@ -57,8 +58,9 @@ def build_html(root: Path, build_dir: Path) -> list[str]:
         sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q", "--no-color",
         "-d", str(build_dir / "doctrees"), str(root), str(build_dir / "html"),
     ]
-    proc = subprocess.Popen(cmd, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
-                            preexec_fn=_die_with_parent)
+    env = {**os.environ, "SITEBUILD": "1"}  # the lessons' kernels know they run for the site (compute.present)
+    proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            bufsize=1, preexec_fn=_die_with_parent)
     assert proc.stdout is not None
     crash_log = None
     try:

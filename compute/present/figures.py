@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 
 import numpy as np
 import plotly.graph_objects as go
@@ -45,6 +46,12 @@ def figure_json(fig: go.Figure) -> str:
         template["data"] = {kind: v for kind, v in template["data"].items() if kind in used}
     # '<' occurs in JSON only inside strings, where \u003c means the same: no '</script>' in it.
     return json.dumps(spec, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
+
+
+def in_site_build() -> bool:
+    """True while the site's build executes a lesson (sitebuild sets SITEBUILD=1 for its kernels):
+    figures are then the site's; a learner's Jupyter draws plotly figures itself."""
+    return os.environ.get("SITEBUILD") == "1"
 
 
 def show(fig: go.Figure, div_id: str, caption: str, summary: str) -> HTML:

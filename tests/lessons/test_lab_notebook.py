@@ -94,7 +94,7 @@ def outputs(nb) -> list:
 def test_the_download_trains_and_every_answer_is_recomputed(lab_run):
     text = "".join(o.get("text", "") for o in outputs(lab_run))
     assert "TRAIN = True: both models are trained here" in text
-    assert f"trained here on" in "".join(o.get("data", {}).get("text/html", "") for o in outputs(lab_run))
+    assert "trained here on" in "".join(o.get("data", {}).get("text/html", "") for o in outputs(lab_run))
     assert lab_run.cells[-1].outputs[0]["text"].startswith("OK Settings(train=True")
 
 

@@ -6,9 +6,12 @@ import html
 from dataclasses import dataclass
 
 import numpy as np
+import plotly.graph_objects as go
 import torch
 from IPython.display import HTML
 
+from ...present.figures import in_site_build, show
+from ...present.palette import BAR, EDGE, HIGHLIGHT, MUTED
 from ...probes import KIND_NAMES
 from ..story.states.evaluation import probes
 from .run import LabRun, config, data
@@ -74,6 +77,22 @@ class Case:
                 out.append(word)
         return HTML(f'<p class="lab-story">{" ".join(out)} <b>___</b></p>')
 
+    def attention_figure(self):
+        """The head's weight on every position, bars; the earlier mentions highlighted, the MLP's window shaded.
+
+        On the site, the site's figure; in a learner's Jupyter, the plotly figure itself (drawn by plotly there)."""
+        fig = attention_bars(self)
+        if not in_site_build():
+            return fig
+        where = ", ".join(str(i) for i in self.mentions) or "none"
+        summary = (f"The head's weights over positions 0 to {self.position}: {self.on_mentions:.2f} on the earlier "
+                   f"'{self.answer}' (positions {where}); the largest single weight is "
+                   f"{self.attention.max():.2f} at position {int(self.attention.argmax())}. The MLP's window covers "
+                   f"positions {self.window_start} to {self.position}.")
+        return show(fig, "lab-attention", "The one-head model's attention from the blank to every earlier "
+                    "position; the earlier mentions of the right word are highlighted, the MLP's window shaded.",
+                    summary)
+
     def distributions_html(self) -> HTML:
         """Each model's most likely next words, the right one in bold."""
         itos = data().vocab.itos
@@ -100,6 +119,22 @@ class Case:
                 f"'{itos[mlp_best]}' first ({self.p_mlp[mlp_best]:.2f}). The head puts {self.on_mentions:.2f} of "
                 f"its attention on the earlier '{self.answer}' and gives it {self.p_head[self.word]:.3f}"
                 + (" (its first choice)." if head_best == self.word else f"; its first choice is '{itos[head_best]}'."))
+
+
+def attention_bars(case: Case) -> go.Figure:
+    """Bars of the head's weights by position (word below), mentions of the answer in the highlight colour."""
+    labels = [f"{i} {t}" for i, t in enumerate(case.tokens)]
+    colours = [HIGHLIGHT if i in case.mentions else BAR for i in range(len(labels))]
+    fig = go.Figure(go.Bar(x=labels, y=case.attention.tolist(), marker=dict(color=colours, line=dict(color=EDGE,
+                           width=[2 if i in case.mentions else 0 for i in range(len(labels))])),
+                           hovertemplate="%{x}: weight %{y:.3f}<extra></extra>"))
+    fig.add_vrect(x0=case.window_start - 0.5, x1=case.position + 0.5, fillcolor=MUTED, opacity=0.35, line_width=0,
+                  annotation_text="the MLP's window", annotation_position="top left")
+    fig.update_layout(title=dict(text=f"Where the head looks from the blank ('{case.answer}' highlighted)"),
+                      height=340, margin=dict(l=60, r=20, t=50, b=40), bargap=0.1,
+                      xaxis=dict(showticklabels=False, title=dict(text=f"position 0 to {case.position}")),
+                      yaxis=dict(title=dict(text="attention weight"), range=[0, 1]))
+    return fig
 
 
 def candidates(mlp: LabRun, head: LabRun) -> np.ndarray:
