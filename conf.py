@@ -41,7 +41,7 @@ nb_execution_raise_on_error = True
 nb_execution_timeout = 300
 nb_render_markdown_format = "myst"  # $$ math in Markdown() outputs is typeset
 nb_ipywidgets_js = {}  # the default loads require.js from a CDN and hides window.Plotly
-myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "substitution"]
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "substitution", "attrs_inline"]
 
 # --- Offline assets (see _static/vendor/README.md) --------------------------
 # Relative to _static/: loads vendor/mathjax/es5/tex-chtml.js after the first frame.
@@ -50,6 +50,7 @@ html_static_path = ["_static"]
 html_css_files = ["site.css", ("print.css", {"media": "print"})]
 html_js_files = ["site.js"]
 html_copy_source = False  # no page links to its source
+html_favicon = "_static/favicon.svg"  # a causal attention pattern; browsers ask for one
 
 # --- Theme ------------------------------------------------------------------
 html_theme = "sphinx_book_theme"

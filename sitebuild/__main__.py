@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import re
 import shutil
 import signal
 import sys
@@ -41,6 +42,13 @@ def lesson_stems(root: Path) -> list[str]:
     return sorted(p.stem for p in (root / "posts").glob("*.md"))
 
 
+def base_path(text: str) -> str:
+    """A URL path for --base: starts and ends with '/', no spaces, query or fragment."""
+    if not re.fullmatch(r"/(?:[A-Za-z0-9._~-]+/)*", text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a URL path like /project/ (it must start and end with '/')")
+    return text
+
+
 def private_tmp_path(root: Path) -> Path:
     """This site's own temporary folder: short (Chromium keeps a socket in its profile there, and socket
     paths are limited to 108 bytes) and named after the site's folder, so no two sites share one."""
@@ -59,7 +67,7 @@ def private_tmp(root: Path) -> None:
     tempfile.tempdir = None  # forget the cached default
 
 
-def build_site(root: Path) -> dict:
+def build_site(root: Path, base: str = "/") -> dict:
     """Run the steps; returns what the summary reports. Raises on failure. Call with the lock held."""
     build_dir = root / "_build"
     stems = lesson_stems(root)
@@ -72,7 +80,7 @@ def build_site(root: Path) -> dict:
     add_site_files(root, build_dir, html_dir)
     printed = make_handouts(html_dir, stems, build_dir / "handouts", source_epoch(root))
     notebooks = make_notebooks(root, stems, build_dir / "notebooks")
-    publish(html_dir, [build_dir / "handouts" / f"{s}.pdf" for s in stems], root / "site", notebooks)
+    publish(html_dir, [build_dir / "handouts" / f"{s}.pdf" for s in stems], root / "site", notebooks, base)
     sources = sorted(f"posts/{s}.md" for s in stems)
     return {
         "pages": sum(1 for p in html_dir.rglob("*.html") if p.parts[len(html_dir.parts)] != "_static"),
@@ -99,7 +107,10 @@ def summary(result: dict, seconds: float) -> str:
 
 def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
     parser = argparse.ArgumentParser(prog="python -m sitebuild", description=__doc__.splitlines()[0])
-    parser.parse_args(argv)
+    parser.add_argument("--base", type=base_path, default="/",
+                        help="the URL path the site is served under, e.g. /project/ (default: %(default)s); "
+                             "only the 404 page needs it")
+    args = parser.parse_args(argv)
     sys.dont_write_bytecode = True  # keep compute/ (a build dependency) free of __pycache__
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))  # compute's preflight is imported from the repo
@@ -113,7 +124,7 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
     signal.signal(signal.SIGINT, on_interrupt)
     try:
         with build_lock(root / "_build"):
-            result = build_site(root)
+            result = build_site(root, args.base)
     except (PreflightError, SphinxError, HandoutError, RawMarkupError, KeyboardInterrupt) as exc:
         # Ctrl-C reaches the whole group: a child may fail of it before our own handler runs.
         if interrupted or isinstance(exc, KeyboardInterrupt):

@@ -19,10 +19,11 @@ On `env-get-outdated`: the page of a deleted source file is removed from the
 output, where Sphinx itself leaves it; else a deleted lesson would stay
 published.
 
-On `build-finished`: every relative URL in 404.html is made root-relative
-(`_static/x.css` -> `/_static/x.css`). A static host serves that page for a
-missing URL at any depth, where relative links would point nowhere. So the
-site must be served from the root of its domain.
+When the site is published (sitebuild.publish): every relative URL in 404.html
+is made absolute from the site's base path (`_static/x.css` -> `/_static/x.css`,
+or `/project/_static/x.css` with `--base /project/`). A static host serves
+that page for a missing URL at any depth, where relative links would point
+nowhere. Every other page links relatively and works under any base.
 """
 
 from __future__ import annotations
@@ -106,19 +107,12 @@ def _on_outdated(app, env, added, changed, removed) -> list[str]:
 _RELATIVE_URL = re.compile(r'(?P<attr>\b(?:href|src|action|data-content_root)=")(?![a-z][a-z0-9+.-]*:|[/#])(?:\./)?')
 
 
-def root_relative(html: str) -> str:
-    """`html` (a page at the site root) with each relative href/src/action made root-relative."""
-    return _RELATIVE_URL.sub(lambda m: m.group("attr") + "/", html)
-
-
-def _on_build_finished(app, exception) -> None:
-    page = Path(app.outdir) / "404.html"
-    if exception is None and app.builder.format == "html" and page.exists():
-        page.write_text(root_relative(page.read_text()))
+def root_relative(html: str, base: str = "/") -> str:
+    """`html` (a page at the site root) with each relative href/src/action made absolute from `base`."""
+    return _RELATIVE_URL.sub(lambda m: m.group("attr") + base, html)
 
 
 def setup(app):
     app.connect("html-page-context", _on_page_context)
     app.connect("env-get-outdated", _on_outdated)
-    app.connect("build-finished", _on_build_finished)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -17,6 +17,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from .pages import root_relative
+
 STAGING_PREFIX = ".{name}.new-"
 
 # Build by-products that do not belong on the published site.
@@ -29,13 +31,18 @@ _NOT_PUBLISHED = shutil.ignore_patterns(
 _AT_FDCWD, _RENAME_EXCHANGE = -100, 2
 
 
-def publish(html_dir: Path, handouts: list[Path], site: Path, notebooks: list[Path] = ()) -> None:
-    """Make `site` hold a copy of `html_dir` plus `handouts/` and `notebooks/` with the given files."""
+def publish(html_dir: Path, handouts: list[Path], site: Path, notebooks: list[Path] = (), base: str = "/") -> None:
+    """Make `site` hold a copy of `html_dir` plus `handouts/` and `notebooks/` with the given files.
+
+    The copy's 404.html links from `base`, the path the site is served under (sitebuild.pages)."""
     parent = site.parent
     staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX.format(name=site.name), dir=parent))
     try:
         output = staging / "out"
         shutil.copytree(html_dir, output, ignore=_NOT_PUBLISHED)
+        not_found = output / "404.html"
+        if not_found.is_file():
+            not_found.write_text(root_relative(not_found.read_text(), base))
         for folder, files in (("handouts", handouts), ("notebooks", notebooks)):
             (output / folder).mkdir(exist_ok=True)
             for file in files:

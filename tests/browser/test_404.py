@@ -1,8 +1,8 @@
 """404.html: a friendly page for missing URLs, working at any depth of the site.
 
 A static host serves 404.html for a missing URL at that URL, so its links
-are root-relative (sitebuild.pages.root_relative): the site is served from
-the root of its domain.
+are absolute from the site's base path (sitebuild.pages.root_relative; "/" by
+default, `--base /project/` for a site served under a path).
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ import re
 
 import pytest
 
-from conftest import LESSONS
+from conftest import LESSONS, ROOT
 from sitebuild import browser as sb_browser
 from sitebuild.pages import root_relative
+from sitebuild.publish import publish
 from sitebuild.serve import serve
 from sitebuild.sitecheck import page_urls
 
@@ -87,3 +88,36 @@ def test_a_missing_url_gets_the_styled_404_page(missing_page, path):
     tab.wait_for_load_state("load")
     assert tab.url == base + "index.html"
     assert failed == [f"404 {base}{path}"]
+
+
+def test_the_site_works_under_a_path_prefix(browser, built_site, tmp_path):
+    """A project page lives under /<project>/: built with --base, every page and the 404 page load whole."""
+    publish(ROOT / "_build" / "html", [], tmp_path / "course", base="/course/")
+    with serve(tmp_path, not_found="course/404.html") as root:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        tab = context.new_page()
+        external, _ = sb_browser.watch(tab)
+        failed = []
+        tab.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+        missing = root + "course/posts/deeper/missing.html"
+        assert tab.goto(missing, wait_until="load").status == 404
+        assert tab.evaluate("[...document.styleSheets].every((s) => s.cssRules.length > 0)")
+        assert failed == [f"404 {missing}"]  # every asset of the 404 page came from under /course/
+        for stem in LESSONS:
+            failed.clear()
+            tab.locator(f'article a[href="/course/posts/{stem}.html"]').click()
+            tab.wait_for_load_state("load")
+            assert tab.url == f"{root}course/posts/{stem}.html"
+            tab.wait_for_timeout(200)
+            assert failed == [], stem  # the lesson's own links are relative: nothing escapes the prefix
+            tab.go_back(wait_until="load")
+        assert not external
+        context.close()
+
+
+def test_a_base_that_is_no_url_path_is_refused(capsys):
+    from sitebuild.__main__ import main
+    with pytest.raises(SystemExit) as stop:
+        main(["--base", "project"])
+    assert stop.value.code == 2
+    assert "'project' is not a URL path like /project/" in capsys.readouterr().err

@@ -88,3 +88,14 @@ def test_print_layout_hides_navigation_and_keeps_every_matrix_whole(page, stem):
         heights = {round(cells.nth(j).bounding_box()["height"]) for j in range(min(cells.count(), 30))}
         assert max(heights) < 2 * min(heights), i
     assert widest >= 15 or stem != "trained-walkthrough"
+
+
+@pytest.mark.parametrize("path", ["index.html", f"posts/{LESSONS[0]}.html"])
+def test_page_names_an_icon_the_site_has(page, path):
+    """Browsers ask for an icon; without one every visit logs a failed request."""
+    page.open(path)
+    status = page.page.evaluate("""async () => {
+      const link = document.querySelector('link[rel~="icon"]');
+      return link ? (await fetch(link.href)).status : null;
+    }""")
+    assert status == 200
