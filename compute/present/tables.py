@@ -28,12 +28,16 @@ def index_labels(n: int) -> list[str]:
 
 def matrix_html(M: np.ndarray, rows: Sequence[str], cols: Sequence[str], caption: str = "",
                 corner: str = "", decimals: int = 2, highlight: Iterable[tuple[int, int]] = (),
-                name: str = "") -> str:
-    """An HTML table of M with labelled rows and columns; highlighted cells get class hl."""
+                name: str = "", masked: np.ndarray | None = None) -> str:
+    """An HTML table of M with labelled rows and columns; highlighted cells get class hl.
+
+    Cells where the boolean `masked` is true print MASKED (class masked) instead of their
+    value: a weight the mask forced to zero does not look like one that rounds to 0.00."""
     M = np.atleast_2d(np.asarray(M, dtype=float))
     if M.shape != (len(rows), len(cols)):
         raise ValueError(f"matrix {name or caption!r} is {M.shape}, labels are {len(rows)}x{len(cols)}")
     marked = set(highlight)
+    hidden = np.zeros(M.shape, bool) if masked is None else np.asarray(masked, bool)
     esc = html.escape
     out = ['<div class="matrix-wrap"><table class="matrix"'
            + (f' data-matrix="{esc(name)}"' if name else "") + ">"]
@@ -42,12 +46,19 @@ def matrix_html(M: np.ndarray, rows: Sequence[str], cols: Sequence[str], caption
     out.append("<thead><tr>" + f'<th scope="col" class="corner">{esc(corner)}</th>'
                + "".join(f'<th scope="col">{esc(c)}</th>' for c in cols) + "</tr></thead><tbody>")
     for i, label in enumerate(rows):
-        cells = "".join(
-            ('<td class="hl">' if (i, j) in marked else "<td>") + fmt(M[i, j], decimals) + "</td>"
-            for j in range(len(cols)))
+        cells = "".join(_cell(M[i, j], decimals, (i, j) in marked, hidden[i, j]) for j in range(len(cols)))
         out.append(f'<tr><th scope="row">{esc(label)}</th>{cells}</tr>')
     out.append("</tbody></table></div>")
     return "".join(out)
+
+
+MASKED = "·"
+
+
+def _cell(x: float, decimals: int, highlighted: bool, masked: bool) -> str:
+    if masked:
+        return f'<td class="masked">{MASKED}</td>'
+    return ('<td class="hl">' if highlighted else "<td>") + fmt(x, decimals) + "</td>"
 
 
 def matrix_table(*args, **kwargs) -> HTML:

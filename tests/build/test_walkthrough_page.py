@@ -46,6 +46,7 @@ class Tables(HTMLParser):
         self._name = None
         self._row = None
         self._cell = None
+        self.highlighted: dict[str, list[tuple[int, int]]] = {}  # table -> (row, column) of each td.hl
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -56,6 +57,10 @@ class Tables(HTMLParser):
             self._row = []
         elif self._name and tag == "td":
             self._cell = ""
+            if "hl" in (a.get("class") or "").split():
+                self.highlighted.setdefault(self._name, []).append((len(self.tables[self._name]), len(self._row)))
+            if "masked" in (a.get("class") or "").split():
+                self._cell = "masked:"
 
     def handle_endtag(self, tag):
         if tag == "table":
@@ -73,6 +78,8 @@ class Tables(HTMLParser):
 
 
 def number(text: str) -> float:
+    if text.startswith("masked:"):
+        return 0.0  # a weight the mask set to exactly zero, printed as a mark
     text = text.strip().replace("−", "-")
     return -np.inf if text == "-∞" else float(text.rstrip("%"))
 
@@ -96,6 +103,33 @@ def test_every_matrix_cell_equals_the_checkpoint(page_html, expected):
         assert np.array_equal(np.isfinite(got), finite), name
         # two decimals: within half a unit of the last place
         assert np.abs(got[finite] - want[finite]).max() <= 0.005 + 1e-9, name
+
+
+def test_masked_weights_are_marked_and_only_those(page_html, expected):
+    parser = Tables()
+    parser.feed(page_html)
+    masked = np.array([[c.startswith("masked:") for c in r] for r in parser.tables["A"]])
+    assert np.array_equal(masked, ~np.isfinite(expected["S_masked"]))
+    assert all(c == "masked:·" for r in parser.tables["A"] for c in r if c.startswith("masked:"))
+
+
+def test_highlights_mark_the_largest_score_a_row_may_read(page_html, expected):
+    """Row 5's largest raw score sits on a future key: its highlight must be on the allowed maximum,
+    the cell the sentence below the table names."""
+    parser = Tables()
+    parser.feed(page_html)
+    for name in ("S", "A"):
+        cells = parser.highlighted[name]
+        assert cells, name
+        for i, j in cells:
+            assert j <= i, (name, i, j)
+            assert j == int(np.argmax(expected[name][i, : i + 1])), (name, i, j)
+    assert int(np.argmax(expected["S"][5])) > 5  # the case the rule is for: a future key scores highest
+    row5 = dict(parser.highlighted["S"])[5]
+    text = htmllib.unescape(re.sub(r"<[^>]+>", "", page_html))
+    said = re.search(r"in row 5 it is (\w+) \((-?[\d.]+)\)", text)
+    assert said and said.group(1) == GOAL[row5]
+    assert abs(float(said.group(2)) - expected["S"][5, row5]) <= 0.005
 
 
 def glue_refs() -> list[tuple[str, str]]:
@@ -196,7 +230,7 @@ def test_slider_moves_the_probability_bars(page, expected):
         page.page.wait_for_timeout(300)
         y = figure_data(page, "fig-next-word")[0]["y"]
         assert np.allclose(y, expected["probs"][position], atol=1e-9), position
-        assert f"After “{' '.join(GOAL[:position + 1])}”" in fig.locator(".gtitle").text_content()
+        assert f"after position {position} ({GOAL[position]})" in fig.locator(".gtitle").text_content()
     assert page.console_errors == []
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 
@@ -71,3 +72,25 @@ def test_handouts_are_reprinted_only_when_their_page_changes(built_site, tmp_pat
     (out / "old-lesson.pdf").write_bytes(b"%PDF-")
     make_handouts(html, [stem], out)
     assert sorted(p.name for p in out.glob("*.pdf")) == [f"{stem}.pdf"]
+
+
+# A clause that tells the reader to work a control: at the start of a sentence or after ';', ':' or '('.
+INSTRUCTION = re.compile(r"(?:^|[.;:!?(]\s)\s*(?:now\s+)?(hover|drag|click|tap|move|press|choose|pick|switch|select|"
+                         r"step|scroll)\b(?!\s+(?:is|are|was|were|et al|\d))", re.IGNORECASE)
+
+
+def test_instruction_pattern_finds_commands_not_descriptions():
+    assert INSTRUCTION.search("The sum. Move the slider to choose w.")
+    assert INSTRUCTION.search("one table per stage; hover a cell for its arithmetic")
+    assert not INSTRUCTION.search("On the web page, hovering a cell gives its arithmetic.")
+    assert not INSTRUCTION.search("The figure divides five fixed scores by a number.")
+    assert not INSTRUCTION.search("Shaw et al.; Press et al., ALiBi. But step 10 cannot start.")
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_handout_tells_the_reader_to_work_no_control(built_site, stem):
+    """Print has no slider to move: instructions are web-only, print notes say what the controls show."""
+    text = " ".join(page.extract_text() for page in PdfReader(built_site / "handouts" / f"{stem}.pdf").pages)
+    text = re.sub(r"\s+", " ", text)
+    found = [text[max(0, m.start() - 40):m.end() + 40] for m in INSTRUCTION.finditer(text)]
+    assert found == []

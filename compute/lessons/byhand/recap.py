@@ -10,7 +10,7 @@ from IPython.display import HTML
 from plotly.subplots import make_subplots
 
 from ...present.figures import ranked
-from ...present.palette import BAR, HIGHLIGHT, MUTED
+from ...present.palette import BAR, EDGE, HIGHLIGHT, MUTED
 from ...present.tables import fmt, matrix_html, position_labels
 from ...present.widgets import Widget, spelled
 from . import model as m
@@ -97,7 +97,8 @@ def chain_figure():
         return go.Scatter(x=list(range(n)), y=[0] * n, mode="lines+markers+text", text=list(CHAIN),
                           textposition="bottom center", hoverinfo="skip", line=dict(color=MUTED, width=2),
                           marker=dict(size=22, symbol="square", color=[HIGHLIGHT if s == k else MUTED for s in range(n)],
-                                      line=dict(color=BAR, width=1)))
+                                      # the current stage is outlined too: in greyscale yellow and grey meet
+                                      line=dict(color=EDGE, width=[3 if s == k else 1 for s in range(n)])))
 
     def bar_trace(st):
         return go.Bar(x=list(st["x"]), y=st["y"].tolist(), marker_color=BAR, text=[fmt(v) for v in st["y"]],

@@ -124,7 +124,7 @@ def divisor_summary() -> str:
 
 SPREAD = Widget(
     "bh-s12-spread", "Measured variance of q·k, raw and divided by √d_k, against d_k (both axes logarithmic).",
-    spread_figure, spread_summary, note="On the web page, hover a point to read its measured variance.")
+    spread_figure, spread_summary, note="On the web page, hovering a point shows its measured variance.")
 
 DIVISOR = Widget(
     "bh-s12-divisor", "Softmax weights of five fixed scores divided by 1 to 8 (slider); a larger divisor spreads "

@@ -162,7 +162,7 @@ STAGE_NAMES = tuple(st["name"] for st in stages(*sentence_att("A")))
 
 
 def walkthrough_figure(key: str = "A"):
-    """Stage tables of the ten-token sentence, one button per stage; hover a cell for its arithmetic."""
+    """Stage tables of the ten-token sentence, one button per stage; hovering a cell gives its arithmetic."""
     return _stage_figure(*sentence_att(key), "buttons")
 
 
@@ -179,7 +179,7 @@ def query_row_summary(key: str = "A", start: int = m.BANK) -> str:
 
 
 STAGES = Widget(
-    "bh-s15-stages", "Every stage of attention for sentence A, one table per button; hover a cell for its arithmetic.",
+    "bh-s15-stages", "Every stage of attention for sentence A, one table per button; hovering a cell gives its arithmetic.",
     walkthrough_figure, lambda: _stages_summary(*sentence_att("A")),
     note=f"On the web page, buttons step through the {spelled(len(STAGE_NAMES))} stages ({', '.join(STAGE_NAMES)}); "
          f"the figure shows {STAGE_NAMES[0]}. Hovering a cell shows its arithmetic.")

@@ -119,7 +119,6 @@ def second_pass_values() -> dict[str, object]:
     v["s12_dk_max"] = int(sp["d_k"].max())
     v["s12_raw_var_max"] = float(sp["raw"][-1])
     v["s12_ratio_min"], v["s12_ratio_max"] = float((sp["raw"] / sp["d_k"]).min()), float((sp["raw"] / sp["d_k"]).max())
-    v["s12_scaled_min"], v["s12_scaled_max"] = float(sp["scaled"].min()), float(sp["scaled"].max())
     sat = saturation_rows()
     v["s12_sat_dk"], v["s12_sat_raw"], v["s12_sat_scaled"] = sat[-1][0], sat[-1][2], sat[-1][4]
     v["s12_divisor_dk"], v["s12_divisor_sqrt"] = DIVISOR_DK, int(math.sqrt(DIVISOR_DK))

@@ -89,7 +89,7 @@ def pool_figure(key: str = "A"):
     """Choose a token (buttons) and move weight onto it (slider): the weights and the four-number summary."""
     words = m.sentence(key)[: m.BANK]
     labs = position_labels(words, 1)
-    rows_ = labs + [f"m_{m.BANK} (sum)"]
+    rows_ = labs + [f"c_{m.BANK} (sum)"]
 
     def state(focus, share):
         p = pool(pool_weights(focus, share, key), key)
@@ -155,9 +155,9 @@ def window_summary() -> str:
 
 def pool_summary() -> str:
     avg = pool(pool_weights(None, 0.0))["summary"]
-    return (f"Each of the {m.BANK} rows gets weight {1 / m.BANK:.3f}; their weighted sum m_7 is "
+    return (f"Each of the {m.BANK} rows gets weight {1 / m.BANK:.3f}; their weighted sum c_7 is "
             + ", ".join(f"{f} {x:.2f}" for f, x in zip(m.FEATURES, avg))
-            + ". Moving all the weight onto one token makes m_7 that token's row.")
+            + ". Moving all the weight onto one token makes c_7 that token's row.")
 
 
 WINDOW = Widget(

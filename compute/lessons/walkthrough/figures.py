@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
+from IPython.display import HTML
 
 from ...data.walkthrough import VOCAB, data_facts, loss_floor
 from ...present.figures import ranked, show
 from ...present.palette import BAR, COLORSCALE, HIGHLIGHT, PURPLE, TEAL
-from ...present.tables import position_labels
+from ...present.tables import position_labels, rows_html
 from .claims import FALL, RISE, ROW_FAST, ROW_SLOW
 from .published import ALTERNATIVE, Walkthrough, load
 from .seeds import pattern_counts, seed_record
@@ -39,7 +40,7 @@ def next_token_bars(probs: np.ndarray, tokens, start: int) -> go.Figure:
     labels = position_labels(tokens)
 
     def title(i):
-        return f"After “{' '.join(tokens[: i + 1])}”: next word"
+        return f"Next word after position {i} ({tokens[i]})"
     fig = go.Figure(go.Bar(x=list(VOCAB), y=probs[start].tolist(), marker_color=BAR,
                            hovertemplate="p(%{x}) = %{y:.4f}<extra></extra>"))
     steps = [dict(method="update", label=labels[i],
@@ -64,11 +65,37 @@ def loss_curve(history: list[float], n_coin_flips: int, n_targets: int) -> go.Fi
     fig.add_trace(go.Scatter(x=[0, steps[-1]], y=[floor, floor], mode="lines",
                              name=f"floor {n_coin_flips}·ln2/{n_targets} = {floor:.4f}",
                              line=dict(color=PURPLE, dash="dash"), hoverinfo="skip"))
+    spike = loss_spike(history, floor)
+    fig.add_annotation(x=spike["step"], y=float(np.log10(spike["loss"])), text=f"step {spike['step']}",
+                       showarrow=True, arrowhead=2, ax=0, ay=-40)
+    ticks = log_ticks(min(history), max(history))
     fig.update_layout(height=380, margin=dict(l=60, r=20, t=30, b=50),
                       xaxis=dict(title=dict(text="Adam step")),
-                      yaxis=dict(title=dict(text="loss (nats per target)"), type="log"),
+                      # labelled ticks only: plotly's own minor labels on a log axis read "2, 1, 9 ... 3, 2"
+                      yaxis=dict(title=dict(text="loss (nats per target, log scale)"), type="log",
+                                 tickvals=ticks, ticktext=[f"{t:g}" for t in ticks]),
                       legend=dict(x=0.55, y=0.95))
     return fig
+
+
+def log_ticks(low: float, high: float) -> list[float]:
+    """1, 2, 5 times powers of ten from just below `low` to just above `high`."""
+    out = [m * 10.0 ** e for e in range(int(np.floor(np.log10(low))), int(np.ceil(np.log10(high))) + 1)
+           for m in (1, 2, 5)]
+    below = max(t for t in out if t <= low)
+    above = min(t for t in out if t >= high)
+    return [round(t, 12) for t in out if below <= t <= above]
+
+
+def loss_spike(history: list[float], floor: float, near: float = 0.01) -> dict:
+    """The largest bump once the loss has come within `near` (1%) of the floor: its step, loss, height above
+    the floor (a fraction), the step the loss first came that close, and how many steps it took to get back."""
+    h = np.asarray(history)
+    settled = int(np.argmax(h <= floor * (1 + near)))
+    step = settled + int(np.argmax(h[settled:]))
+    back = int(np.argmax(h[step:] <= floor * (1 + near)))
+    return {"settled": settled, "step": step, "loss": float(h[step]), "above": float(h[step] / floor - 1),
+            "back": back}
 
 
 def pattern_bars(counts: dict[str, int], highlight: str) -> go.Figure:
@@ -97,8 +124,8 @@ def attention_figure(wt: Walkthrough | None = None, div_id: str = "fig-attention
                      caption: str = ""):
     wt = wt or load()
     caption = caption or ("Attention weights A of the published model: one row per query position, one column "
-                          "per key position; hover a cell for its score and weight.")
-    fig = attention_heatmap(wt["A"], wt["S"], wt.tokens, title or "Attention weights A (hover a cell)")
+                          "per key position, the masked future blank.")
+    fig = attention_heatmap(wt["A"], wt["S"], wt.tokens, title or "Attention weights A")
     return show(fig, div_id, caption, attention_summary(wt))
 
 
@@ -118,7 +145,18 @@ def probability_figure(start: int = ROW_FAST):
                f"{ranked(list(VOCAB), probs[start])}. The most likely next word at each position: "
                + "; ".join(tops) + ".")
     return show(next_token_bars(probs, tokens, start), "fig-next-word",
-                "Next-word probabilities of the published model; the slider moves along the sentence.", summary)
+                "Next-word probabilities of the published model at each position of the sentence.", summary)
+
+
+def probability_print_table(n: int = 3):
+    """For the handout, where the slider cannot move: the n likeliest next words at every position."""
+    wt = load()
+    probs, tokens = wt["probs"], wt.tokens
+    rows = [(f"{i} {tokens[i]}", *(f"{VOCAB[k]} {probs[i, k]:.2f}" for k in np.argsort(-probs[i], kind="stable")[:n]))
+            for i in range(len(tokens))]
+    table = rows_html(["position", *(f"choice {k + 1}" for k in range(n))], rows,
+                      caption="What the slider shows, at every position: the likeliest next words")
+    return HTML(f'<div class="print-only">{table}</div>')
 
 
 def loss_figure():

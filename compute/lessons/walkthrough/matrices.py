@@ -26,7 +26,7 @@ def _specs(wt: Walkthrough) -> dict[str, tuple[list[str], list[str], str, str]]:
         "S": (pos, pos, "query i \\ key j", "S = Q Kᵀ / √d_k, before the mask"),
         "M": (pos, pos, "query i \\ key j", "M: the causal mask"),
         "S_masked": (pos, pos, "query i \\ key j", "S + M: scores with the future masked"),
-        "A": (pos, pos, "query i \\ key j", "A = softmax of each row of S + M"),
+        "A": (pos, pos, "query i \\ key j", "A = softmax of each row of S + M (· : masked, a weight of exactly 0)"),
         "W_V": (d, d, "x coord \\ v coord", "W_V"),
         "V": (pos, d, coords, "V = X W_V: one value per position"),
         "Z": (pos, d, coords, "Z = A V"),
@@ -58,14 +58,28 @@ def table(name: str, highlight=(), wt: Walkthrough | None = None):
     """The named matrix of the published walkthrough as a labelled two-decimal table."""
     wt = wt or load()
     rows, cols, corner, caption = _specs(wt)[name]
-    return matrix_table(matrix(wt, name), rows, cols, caption=caption, corner=corner,
-                        highlight=highlight, name=name)
+    M = matrix(wt, name)
+    future = np.triu(np.ones(M.shape, bool), 1) if name == "A" else None
+    return matrix_table(M, rows, cols, caption=caption, corner=corner, highlight=highlight, name=name,
+                        masked=future)
+
+
+# Matrices whose columns are key positions: a row's highlight is among the keys it may read (j <= i).
+_CAUSAL = ("S", "S_masked", "A")
 
 
 def top_cells(name: str, rows: list[int], wt: Walkthrough | None = None) -> list[tuple[int, int]]:
-    """(row, argmax column) for each listed row: the cells a lesson highlights."""
+    """(row, argmax column) for each listed row: the cells a lesson highlights.
+
+    In a query-by-key matrix the argmax is over the allowed keys 0..i only: row 5 of S
+    has larger scores on future positions, which the mask removes before any weight is made."""
     M = matrix(wt or load(), name)
-    return [(i, int(np.nanargmax(M[i]))) for i in rows]
+    return [(i, allowed_argmax(M[i], i) if name in _CAUSAL else int(np.nanargmax(M[i]))) for i in rows]
+
+
+def allowed_argmax(row: np.ndarray, i: int) -> int:
+    """The key position j <= i with the largest entry of a query row."""
+    return int(np.nanargmax(row[: i + 1]))
 
 
 def worked_score(i: int, j: int, wt: Walkthrough | None = None):

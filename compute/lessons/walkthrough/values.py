@@ -5,9 +5,10 @@ import math
 
 import numpy as np
 
-from ...data.walkthrough import VOCAB, data_facts, next_word_options
+from ...data.walkthrough import VOCAB, data_facts, loss_floor, next_word_options
 from . import claims
 from .claims import CUE_FALL, CUE_RISE, FALL, FAST, RISE, ROW_FAST, ROW_SLOW, SLOW
+from .figures import loss_spike
 from .matrices import matrix
 from .published import ALTERNATIVE, Walkthrough, load
 from .seeds import pattern_counts, seed_record
@@ -42,6 +43,9 @@ def prose_values(wt: Walkthrough | None = None, record: dict | None = None) -> d
     v[f"V_{c1}_vc"], v[f"V_{c9}_vc"] = float(wt["V"][c1, cv]), float(wt["V"][c9, cv])
     v[f"qk_{r13}_{c9}"] = float(wt["Q"][r13] @ wt["K"][c9])
     v[f"score_gap_{r13}"] = float(wt["S"][r13, c9] - wt["S"][r13, c1])
+    peek = int(np.argmax(wt["S"][r5]))  # row 5's largest score of all, before the mask
+    v[f"S_{r5}_peek_pos"], v[f"S_{r5}_peek_word"] = peek, wt.tokens[peek]
+    v[f"S_{r5}_peek"] = float(wt["S"][r5, peek])
     v[f"row{r13}_max_score"] = float(wt["S"][r13].max())
     v[f"exp_row{r13}_max"] = float(np.log10(math.e) * wt["S"][r13].max())  # e^max as a power of ten
     v[f"z_v_gap_{r13}"] = float(np.abs(wt["Z"][r13] - wt["V"][c9]).max())
@@ -55,6 +59,8 @@ def prose_values(wt: Walkthrough | None = None, record: dict | None = None) -> d
     v.update(seed=int(m["seed"]), steps=int(m["steps"]), final_loss=float(m["final_loss"]),
              lr=float(m["recipe"]["lr"]), loss_first=float(m["loss_history"][0]))
     v["loss_fp64"] = claims.mean_loss(wt)
+    spike = loss_spike(m["loss_history"], loss_floor(*[data_facts()[k] for k in ("n_coin_flips", "n_targets")]))
+    v.update({f"loss_spike_{k}": val for k, val in spike.items()})
     v.update(data_facts())
     # the seed search
     entries = record["entries"]

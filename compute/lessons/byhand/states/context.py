@@ -40,7 +40,7 @@ def torch_parameter_counts(w: int, d: int = D_MODEL, H: int = HIDDEN_UNITS, V: i
 
 
 def pooled(e: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """m = Σ_j w_j e_j with the weights normalised to sum to 1: always four numbers wide."""
+    """c = Σ_j w_j e_j with the weights normalised to sum to 1: always four numbers wide."""
     w = np.asarray(weights, dtype=float)
     return (w / w.sum()) @ e
 
@@ -71,7 +71,7 @@ def pool_weights(focus: str | None, share: float, key: str = "A") -> np.ndarray:
 
 
 def pool(weights: np.ndarray, key: str = "A") -> dict[str, np.ndarray]:
-    """Each row 1..7 scaled by its weight, and their sum: the four-number summary m_7."""
+    """Each row 1..7 scaled by its weight, and their sum: the four-number summary c_7."""
     e = m.rows(m.sentence(key)).e[: m.BANK]
     w = np.asarray(weights, dtype=float)
     parts = w[:, None] * e
