@@ -330,3 +330,48 @@ def test_vendored_axe_is_the_version_its_readme_names():
     script = (ROOT / "tools" / "vendor_assets.sh").read_text()
     assert f"AXE_VERSION={version}" in script
     assert (AXE.parent / "LICENSE").exists()
+
+
+PRESSED_JS = """() => [...document.querySelectorAll('.plotly-graph-div')].flatMap(gd => {
+  const buttons = [...gd.querySelectorAll('.updatemenu-button[aria-pressed]')];
+  const on = buttons.filter(b => b.getAttribute('aria-pressed') === 'true');
+  const off = buttons.filter(b => b.getAttribute('aria-pressed') === 'false');
+  const fill = el => getComputedStyle(el).fill;
+  return on.map(b => ({where: gd.id + ' ' + b.textContent.trim(), bg: fill(b.querySelector('rect')),
+                       text: fill(b.querySelector('text')), other: off.length ? fill(off[0].querySelector('rect')) : null}));
+})"""
+
+
+def _rgb(css: str) -> tuple[float, float, float]:
+    return tuple(int(v) / 255 for v in re.findall(r"\d+", css)[:3])
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio of two CSS rgb() colours."""
+    def lum(css):
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in _rgb(css)]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_contrast_is_the_wcag_ratio():
+    assert round(contrast("rgb(0, 0, 0)", "rgb(255, 255, 255)"), 1) == 21.0
+    assert contrast("rgb(119, 119, 119)", "rgb(255, 255, 255)") == pytest.approx(4.48, abs=0.01)
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_the_pressed_button_reads_clearly_in_both_modes(page, mode):
+    """The pressed button's label is legible on it (4.5:1), and it stands apart from the others (1.5:1)."""
+    checked = 0
+    for lesson in LESSONS:
+        page.open(f"posts/{lesson}.html")
+        page.page.mouse.move(0, 0)  # no hover: plotly paints a hovered button like the pressed one
+        page.page.evaluate(f"document.documentElement.dataset.theme = '{mode}'")
+        page.page.wait_for_timeout(600)
+        for b in page.page.evaluate(PRESSED_JS):
+            assert contrast(b["text"], b["bg"]) >= 4.5, (mode, b)
+            if b["other"]:
+                assert contrast(b["bg"], b["other"]) >= 1.5, (mode, b)
+            checked += 1
+    assert checked >= 10
