@@ -17,7 +17,9 @@
 // plotly-keyboard.js and plotly-theme.js listen for.
 //
 // window.siteFigures.draw(gd) and .drawAll() draw now and return a promise;
-// the handout printer and the tests call drawAll.
+// the handout printer and the tests call drawAll. A page opened for print
+// (the handout printer emulates print media) draws its figures one by one in
+// page order from the start.
 (function () {
   "use strict";
 
@@ -32,7 +34,10 @@
   function draw(gd) {
     if (!drawing.has(gd)) {
       if (observer) observer.unobserve(gd);
-      drawing.set(gd, window.Plotly.newPlot(gd, spec(gd)).then(function () {
+      var figure = spec(gd);
+      // plotly-menus.js: a row of buttons too wide for this screen is drawn as a drop-down
+      if (window.siteMenus) window.siteMenus.fit(figure, gd.clientWidth || gd.getBoundingClientRect().width);
+      drawing.set(gd, window.Plotly.newPlot(gd, figure).then(function () {
         gd.dispatchEvent(new CustomEvent("figure-drawn", { bubbles: true }));
         return gd;
       }));
@@ -44,8 +49,10 @@
     return Array.prototype.slice.call(document.querySelectorAll(".plotly-graph-div"));
   }
 
+  var printing = null; // the in-order drawing of a page opened for print
+
   function drawAll() {
-    return Promise.all(figures().map(draw));
+    return printing || Promise.all(figures().map(draw));
   }
 
   // True when gd is on the screen that starts `top` px below the viewport's top.
@@ -78,7 +85,20 @@
     }).slice(0, AHEAD);
   }
 
+  // One after another, in page order: a printed handout is the same bytes every time
+  // (the PDF's structure follows the order in which the figures' elements were made).
+  function drawInOrder() {
+    return figures().reduce(function (done, gd) {
+      return done.then(function () { return draw(gd); });
+    }, Promise.resolve());
+  }
+
   function start() {
+    if (window.matchMedia && window.matchMedia("print").matches) {
+      // the handout printer: every figure, no lazy drawing, after the math is typeset
+      printing = Promise.resolve(window.siteMath).then(drawInOrder);
+      return;
+    }
     // A link into the page (#id) will scroll there: that screen comes first.
     var target = linkTarget();
     var top = target ? target.getBoundingClientRect().top : 0;

@@ -2,6 +2,7 @@
 // Loaded after plotly.js and figures.js on pages with figures (sitebuild/pages.py).
 //
 // * updatemenu buttons (switches, ▶ Play): Tab reaches them (role=button);
+//   so does the header of a row folded into a drop-down on a narrow screen;
 //   Enter or Space sends the click that Plotly listens for, so a key does
 //   exactly what the mouse does.
 // * sliders: Tab reaches them (role=slider); Left/Right/Home/End move to a
@@ -14,7 +15,7 @@
   "use strict";
 
   function menuButtons(gd) {
-    gd.querySelectorAll(".updatemenu-button").forEach(function (el) {
+    gd.querySelectorAll(".updatemenu-button, .updatemenu-dropdown-button").forEach(function (el) {
       var button = el.__data__, menu = el.parentNode.__data__;  // d3 data: plotly's options
       if (!button || !menu) return;
       el.setAttribute("tabindex", "0");
@@ -24,6 +25,26 @@
       if (full && full.showactive) {
         el.setAttribute("aria-pressed", String(full.active === button._index));
       }
+      if (el.dataset.keyboard) return;
+      el.dataset.keyboard = "1";
+      el.addEventListener("keydown", function (ev) {
+        if (ev.key !== "Enter" && ev.key !== " ") return;
+        ev.preventDefault();
+        el.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, view: window }));
+      });
+    });
+  }
+
+  // A row folded into a drop-down (plotly-menus.js): its header opens and closes the list.
+  function menuHeaders(gd) {
+    gd.querySelectorAll(".updatemenu-header").forEach(function (el) {
+      var menu = el.parentNode.__data__;
+      if (!menu) return;
+      el.setAttribute("tabindex", "0");
+      el.setAttribute("role", "button");
+      el.setAttribute("aria-haspopup", "true");
+      el.setAttribute("aria-expanded", String(!!menu._gHeaderOpen || gd.querySelector(".updatemenu-dropdown-button") !== null));
+      el.setAttribute("aria-label", (el.textContent.trim() || "menu") + ", choose another");
       if (el.dataset.keyboard) return;
       el.dataset.keyboard = "1";
       el.addEventListener("keydown", function (ev) {
@@ -73,6 +94,7 @@
   function sync(gd) {
     if (!gd._fullLayout) return;
     menuButtons(gd);
+    menuHeaders(gd);
     sliders(gd);
   }
 

@@ -35,6 +35,7 @@ from pathlib import Path
 FIGURE_SCRIPTS = (
     "vendor/plotly/plotly-lesson.min.js",
     "plotly-keyboard.js",  # keyboard access to plotly's buttons and sliders
+    "plotly-menus.js",  # a row of buttons too wide for the screen is drawn as a drop-down (figures.js asks)
     "plotly-theme.js",  # figure colours follow the light/dark mode
     "figures.js",  # draws each figure as the reader nears it (last: the others listen for it)
 )

@@ -6,6 +6,7 @@ import re
 import pytest
 
 from conftest import LESSONS, ROOT, brightness
+from sitebuild.browser import WAIT_FOR_PAGE_JS
 from sitebuild.reading import prose_words, reading_minutes
 
 PAGES = ["index.html", "search.html"] + [f"posts/{s}.html" for s in LESSONS]
@@ -99,3 +100,48 @@ def test_figures_follow_dark_mode(page, stem):
     page.page.wait_for_timeout(500)
     assert page.page.evaluate(read)[0] == "#2a3f5f"
     assert page.console_errors == []
+
+
+# Every control of every figure: its box, and whether the element under its centre is the control.
+PHONE_CONTROLS_JS = """(sel) => [...document.querySelectorAll('.plotly-graph-div')].flatMap(g =>
+  [...g.querySelectorAll(sel)].map(c => {
+    c.scrollIntoView({block: 'center'});
+    const r = c.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    const own = c.closest('.updatemenu-button, .updatemenu-header, .updatemenu-dropdown-button, .slider-container');
+    return {where: g.id + ' ' + c.textContent.trim(), left: r.left, right: r.right,
+            ours: !!hit && own.contains(hit)};
+  }))"""
+
+
+def _out_of_reach(p, sel=".updatemenu-button, .updatemenu-header, .slider-rail-touch-rect") -> list:
+    return [b for b in p.evaluate(PHONE_CONTROLS_JS, sel) if b["left"] < 0 or b["right"] > 375 or not b["ours"]]
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_at_375_px_every_figure_control_is_on_screen_and_takes_a_tap(browser, http_server, built_site, stem):
+    """On a phone a row of buttons wider than the figure is a drop-down: its header and each of its
+    items lie inside the screen, are what a tap there hits, and a tap on an item presses it."""
+    context = browser.new_context(viewport={"width": 375, "height": 800}, has_touch=True, is_mobile=True)
+    p = context.new_page()
+    p.goto(http_server + f"posts/{stem}.html", wait_until="load")
+    p.evaluate(WAIT_FOR_PAGE_JS)
+    assert _out_of_reach(p) == []
+    headers = p.locator(".updatemenu-header")
+    for k in range(headers.count()):
+        header = headers.nth(k)
+        gd = header.locator("xpath=ancestor::div[contains(@class, 'plotly-graph-div')]")
+        div, menu = gd.get_attribute("id"), header.evaluate("h => h.parentNode.__data__._index")
+        header.scroll_into_view_if_needed()
+        header.tap()
+        p.wait_for_timeout(200)
+        items = p.locator(f"#{div} .updatemenu-dropdown-button")
+        assert items.count() >= 2, div
+        assert _out_of_reach(p, ".updatemenu-dropdown-button") == [], div  # the open list covers what is below it
+        last = items.count() - 1
+        label = items.nth(last).text_content().strip()
+        items.nth(last).tap()
+        p.wait_for_timeout(300)
+        assert p.evaluate(f"document.getElementById('{div}').layout.updatemenus[{menu}].active") == last
+        assert label in [t.strip() for t in gd.locator(".updatemenu-header").all_text_contents()]  # it shows the choice
+    context.close()
