@@ -106,4 +106,5 @@ def data_facts() -> dict[str, float | int]:
     n_coin = sum(len(next_word_options(s.split()[: i + 1])) == 2
                  for s in SENTENCES for i in range(len(s.split()) - 1))
     return {"n_sentences": len(SENTENCES), "n_targets": n_targets, "n_coin_flips": n_coin,
-            "loss_floor": loss_floor(n_coin, n_targets), "vocab_size": len(VOCAB)}
+            "loss_floor": loss_floor(n_coin, n_targets), "vocab_size": len(VOCAB),
+            "longest_sentence": max(len(s.split()) for s in SENTENCES)}

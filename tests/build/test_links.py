@@ -1,20 +1,38 @@
-"""Every link of every published page resolves inside site/; no page links off the site."""
+"""Every link of every published page resolves inside site/; a lesson links off the site only to the sources it cites."""
 
 from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
 
 from conftest import LESSONS
 from sitebuild.sitecheck import check_links, page_urls
 
-# (page, URL) pairs allowed to leave the site, each with its reason. None so far:
-# the page chrome links nowhere outside, and the lessons cite no web pages.
-ALLOWED_EXTERNAL: dict[tuple[str, str], str] = {}
+# Hosts a lesson may link to, each with its reason: cited sources, which a reader follows by
+# choice. A link is not a load: pages still fetch nothing from outside (tests/browser).
+CITED_HOSTS = {
+    "arxiv.org": "the papers the lessons cite",
+    "www.3blue1brown.com": "the video series the walkthrough credits",
+    "nlp.seas.harvard.edu": "The Annotated Transformer, further reading",
+    "github.com": "nanoGPT, further reading",
+}
 
 
 def test_every_internal_link_resolves(built_site):
     report = check_links(built_site)
     assert not report.broken, "\n".join(f"{page}: {url} ({why})" for page, url, why in report.broken)
-    unexpected = [link for link in report.external if link not in ALLOWED_EXTERNAL]
+    unexpected = [(page, url) for page, url in report.external
+                  if not (page.startswith("posts/") and urlsplit(url).scheme == "https"
+                          and urlsplit(url).hostname in CITED_HOSTS)]
     assert not unexpected, f"links leaving the site: {unexpected}"
+
+
+def test_external_links_are_anchors_only(built_site):
+    """A cited source is a link to follow, never something the page loads."""
+    for stem in LESSONS:
+        html = (built_site / "posts" / f"{stem}.html").read_text()
+        loads = re.findall(r'<(?!a\b)\w+[^>]*\b(?:src|href)="https?://', html)
+        assert loads == [], stem
 
 
 def test_the_checked_links_include_downloads_assets_and_anchors(built_site):

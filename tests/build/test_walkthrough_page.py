@@ -94,7 +94,7 @@ def test_every_matrix_cell_equals_the_checkpoint(page_html, expected):
     parser.feed(page_html)
     names = set(parser.tables)
     assert {"E", "P", "X", "W_Q", "Q", "W_K", "K", "S", "M", "S_masked", "A", "W_V", "V", "Z", "W_O",
-            "hidden", "W1", "b1", "W2", "b2", "y", "W_U", "probs"} <= names
+            "hidden", "W1", "b1", "W2", "b2", "ffn_hidden", "y", "W_U", "logits", "probs"} <= names
     for name, rows in parser.tables.items():
         want = np.atleast_2d(expected[name])
         got = np.array([[number(c) for c in r] for r in rows])

@@ -136,6 +136,16 @@ def loss_near_floor(wt):
     return Outcome(loss < LOSS_CEILING, f"loss {loss:.6f}")
 
 
+FLOAT16_EXP_LIMIT = float(np.log(np.finfo(np.float16).max))  # e^s overflows float16 above this (≈ 11.09)
+
+
+@claim("Row 13's scores are safe for exp in float16 (largest below ln 65504 ≈ 11.09); doubled, they are not.")
+def row_13_fits_float16_until_doubled(wt):
+    top = float(wt["S"][ROW_FAST, : ROW_FAST + 1].max())
+    return Outcome(top < FLOAT16_EXP_LIMIT < 2 * top,
+                   f"largest score of row {ROW_FAST} = {top:.2f}, float16 exp limit = {FLOAT16_EXP_LIMIT:.2f}")
+
+
 def check_all(wt: Walkthrough, names: list[str] | None = None) -> list[tuple[Claim, Outcome]]:
     """Every walkthrough claim (or the named ones) with its outcome."""
     return WALKTHROUGH.check_all(wt, names=names)

@@ -36,8 +36,11 @@ def _specs(wt: Walkthrough) -> dict[str, tuple[list[str], list[str], str, str]]:
         "b1": (["b1"], ff, "\\ unit", "b1"),
         "W2": (ff, d, "unit \\ coordinate", "W2"),
         "b2": (["b2"], d, "\\ coordinate", "b2"),
+        "ffn_hidden": (pos, ff, "position \\ unit", "ReLU(hidden W1 + b1): the hidden units at each position "
+                       "(0.00 is a unit the ReLU switched off)"),
         "y": (pos, d, coords, "y = hidden + ReLU(hidden W1 + b1) W2 + b2"),
         "W_U": (d, vocab, "y coord \\ word", "W_U: one column per vocabulary word"),
+        "logits": (pos, vocab, "position \\ next word", "logits = y W_U: one score per word, before the softmax"),
         "probs": (pos, vocab, "position \\ next word", "softmax(y W_U): the next-word distribution at each position"),
     }
 

@@ -46,6 +46,18 @@ def prose_values(wt: Walkthrough | None = None, record: dict | None = None) -> d
     peek = int(np.argmax(wt["S"][r5]))  # row 5's largest score of all, before the mask
     v[f"S_{r5}_peek_pos"], v[f"S_{r5}_peek_word"] = peek, wt.tokens[peek]
     v[f"S_{r5}_peek"] = float(wt["S"][r5, peek])
+    # the last steps: which hidden units each answer row switches on, how y differs, the two logits
+    on5, on13 = wt["ffn_hidden"][r5] > 0, wt["ffn_hidden"][r13] > 0
+    v[f"n_units_on_{r5}"], v[f"n_units_on_{r13}"] = int(on5.sum()), int(on13.sum())
+    v["n_units_on_both"] = int((on5 & on13).sum())
+    gap = wt["y"][r13] - wt["y"][r5]
+    v["y_gap_coord"] = int(np.argmax(np.abs(gap)))
+    v["y_gap"] = float(gap[v["y_gap_coord"]])
+    v[f"y_{r5}_gc"], v[f"y_{r13}_gc"] = float(wt["y"][r5, v["y_gap_coord"]]), float(wt["y"][r13, v["y_gap_coord"]])
+    for i in (r5, r13):
+        for word in (SLOW, FAST):
+            v[f"logits_{i}_{VOCAB.index(word)}"] = float(wt["logits"][i, VOCAB.index(word)])
+    v.update(float_limits(wt["S"][r13, : r13 + 1]))
     v[f"row{r13}_max_score"] = float(wt["S"][r13].max())
     v[f"exp_row{r13}_max"] = float(np.log10(math.e) * wt["S"][r13].max())  # e^max as a power of ten
     v[f"z_v_gap_{r13}"] = float(np.abs(wt["Z"][r13] - wt["V"][c9]).max())
@@ -83,3 +95,19 @@ def prose_values(wt: Walkthrough | None = None, record: dict | None = None) -> d
     v[f"alt_A_{r13}_{c9}"] = float(alt["A"][r13, c9])
     v[f"alt_p{r13}_{FAST}"] = alt.prob(r13, FAST)
     return v
+
+
+def float_limits(row: np.ndarray) -> dict[str, object]:
+    """Where exp overflows in float16 and float32, and a softmax in float16 of the row's scores doubled:
+    without the max-subtraction (how many weights come out not-a-number) and with it (their sum)."""
+    f16, f32 = math.log(float(np.finfo(np.float16).max)), math.log(float(np.finfo(np.float32).max))
+    doubled = (2 * row).astype(np.float16)
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = np.exp(doubled)
+        naive = e / e.sum()
+    shifted = np.exp(doubled - doubled.max())
+    stable = shifted / shifted.sum()
+    return {"f16_max": float(np.finfo(np.float16).max), "f16_exp_limit": f16, "f32_exp_limit": f32,
+            "row_exp_f16": float(np.exp(np.float16(row.max()))), "doubled_max": float(doubled.max()),
+            "doubled_naive_nan": int(np.isnan(naive).sum()), "doubled_stable_sum": float(stable.astype(np.float64).sum()),
+            "doubled_n": int(row.size)}
