@@ -69,6 +69,37 @@ UNLINK_OTHER_PAGES_JS = """() => {
 }"""
 
 
+# A "check yourself" answer (<details class="answer">) prints at the end of the handout, numbered,
+# where a reader who wants to try first does not see it under the question.
+MOVE_ANSWERS_JS = """() => {
+  const answers = [...document.querySelectorAll('article details.answer')];
+  if (!answers.length) return 0;
+  const end = document.createElement('section');
+  end.className = 'handout-answers';
+  end.innerHTML = '<h2>Answers</h2>';
+  answers.forEach((d, k) => {
+    const n = k + 1, summary = d.querySelector('summary');
+    const question = summary ? summary.textContent.trim() : '';
+    const here = document.createElement('p');
+    here.className = 'answer-ref';
+    here.innerHTML = '<b>' + n + '.</b> ';
+    here.append(question + ' ');
+    const ref = document.createElement('i');
+    ref.textContent = '(answer ' + n + ' at the end)';
+    here.append(ref);
+    d.replaceWith(here);
+    const head = document.createElement('h3');
+    head.textContent = n + '. ' + question;
+    if (summary) summary.remove();
+    const body = document.createElement('div');
+    body.append(...d.childNodes);
+    end.append(head, body);
+  });
+  (document.querySelector('article.bd-article') || document.body).append(end);
+  return answers.length;
+}"""
+
+
 class HandoutError(Exception):
     """A lesson page could not be printed cleanly."""
 
@@ -141,7 +172,8 @@ def _print_page(context, url: str, pdf: Path) -> None:
         external, errors = browser.watch(page)
         page.emulate_media(media="print")
         page.goto(url, wait_until="load")
-        # The handout shows every reveal's answer: open them before laying out.
+        # The handout shows every reveal's answer: exercises' answers at the end, the rest opened in place.
+        page.evaluate(MOVE_ANSWERS_JS)
         page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
         page.evaluate(UNLINK_OTHER_PAGES_JS)
         page.evaluate(browser.WAIT_FOR_PAGE_JS)

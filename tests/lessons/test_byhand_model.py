@@ -96,3 +96,19 @@ def test_dividing_by_prefix_length_changes_earlier_features():
 def test_bypass_uses_only_the_last_row():
     pa = predict(m.sentence("A"), attention=False)
     assert np.allclose(pa["x"], m.rows(m.sentence("A")).e[-1])
+
+
+def test_queries_claim_fails_when_every_token_asks_the_same(monkeypatch):
+    """The reader's report: thing and grammar rows equal, the others zero, so every query points one way."""
+    same = np.array([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [2.0, 2.0, 0.5], [2.0, 2.0, 0.5]])
+    monkeypatch.setattr(m, "W_Q", same)
+    outcome = dict((c.name, o) for c, o in claims.check_all())
+    assert not outcome["queries_ask_different_questions"].holds
+    assert "cosine(q_10, q_7) = 1.00" in outcome["queries_ask_different_questions"].evidence
+
+
+def test_queries_keys_and_values_have_their_own_axis_names():
+    assert len(m.K_AXES) == len(m.QK_AXES) == m.W_Q.shape[1] == m.W_K.shape[1]
+    assert not set(m.K_AXES) & set(m.QK_AXES) and not set(m.V_AXES) & set(m.QK_AXES)
+    assert all(name.startswith("wants") for name in m.QK_AXES)
+    assert not any(name.startswith("wants") for name in m.K_AXES)

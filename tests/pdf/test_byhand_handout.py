@@ -23,3 +23,21 @@ def test_handout_has_every_section_and_says_where_the_page_has_more(built_site):
     assert notes >= 10
     assert text.count("On the web page") >= notes
     assert html.count('class="plotly-graph-div"') >= 15
+
+
+def test_check_yourself_answers_print_at_the_end(built_site):
+    """The questions stay in section 19, each pointing to its answer; the answers follow the last section."""
+    pages = [re.sub(r"\s+", " ", unicodedata.normalize("NFKC", p.extract_text()))
+             for p in PdfReader(built_site / "handouts" / f"{STEM}.pdf").pages]
+    text = " ".join(pages)
+    html = (built_site / "posts" / f"{STEM}.html").read_text()
+    n = html.count('<details class="answer">')
+    assert n >= 3
+    refs = [text.find(f"(answer {k} at the end)") for k in range(1, n + 1)]
+    assert all(r >= 0 for r in refs) and refs == sorted(refs)
+    answers = text.rfind("Answers")
+    last_section = text.find("20. ")
+    assert answers > last_section > refs[-1] > 0
+    first_answer_page = next(i for i, p in enumerate(pages) if "Answers" in p and "1. " in p)
+    question_page = next(i for i, p in enumerate(pages) if "(answer 1 at the end)" in p)
+    assert first_answer_page > question_page

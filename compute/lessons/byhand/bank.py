@@ -22,7 +22,7 @@ def qk_html(key: str = "A") -> str:
     return "".join([
         matrix_html(b["q"][None, :], [f"q_{m.BANK} (bank)"], m.QK_AXES, corner="query \\ axis",
                     name="s08_q", caption="Bank's query"),
-        matrix_html(b["K"], position_labels(words[: m.BANK], 1), m.QK_AXES, corner="key \\ axis", name="s08_K",
+        matrix_html(b["K"], position_labels(words[: m.BANK], 1), m.K_AXES, corner="key \\ axis", name="s08_K",
                     caption=f"Keys of positions 1 to {m.BANK} (sentence {key})"),
     ])
 
@@ -63,7 +63,7 @@ def contexts_html() -> str:
     return alpha + msgs + upd
 
 
-DOT_ROWS = tuple(m.QK_AXES) + ("q·k (sum)", "score = q·k / √d_k")
+DOT_ROWS = tuple(f"{q} · {k}" for q, k in zip(m.QK_AXES, m.K_AXES)) + ("q·k (sum)", "score = q·k / √d_k")
 
 
 def dot_grid(key: str, j: int) -> np.ndarray:

@@ -167,6 +167,21 @@ def low_temperature_approaches_hard():
                    f"top weight from {top[0]:.6f} to {top[-1]:.4f}; coldest vs hard relative gap {gap:.2g}")
 
 
+@claim("Queries differ by token: the last 'the' asks mostly for a noun, bank for topic clues, and heron for water "
+       "more than finance; so the last 'the' and bank weigh the earlier tokens differently.")
+def queries_ask_different_questions():
+    att = attend(m.rows(m.sentence("A")).e)
+    q_the, q_bank, q_heron = att.Q[-1], att.Q[m.BANK - 1], att.Q[m.sentence("A").index("heron")]
+    noun = m.QK_AXES.index("wants a noun")
+    cosine = float(q_the @ q_bank / np.linalg.norm(q_the) / np.linalg.norm(q_bank))
+    gap = float(np.abs(att.A[-1, :m.BANK] / att.A[-1, :m.BANK].sum() - att.A[m.BANK - 1, :m.BANK]).max())
+    holds = (q_the.argmax() == noun and q_bank.argmax() != noun and q_heron[0] > q_heron[1]
+             and cosine < 0.9 and gap > 0.05)
+    return Outcome(holds, f"q_10 = {q_the.round(2).tolist()}, q_7 = {q_bank.round(2).tolist()}, "
+                          f"q_heron = {q_heron.round(2).tolist()}, cosine(q_10, q_7) = {cosine:.2f}, "
+                          f"largest weight difference over keys 1-7 = {gap:.2f}")
+
+
 @claim("Bank's message m_7 carries more water news than finance news in A, and the reverse in B.")
 def bank_message_follows_context():
     mA = attend(m.rows(m.sentence("A")).e).M[m.BANK - 1]

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 
 FEATURES = ("water", "finance", "thing", "grammar")       # the four e coordinates
-QK_AXES = ("wants water", "wants finance", "wants a noun")  # query/key coordinates
+QK_AXES = ("wants water", "wants finance", "wants a noun")  # query coordinates: what a token asks for
+K_AXES = ("has water", "has finance", "is a noun")          # key coordinates, paired with them: what it offers
 V_AXES = ("water news", "finance news")                   # value coordinates
 
 SENTENCES = {
@@ -61,11 +62,11 @@ POSITION_ROWS = np.array([
 ])
 
 # Projections: rows are the four features, columns the named query/key/value axes.
-W_Q = np.array([        # a noun or a function word looks for topic clues
-    [0.0, 0.0, 0.0],
-    [0.0, 0.0, 0.0],
-    [2.0, 2.0, 0.5],
-    [2.0, 2.0, 0.5],
+W_Q = np.array([        # what a token asks for depends on what it is:
+    [1.0, 0.0, 0.0],    # a word with water in it asks for more water,
+    [0.0, 1.0, 0.0],    # one with finance in it for more finance,
+    [2.0, 2.0, 0.5],    # a noun for topic clues of either kind,
+    [0.5, 0.5, 2.0],    # a function word mostly for nouns
 ])
 W_K = np.array([        # a word advertises how much water, finance and thing it carries
     [2.0, 0.0, 0.0],

@@ -17,7 +17,7 @@ def projection_figure(key: str = "A", start: int = m.BANK):
     """Buttons over the tokens: e, then q, k, v from the shared W_Q, W_K, W_V, then e + Δe."""
     words = m.sentence(key)
     parts = [("e", m.FEATURES, "e (input, unchanged)"), ("q", m.QK_AXES, "q = e W_Q: asks for"),
-             ("k", m.QK_AXES, "k = e W_K: offers a match on"), ("v", m.V_AXES, "v = e W_V: sends"),
+             ("k", m.K_AXES, "k = e W_K: offers a match on"), ("v", m.V_AXES, "v = e W_V: sends"),
              ("e_new", m.FEATURES, "e + Δe: passed on")]
     Wm = {"q": ("W_Q", m.W_Q), "k": ("W_K", m.W_K), "v": ("W_V", m.W_V)}
 
@@ -70,7 +70,7 @@ def weight_tables() -> HTML:
     """W_Q, W_K, W_V with their named axes: shared by every token."""
     parts = [matrix_html(m.W_Q, m.FEATURES, m.QK_AXES, caption="W_Q (shared)", corner="feature \\ asks for",
                          name="W_Q"),
-             matrix_html(m.W_K, m.FEATURES, m.QK_AXES, caption="W_K (shared)", corner="feature \\ matches on",
+             matrix_html(m.W_K, m.FEATURES, m.K_AXES, caption="W_K (shared)", corner="feature \\ matches on",
                          name="W_K"),
              matrix_html(m.W_V, m.FEATURES, m.V_AXES, caption="W_V (shared)", corner="feature \\ sends",
                          name="W_V")]
@@ -101,7 +101,7 @@ def projection_summary(key: str = "A", start: int = m.BANK) -> str:
     words = m.sentence(key)
     r = projection_rows(key, start)
     return (f"Shown: {position_labels(words, 1)[start - 1]}. e = ({pairs(m.FEATURES, r['e'])}); q = ({pairs(m.QK_AXES, r['q'])}); "
-            f"k = ({pairs(m.QK_AXES, r['k'])}); v = ({pairs(m.V_AXES, r['v'])}); "
+            f"k = ({pairs(m.K_AXES, r['k'])}); v = ({pairs(m.V_AXES, r['v'])}); "
             f"e + Δe = ({pairs(m.FEATURES, r['e_new'])}). Buttons show the same rows for every token.")
 
 

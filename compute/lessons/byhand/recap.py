@@ -18,7 +18,8 @@ from .states.attention import head, mask_states, sentence_att, top_words
 
 
 def _reveal(question: str, answer: str, tables: list[str]) -> str:
-    return (f"<details><summary>{html.escape(question)}</summary><p>{html.escape(answer)}</p>"
+    # class answer: the handout prints it at the end (sitebuild.handouts)
+    return (f'<details class="answer"><summary>{html.escape(question)}</summary><p>{html.escape(answer)}</p>'
             + "".join(tables) + "</details>")
 
 
@@ -33,7 +34,7 @@ def self_check() -> HTML:
         "The key says when a source is a good match: it only meets queries in dot products. The value is what the "
         "source sends once it is chosen. River's two rows come from the same e row through different matrices, "
         "and even have different widths.",
-        [matrix_html(att.K[river][None], [lab[river]], m.QK_AXES, caption="key k₆", corner="source"),
+        [matrix_html(att.K[river][None], [lab[river]], m.K_AXES, caption="key k₆", corner="source"),
          matrix_html(att.V[river][None], [lab[river]], m.V_AXES, caption="value v₆", corner="source")])
     q2 = _reveal(
         "Why is bank's query not its updated representation?",

@@ -28,7 +28,7 @@ def stage_hovers(words, att) -> dict[str, list[list[str]]]:
     out["e"] = [[f"e[{lab[i]}, {f}] = E[{words[i]}] + P{sub(i + 1)}<br>= {fmt(r.word_rows[i, c])} + "
                  f"{fmt(r.position_rows[i, c])} = {fmt(att.e[i, c])}" for c, f in enumerate(m.FEATURES)]
                 for i in range(T)]
-    for name, W, axes in (("Q", m.W_Q, m.QK_AXES), ("K", m.W_K, m.QK_AXES), ("V", m.W_V, m.V_AXES)):
+    for name, W, axes in (("Q", m.W_Q, m.QK_AXES), ("K", m.W_K, m.K_AXES), ("V", m.W_V, m.V_AXES)):
         R = getattr(att, name)
         out[name] = [[f"{name.lower()}[{lab[i]}, {a}] = e{sub(i + 1)} · W_{name}[:, {a}]<br>"
                       f"= {dot_text(att.e[i], W[:, c])}<br>= {fmt(R[i, c])}" for c, a in enumerate(axes)]
@@ -62,7 +62,7 @@ def stages(words, att) -> list[dict]:
     return [
         dict(name="e", title="E = word rows + position rows", M=att.e, cols=m.FEATURES, hover=hov["e"]),
         dict(name="Q", title="Q = E W_Q: what each token asks for", M=att.Q, cols=m.QK_AXES, hover=hov["Q"]),
-        dict(name="K", title="K = E W_K: when each token is a useful match", M=att.K, cols=m.QK_AXES,
+        dict(name="K", title="K = E W_K: when each token is a useful match", M=att.K, cols=m.K_AXES,
              hover=hov["K"]),
         dict(name="V", title="V = E W_V: what each token sends", M=att.V, cols=m.V_AXES, hover=hov["V"]),
         dict(name="scores", title="S = Q Kᵀ / √d_k + mask (rows receive, columns send)",

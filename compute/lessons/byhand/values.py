@@ -8,7 +8,7 @@ import numpy as np
 from . import model as m
 from .states import context, mixing, scaling, search
 from .states.attention import (BLEND_STEPS, KEYS, MASK_ROW, bank, baseline_prediction, full_prediction, mask_states,
-                               prediction_state, sentence_text, shared_tail, top_words)
+                               prediction_state, sentence_att, sentence_text, shared_tail, top_words)
 from .states.context import pool, pool_weights
 from .states.positions import OMEGA, swap_regression_rows
 from .states.scaling import DIVISOR_DK, bank_scaled_rows, divisor_weights, saturation_rows
@@ -114,6 +114,10 @@ def second_pass_values() -> dict[str, object]:
     """Every number sections 11–20 cite."""
     v: dict[str, object] = {}
     v["s11_d_model"], v["s11_d_k"], v["s11_d_v"] = m.W_Q.shape[0], m.W_Q.shape[1], m.W_V.shape[1]
+    att = sentence_att("A")[1]
+    heron = m.sentence("A").index("heron")
+    for name, i in (("bank", m.BANK - 1), ("the", len(m.sentence("A")) - 1), ("heron", heron)):
+        v.update({f"s11_q_{name}_{k}": float(x) for k, x in enumerate(att.Q[i])})
     sp = scaling.measured_spread()
     v["s12_n_pairs"] = scaling.N_PAIRS
     v["s12_dk_max"] = int(sp["d_k"].max())
