@@ -3,6 +3,7 @@
 Build with `./build` (or `python -m sitebuild`); see sitebuild/ for the logic.
 """
 
+import hashlib
 import os
 import sys
 from pathlib import Path
@@ -18,6 +19,11 @@ os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
 project = "Next-word prediction, computed"
 html_title = project
 language = "en"
+
+# The pages are written by these extensions too: when their code changes, every page is
+# written again (Sphinx re-reads all sources when an "env" config value changes).
+sitebuild_extensions_hash = hashlib.sha256(b"".join(
+    (ROOT / "sitebuild" / f"{name}.py").read_bytes() for name in ("stamps", "pages", "reading"))).hexdigest()
 
 extensions = [
     "myst_nb",

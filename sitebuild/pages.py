@@ -114,6 +114,8 @@ def root_relative(html: str, base: str = "/") -> str:
 
 
 def setup(app):
+    # conf.py sets it to a hash of the extensions' code: a change rewrites every page
+    app.add_config_value("sitebuild_extensions_hash", "", "env")
     app.connect("html-page-context", _on_page_context)
     app.connect("env-get-outdated", _on_outdated)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
