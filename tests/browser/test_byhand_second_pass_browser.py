@@ -100,7 +100,9 @@ def test_prediction_four_states(lesson):
         d = data(lesson, "bh-s14-predict")
         s = attn.prediction_state(key, att)
         assert same(d[0]["y"], s["alpha"]) and same(d[1]["y"], s["x"]) and same(d[2]["y"], s["p"])
-        assert f"top word {', '.join(s['top'])}" in title(lesson, "bh-s14-predict")
+        shown = title(lesson, "bh-s14-predict")
+        assert ", ".join(s["top"][:3]) in shown and f"({s['p_top']:.3f})" in shown
+        assert len(s["top"]) <= 3 or f"and {len(s['top']) - 3} more tied" in shown  # a short title
         seen[(key, att)] = d[2]["y"]
     assert seen[("A", False)] == seen[("B", False)]
     assert seen[("A", True)] != seen[("B", True)]

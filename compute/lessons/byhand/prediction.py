@@ -76,7 +76,9 @@ def last_position_figure():
                       r, c)
 
     def title(s, key, att):
-        return f"{_state_label(key, att)}: top word {', '.join(s['top'])} ({s['p_top']:.3f})"
+        top = s["top"]  # several words tie when attention is bypassed: name three, count the rest
+        words = ", ".join(top[:3]) + (f" and {len(top) - 3} more tied" if len(top) > 3 else "")
+        return f"{_state_label(key, att)}: top {'word' if len(top) == 1 else 'words'} {words} ({s['p_top']:.3f})"
 
     buttons = []
     for key, att in PREDICT_STATES:

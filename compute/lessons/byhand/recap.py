@@ -86,7 +86,8 @@ def _chain_axes(st) -> dict:
     lo, hi = min(0.0, float(y.min())), max(0.0, float(y.max()))
     span = (hi - lo) or 1.0
     return dict(xaxis2=dict(categoryorder="array", categoryarray=list(st["x"]), range=[-0.5, len(st["x"]) - 0.5]),
-                yaxis2=dict(range=[lo - 0.05 * span if lo < 0 else 0, hi + 0.2 * span]))
+                yaxis2=dict(range=[lo - 0.05 * span if lo < 0 else 0, hi + 0.2 * span],
+                            title=dict(text="value at this step")))
 
 
 def chain_figure():
