@@ -111,3 +111,16 @@ def test_without_a_record_the_notebook_still_starts(record_dir, capsys):
     lab_run.setup(False, 4_000_000, 0)
     out = capsys.readouterr().out
     assert "TRAIN = False" in out and "No stored measurement" in out and "not found" in out
+
+
+def test_the_check_against_compute_refuses_a_function_that_is_off(capsys):
+    """A learner's function within 1e-4 of compute's model passes; one that is off is refused by name."""
+    from compute.claims import ClaimError
+    from compute.lessons.lab.tensors import check_against_compute, compute_model
+    params = lab_run.initial_params("one-head", 0)
+    right = lambda p, tokens: compute_model("one-head", p)(tokens)  # noqa: E731
+    check_against_compute(right, params, "one-head")
+    assert "largest difference between their logits 0.00e+00" in capsys.readouterr().out
+    off = lambda p, tokens: right(p, tokens) * (1 + 1e-3)  # noqa: E731  (a slip: logits scaled)
+    with pytest.raises(ClaimError, match="the lab's one-head function does not match compute's model"):
+        check_against_compute(off, params, "one-head")
