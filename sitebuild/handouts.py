@@ -53,10 +53,38 @@ def source_epoch(root: Path) -> int:
 
 
 def fix_pdf_dates(pdf: Path, epoch: int) -> None:
-    """Overwrite the PDF's creation and modification dates, keeping every byte offset (same length)."""
+    """Overwrite the PDF's creation and modification dates and renumber its structure names, keeping every
+    byte offset (same length)."""
     stamp = time.strftime("%Y%m%d%H%M%S", time.gmtime(epoch)).encode()
     data = _PDF_DATE.sub(lambda m: b"/" + m.group(1) + b" (D:" + stamp + b"+00'00')", pdf.read_bytes())
-    pdf.write_bytes(data)
+    pdf.write_bytes(renumber_structure_ids(data))
+
+
+# Chromium names each element of a tagged PDF's structure after its DOM node id ("node00000640"), and
+# which ids the nodes get depends on timing: two prints of one page can differ in these names alone.
+_NODE_ID = re.compile(rb"\((node\d{8})\)")  # an element's /ID, or a table cell's /Headers
+_ID_ENTRY = re.compile(rb"\((node\d{8})\) (\d+) 0 R")
+_ID_NAMES = re.compile(rb"/Limits \[\(node\d{8}\) \(node\d{8}\)\]\n/Names \[((?:\(node\d{8}\) \d+ 0 R ?)+)\]")
+
+
+def renumber_structure_ids(data: bytes) -> bytes:
+    """The structure elements' names numbered in the order of their objects, the ID tree sorted to match;
+    every name keeps its width, so the file keeps its length and every byte offset."""
+    m = _ID_NAMES.search(data)
+    if not m:
+        return data
+    entries = [(int(obj), old) for old, obj in _ID_ENTRY.findall(m.group(1))]
+    new = {old: b"node%08d" % k for k, (_, old) in enumerate(sorted(entries))}
+    if len(new) != len(entries):
+        return data  # a name used twice: leave the file as Chromium wrote it
+    names = b" ".join(b"(" + new[old] + b") " + str(obj).encode() + b" 0 R" for obj, old in sorted(entries))
+    limits = b"/Limits [(" + b"node%08d" % 0 + b") (" + b"node%08d" % (len(new) - 1) + b")]\n/Names ["
+    block = limits + names + b"]"
+    if len(block) != m.end() - m.start():
+        return data
+    def rename(part: bytes) -> bytes:
+        return _NODE_ID.sub(lambda n: b"(" + new.get(n.group(1), n.group(1)) + b")", part)
+    return rename(data[:m.start()]) + block + rename(data[m.end():])  # the new tree is not renamed again
 
 
 # A link to another page of the site would print as a link to the local server the page was printed

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 import shutil
 from concurrent.futures import ThreadPoolExecutor
@@ -94,3 +95,17 @@ def test_handout_tells_the_reader_to_work_no_control(built_site, stem):
     text = re.sub(r"\s+", " ", text)
     found = [text[max(0, m.start() - 40):m.end() + 40] for m in INSTRUCTION.finditer(text)]
     assert found == []
+
+
+def test_structure_names_are_numbered_by_object_not_by_timing(built_site):
+    """Two prints of one page may name their structure elements after other DOM node ids; renumbered, they
+    are the same bytes, and the file keeps its length (every byte offset holds)."""
+    original = (built_site / "handouts" / "attention-by-hand.pdf").read_bytes()
+    ids = sorted(set(re.findall(rb"node(\d{8})", original)))
+    assert len(ids) > 50
+    # the same print with every node id moved (as another run's timing would give them)
+    moved = re.sub(rb"node(\d{8})", lambda m: b"node%08d" % (int(m.group(1)) * 3 + 11), original)
+    assert moved != original
+    again, renumbered = handouts.renumber_structure_ids(moved), handouts.renumber_structure_ids(original)
+    assert again == renumbered and len(renumbered) == len(original)
+    assert len(PdfReader(io.BytesIO(renumbered)).pages) == len(PdfReader(io.BytesIO(original)).pages)
