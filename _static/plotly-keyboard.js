@@ -14,6 +14,17 @@
 (function () {
   "use strict";
 
+  // Enter or Space sends the click plotly listens for (once per element: plotly redraws its controls).
+  function clickOnEnter(el) {
+    if (el.dataset.keyboard) return;
+    el.dataset.keyboard = "1";
+    el.addEventListener("keydown", function (ev) {
+      if (ev.key !== "Enter" && ev.key !== " ") return;
+      ev.preventDefault();
+      el.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, view: window }));
+    });
+  }
+
   function menuButtons(gd) {
     gd.querySelectorAll(".updatemenu-button, .updatemenu-dropdown-button").forEach(function (el) {
       var button = el.__data__, menu = el.parentNode.__data__;  // d3 data: plotly's options
@@ -25,13 +36,7 @@
       if (full && full.showactive) {
         el.setAttribute("aria-pressed", String(full.active === button._index));
       }
-      if (el.dataset.keyboard) return;
-      el.dataset.keyboard = "1";
-      el.addEventListener("keydown", function (ev) {
-        if (ev.key !== "Enter" && ev.key !== " ") return;
-        ev.preventDefault();
-        el.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, view: window }));
-      });
+      clickOnEnter(el);
     });
   }
 
@@ -43,15 +48,9 @@
       el.setAttribute("tabindex", "0");
       el.setAttribute("role", "button");
       el.setAttribute("aria-haspopup", "true");
-      el.setAttribute("aria-expanded", String(!!menu._gHeaderOpen || gd.querySelector(".updatemenu-dropdown-button") !== null));
+      el.setAttribute("aria-expanded", String(gd.querySelector(".updatemenu-dropdown-button") !== null));
       el.setAttribute("aria-label", (el.textContent.trim() || "menu") + ", choose another");
-      if (el.dataset.keyboard) return;
-      el.dataset.keyboard = "1";
-      el.addEventListener("keydown", function (ev) {
-        if (ev.key !== "Enter" && ev.key !== " ") return;
-        ev.preventDefault();
-        el.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, view: window }));
-      });
+      clickOnEnter(el);
     });
   }
 
