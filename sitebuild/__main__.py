@@ -5,6 +5,7 @@
 1. compute's preflight check (if compute has one);
 2. sphinx-build into _build/html (lessons execute, or come from the cache),
    then check that no page shows raw MyST markup;
+   every link to a _static/ file gets a `?v=` from its contents, stale search words go;
 3. one PDF handout per lesson, posts/<stem>.md -> handouts/<stem>.pdf, and
    one Jupyter notebook per lesson -> notebooks/<stem>.ipynb;
 4. publish _build/html + handouts + notebooks into site/ atomically.
@@ -28,6 +29,7 @@ from pathlib import Path
 
 from . import ROOT
 from .handouts import HandoutError, make_handouts, source_epoch
+from .freshen import freshen
 from .html import SphinxError, build_html
 from .notebooks import make_notebooks
 from .preflight import PreflightError, run_preflight_if_changed
@@ -78,6 +80,7 @@ def build_site(root: Path, base: str = "/") -> dict:
     html_dir = build_dir / "html"
     check_pages(html_dir)
     add_site_files(root, build_dir, html_dir)
+    freshen(html_dir)
     printed = make_handouts(html_dir, stems, build_dir / "handouts", source_epoch(root))
     notebooks = make_notebooks(root, stems, build_dir / "notebooks")
     publish(html_dir, [build_dir / "handouts" / f"{s}.pdf" for s in stems], root / "site", notebooks, base)

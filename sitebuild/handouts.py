@@ -56,8 +56,10 @@ def fix_pdf_dates(pdf: Path, epoch: int) -> None:
     """Overwrite the PDF's creation and modification dates and renumber its structure names, keeping every
     byte offset (same length)."""
     stamp = time.strftime("%Y%m%d%H%M%S", time.gmtime(epoch)).encode()
-    data = _PDF_DATE.sub(lambda m: b"/" + m.group(1) + b" (D:" + stamp + b"+00'00')", pdf.read_bytes())
-    pdf.write_bytes(renumber_structure_ids(data))
+    before = pdf.read_bytes()
+    data = renumber_structure_ids(_PDF_DATE.sub(lambda m: b"/" + m.group(1) + b" (D:" + stamp + b"+00'00')", before))
+    if data != before:
+        pdf.write_bytes(data)
 
 
 # Chromium names each element of a tagged PDF's structure after its DOM node id ("node00000640"), and
@@ -132,12 +134,6 @@ class HandoutError(Exception):
     """A lesson page could not be printed cleanly."""
 
 
-# Sphinx's cache-busting `?v=<checksum>` on asset URLs; left out of the page's
-# hash (the assets themselves are hashed), since Sphinx adds some of them
-# only from the second build on.
-_CACHE_BUSTER = re.compile(rb"\?v=[0-9a-f]{8}\b")
-
-
 def static_hash(html_dir: Path) -> bytes:
     """Digest of every file under _static/ (names and contents)."""
     h = hashlib.sha256()
@@ -149,11 +145,13 @@ def static_hash(html_dir: Path) -> bytes:
 
 
 def page_hash(html_dir: Path, stem: str, static: bytes | None = None) -> str:
-    """Hash of what a handout is printed from: the page, _static/, the print settings."""
+    """Hash of what a handout is printed from: the page, _static/, the print settings and the code
+    that prints (this module and the browser it drives)."""
     h = hashlib.sha256(PRINT_SETTINGS.encode())
+    for module in (Path(__file__), Path(browser.__file__)):
+        h.update(module.read_bytes())
     h.update(static if static is not None else static_hash(html_dir))
-    page = (html_dir / "posts" / f"{stem}.html").read_bytes()
-    h.update(_CACHE_BUSTER.sub(b"", page))
+    h.update((html_dir / "posts" / f"{stem}.html").read_bytes())
     return h.hexdigest()
 
 
@@ -174,6 +172,8 @@ def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = 
     static = static_hash(html_dir)
     wanted = {stem: page_hash(html_dir, stem, static) for stem in stems}
     todo = [s for s in stems if stamps.get(s) != wanted[s] or not (out_dir / f"{s}.pdf").exists()]
+    for kept in set(stems) - set(todo):  # dated by the last commit, which may be newer than the print
+        fix_pdf_dates(out_dir / f"{kept}.pdf", epoch)
     if not todo:
         stamp_file.write_text(json.dumps(stamps, indent=1, sort_keys=True))
         return []

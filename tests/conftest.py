@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -33,10 +34,11 @@ def brightness(hex_colour: str) -> float:
     return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
 
 
-def run_sitebuild(root: Path = ROOT, timeout: int = 3600) -> subprocess.CompletedProcess:
-    """`python -m sitebuild` in `root`, output captured."""
+def run_sitebuild(root: Path = ROOT, timeout: int = 3600, env: dict | None = None) -> subprocess.CompletedProcess:
+    """`python -m sitebuild` in `root`, output captured; `env` adds to the environment."""
     return subprocess.run(
-        [sys.executable, "-m", "sitebuild"], cwd=root, capture_output=True, text=True, timeout=timeout
+        [sys.executable, "-m", "sitebuild"], cwd=root, capture_output=True, text=True, timeout=timeout,
+        env={**os.environ, **(env or {})},
     )
 
 
