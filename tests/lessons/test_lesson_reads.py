@@ -1,46 +1,41 @@
 """The build's cache key (sitebuild.stamps) covers every compute file a lesson really reads.
 
-Each lesson's code cells run here as the kernel runs them (in posts/, the repository on the path),
-with an audit hook recording every file opened; every compute module loaded and every file read
-from compute/ or the checkpoint folder must be among the lesson's declared dependencies.
+A lesson's code cells run under an audit hook recording every file opened; every compute module
+loaded and every file read from compute/ or the checkpoint folder must be among the lesson's declared
+dependencies. The downloaded notebooks run under the same audit (tests/lessons/test_notebooks.py), so
+here only the lessons whose page runs other cells than their notebook: the lab (its page reads the
+published run; its notebook trains).
 """
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from conftest import LESSONS, ROOT
-from sitebuild.stamps import checkpoint_folder, code_cells, lesson_dependencies
+from conftest import ROOT
+from reads import REPORT_AUDIT, START_AUDIT, undeclared_reads
+from sitebuild.stamps import code_cells
 
-RUN = r"""
-import json, sys
-opened = set()
-sys.addaudithook(lambda event, args: opened.add(str(args[0])) if event == "open" and isinstance(args[0], str) else None)
+RUN = START_AUDIT + r"""
 cells = json.loads(sys.stdin.read())
 scope = {}
 for cell in cells:
     exec(compile(cell, "<cell>", "exec"), scope)
-modules = {getattr(m, "__file__", None) for m in list(sys.modules.values())}
-print(json.dumps(sorted(opened | {m for m in modules if m})))
-"""
+""" + REPORT_AUDIT
+
+PAGE_ONLY = ["lab"]
 
 
-@pytest.mark.parametrize("lesson", LESSONS)
+@pytest.mark.parametrize("lesson", PAGE_ONLY)
 def test_declared_dependencies_cover_what_the_lesson_reads(lesson):
     text = (ROOT / "posts" / f"{lesson}.md").read_text()
-    proc = subprocess.run([sys.executable, "-c", RUN], input=json.dumps(code_cells(text)), cwd=ROOT / "posts",
-                          capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1",
-                                                               "PATH": "/usr/bin:/bin"}, timeout=300)
+    proc = subprocess.run([sys.executable, "-c", "import json, sys\n" + RUN], input=json.dumps(code_cells(text)),
+                          cwd=ROOT / "posts", capture_output=True, text=True,
+                          env={"PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1", "PATH": "/usr/bin:/bin"},
+                          timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    read = {Path(p).resolve() for p in json.loads(proc.stdout.splitlines()[-1])}
-    compute, folder = (ROOT / "compute").resolve(), checkpoint_folder(ROOT).resolve()
-    ours = {p for p in read if (p.is_relative_to(compute) or p.is_relative_to(folder)) and p.is_file()}
-    deps = lesson_dependencies(ROOT, text)
-    declared = {p.resolve() for p in (*deps.modules, *deps.checkpoints)}
-    assert ours, "the run read nothing from compute/: the hook saw nothing"
-    missing = sorted(p.relative_to(ROOT).as_posix() for p in ours - declared)
+    missing, read = undeclared_reads(lesson, proc.stdout.splitlines()[-1])
+    assert read, "the run read nothing from compute/: the hook saw nothing"
     assert not missing, f"{lesson} reads files its build stamp does not cover: {missing}"

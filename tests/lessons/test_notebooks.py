@@ -1,4 +1,5 @@
-"""Each lesson as a Jupyter notebook (site/notebooks/<stem>.ipynb) that runs top to bottom."""
+"""Each lesson as a Jupyter notebook (site/notebooks/<stem>.ipynb) that runs top to bottom, reading no
+compute file its build stamp does not cover."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from nbclient import NotebookClient
 
 from conftest import LESSONS, ROOT
+from reads import REPORT_AUDIT, START_AUDIT, undeclared_reads
 from sitebuild.notebooks import train_for_real
 from sitebuild.pages import notebook_href
 from sitebuild.stamps import STAMP_PREFIX
@@ -57,11 +59,17 @@ def test_notebook_runs_top_to_bottom(built_site, stem, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")  # keep compute/ free of __pycache__
     nb = _notebook(built_site, stem)
+    nb.cells.insert(0, nbformat.v4.new_code_cell(START_AUDIT))
     nb.cells.append(nbformat.v4.new_code_cell("import sys; print(sys.executable)"))
+    nb.cells.append(nbformat.v4.new_code_cell(REPORT_AUDIT))
     # Raises CellExecutionError, naming the cell, if any cell fails.
     NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
-    *lesson_cells, check = [c for c in nb.cells if c.cell_type == "code"]
+    _, *lesson_cells, check, audit = [c for c in nb.cells if c.cell_type == "code"]
     assert check.outputs[0]["text"].strip() == sys.executable  # the venv's own kernel
+    # the build's cache key (sitebuild.stamps) covers every compute file the lesson read
+    missing, read = undeclared_reads(stem, audit.outputs[0]["text"].strip().splitlines()[-1])
+    assert read, "the run read nothing from compute/: the audit saw nothing"
+    assert not missing, f"{stem} reads files its build stamp does not cover: {missing}"
     outputs = [o for c in lesson_cells for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     shown = [o for o in outputs if o.output_type in ("display_data", "execute_result")]

@@ -1,0 +1,37 @@
+"""The read audit: which compute files a lesson's run opened, against what its build stamp declares."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sitebuild.stamps import checkpoint_folder, lesson_dependencies
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Run first in the lesson's process: every file opened from now on is recorded.
+START_AUDIT = r"""
+import sys as _audit_sys
+_audit_opened = set()
+_audit_sys.addaudithook(
+    lambda event, args: _audit_opened.add(str(args[0])) if event == "open" and isinstance(args[0], str) else None)
+"""
+
+# Run last: one line of JSON, the files opened and the files of every module loaded.
+REPORT_AUDIT = r"""
+import json as _audit_json
+print(_audit_json.dumps(sorted(_audit_opened | {
+    m.__file__ for m in list(_audit_sys.modules.values()) if getattr(m, "__file__", None)})))
+"""
+
+
+def undeclared_reads(lesson: str, report_line: str) -> tuple[list[str], int]:
+    """The compute and checkpoint files the run read that `lesson`'s stamp does not cover, and how many
+    such files it read in all."""
+    text = (ROOT / "posts" / f"{lesson}.md").read_text()
+    read = {Path(p).resolve() for p in json.loads(report_line)}
+    compute, folder = (ROOT / "compute").resolve(), checkpoint_folder(ROOT).resolve()
+    ours = {p for p in read if (p.is_relative_to(compute) or p.is_relative_to(folder)) and p.is_file()}
+    deps = lesson_dependencies(ROOT, text)
+    declared = {p.resolve() for p in (*deps.modules, *deps.checkpoints)}
+    return sorted(p.relative_to(ROOT).as_posix() for p in ours - declared), len(ours)
