@@ -8,20 +8,25 @@ from types import ModuleType
 from . import lessons
 
 
-def lesson_packages() -> list[ModuleType]:
-    """The lesson packages under compute/lessons, imported, by name."""
-    names = sorted(m.name for m in pkgutil.iter_modules(lessons.__path__) if m.ispkg)
-    return [importlib.import_module(f"{lessons.__name__}.{name}") for name in names]
+def lesson_names() -> list[str]:
+    """The lesson packages under compute/lessons, by name ("byhand", "story", ...)."""
+    return sorted(m.name for m in pkgutil.iter_modules(lessons.__path__) if m.ispkg)
 
 
-def claim_results() -> list[tuple[str, list]]:
-    """Every lesson's claims with their outcomes, under a heading naming what they were checked on."""
-    return [r for package in lesson_packages() if hasattr(package, "claim_results") for r in package.claim_results()]
+def lesson_packages(names: list[str] | None = None) -> list[ModuleType]:
+    """The lesson packages called `names` (default: all), imported."""
+    return [importlib.import_module(f"{lessons.__name__}.{name}") for name in names or lesson_names()]
 
 
-def preflight() -> None:
-    """Raise CheckpointError or ClaimError (one line each) unless every lesson can be built."""
-    for package in lesson_packages():
+def claim_results(names: list[str] | None = None) -> list[tuple[str, list]]:
+    """The lessons' claims with their outcomes, under a heading naming what they were checked on."""
+    return [r for package in lesson_packages(names) if hasattr(package, "claim_results")
+            for r in package.claim_results()]
+
+
+def preflight(names: list[str] | None = None) -> None:
+    """Raise CheckpointError or ClaimError (one line each) unless the lessons (default: all) can be built."""
+    for package in lesson_packages(names):
         if hasattr(package, "preflight"):
             package.preflight()
 

@@ -6,6 +6,7 @@ import json
 import sys
 from pathlib import Path
 
+from .checks import lesson_names
 from .claims import ClaimError, claims_table
 from .data.tinystories import DataError
 from .lessons.walkthrough.seeds import SEED_RECORD
@@ -57,7 +58,9 @@ def parser() -> argparse.ArgumentParser:
     for cmd in (t, s):
         cmd.add_argument("--out", type=Path, default=None, help="folder for the checkpoint (default: the published one)")
         cmd.add_argument("--quiet", action="store_true", help="no progress bar")
-    sub.add_parser("check", help="check every lesson's claims and checkpoints")
+    c = sub.add_parser("check", help="check every lesson's claims and checkpoints")
+    c.add_argument("lessons", nargs="*", metavar="LESSON", choices=lesson_names(),
+                   help=f"only these lessons ({', '.join(lesson_names())}; default: all)")
     b = sub.add_parser("bench", help="time what a lesson shows and store the measurements")
     b.add_argument("what", choices=["context"])
     b.add_argument("--quick", action="store_true", help="two short lengths, one repeat (for tests)")
@@ -129,9 +132,9 @@ def train_search(args, recipe: Recipe) -> int:
 
 def check(args) -> int:
     from .checks import claim_results, preflight
-    preflight()  # every checkpoint and record loads and fits first: one line for the first that does not
+    preflight(args.lessons)  # every checkpoint and record loads and fits first: one line for the first that does not
     failed = []
-    for heading, results in claim_results():
+    for heading, results in claim_results(args.lessons):
         print(f"{heading}\n{claims_table(results)}\n")
         broken = [c.name for c, o in results if not o.holds]
         if broken:
@@ -139,7 +142,8 @@ def check(args) -> int:
     if failed:
         print("error: " + "; ".join(failed), file=sys.stderr)
         return 1
-    print("every lesson's claims hold, and its checkpoints and records agree")
+    print(f"{'every lesson' if not args.lessons else ', '.join(args.lessons)}: the claims hold, "
+          "and the checkpoints and records agree")
     return 0
 
 

@@ -49,7 +49,7 @@ def silenced(tmp_path):
 def test_claims_fail_when_the_name_head_is_silenced(silenced):
     """`compute check` on the damaged checkpoint stops, naming the claims that no longer hold."""
     env = {**os.environ, "COMPUTE_CHECKPOINTS": str(silenced), "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([sys.executable, "-m", "compute", "check"], cwd=ROOT, env=env, capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "compute", "check", "story"], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=600)
     assert proc.returncode == 1
     assert "four_heads_name_the_friend" in proc.stderr and "looking_heads_are_the_needed_heads" in proc.stderr
