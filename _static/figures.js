@@ -19,7 +19,7 @@
 // window.siteFigures.draw(gd) and .drawAll() draw now and return a promise;
 // the handout printer and the tests call drawAll. A page opened for print
 // (the handout printer emulates print media) draws its figures one by one in
-// page order from the start.
+// page order from the start, none taller than half a page.
 (function () {
   "use strict";
 
@@ -31,12 +31,62 @@
     return JSON.parse(script.textContent);
   }
 
+  // A printed figure is at most this tall (CSS px; an A4 page holds about 1000 below its margins):
+  // with its caption it then takes at most half a page, so a figure that moves to the next page
+  // never leaves the page before it less than half full.
+  // A figure with many rows (a heatmap's, a horizontal bar chart's) keeps ROW_PX for each, so that
+  // no row label is dropped.
+  var PRINT_HEIGHT = 420;
+  var ROW_PX = 16;
+
+  // Rows the figure stacks, per y axis: its longest list of heatmap rows or horizontal bars.
+  function rowsPerAxis(figure) {
+    var perAxis = {};
+    (figure.data || []).forEach(function (t) {
+      if ((t.type === "heatmap" || (t.type === "bar" && t.orientation === "h")) && Array.isArray(t.y)) {
+        var axis = t.yaxis || "y";
+        perAxis[axis] = Math.max(perAxis[axis] || 0, t.y.length);
+      }
+    });
+    return perAxis;
+  }
+
+  function forPrint(gd, figure) {
+    var height = figure.layout.height || 450;
+    var m = figure.layout.margin || {};
+    var perAxis = rowsPerAxis(figure);
+    var rows = Object.keys(perAxis).reduce(function (n, axis) { return n + perAxis[axis]; }, 0);
+    var least = (m.t === undefined ? 100 : m.t) + (m.b === undefined ? 80 : m.b) + ROW_PX * rows;
+    var printed = Math.min(height, Math.max(PRINT_HEIGHT, least));
+    if (printed < height) {
+      figure.layout.height = printed;
+      gd.style.height = printed + "px";
+      // plotly drops every other label of a crowded axis: a label for every row
+      Object.keys(perAxis).forEach(function (axis) {
+        var name = "yaxis" + axis.slice(1);
+        figure.layout[name] = Object.assign({}, figure.layout[name], { tickmode: "linear", tick0: 0, dtick: 1 });
+      });
+    }
+  }
+
   function draw(gd) {
     if (!drawing.has(gd)) {
       if (observer) observer.unobserve(gd);
       var figure = spec(gd);
-      // plotly-menus.js: a row of buttons too wide for this screen is drawn as a drop-down
-      if (window.siteMenus) window.siteMenus.fit(figure, gd.clientWidth || gd.getBoundingClientRect().width);
+      if (printMode) forPrint(gd, figure);
+      // plotly-menus.js: a row of buttons too wide for this screen is drawn as a drop-down. A figure
+      // wider than the screen (its min-width) scrolls in its box: its controls must fit the part shown.
+      var width = gd.clientWidth || gd.getBoundingClientRect().width;
+      var box = gd.parentElement.classList.contains("figure-scroll") ? gd.parentElement : null;
+      var shown = box ? Math.min(width, box.clientWidth) : width;
+      if (window.siteMenus) window.siteMenus.fit(figure, width, shown);
+      if (figure.layout.height) gd.style.height = figure.layout.height + "px"; // a drop-down may need more room
+      if (box && box.scrollWidth > box.clientWidth + 1) {
+        // a box that scrolls takes keyboard focus (arrow keys scroll it) and says what it is
+        box.tabIndex = 0;
+        box.setAttribute("role", "region");
+        box.setAttribute("aria-label", "figure, scrolls sideways");
+      }
       drawing.set(gd, window.Plotly.newPlot(gd, figure).then(function () {
         gd.dispatchEvent(new CustomEvent("figure-drawn", { bubbles: true }));
         return gd;
@@ -50,6 +100,7 @@
   }
 
   var printing = null; // the in-order drawing of a page opened for print
+  var printMode = !!(window.matchMedia && window.matchMedia("print").matches);
 
   function drawAll() {
     return printing || Promise.all(figures().map(draw));
@@ -94,7 +145,7 @@
   }
 
   function start() {
-    if (window.matchMedia && window.matchMedia("print").matches) {
+    if (printMode) {
       // the handout printer: every figure, no lazy drawing, after the math is typeset
       printing = Promise.resolve(window.siteMath).then(drawInOrder);
       return;

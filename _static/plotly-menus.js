@@ -20,6 +20,7 @@
   var TEXT_PAD = 24;    // plotly: a button is its label plus this (updatemenus constants textPadX)
   var GAP = 2;          // plotly: between buttons (gapButton)
   var NARROW = 600;     // px: below this the modebar is left out
+  var ROWS = "button rows"; // compute.present.widgets.BUTTON_ROWS
   var canvas = null; // made on first use, off the document: no DOM node (the handouts' PDF bytes stay fixed)
 
   function textWidth(text, font) {
@@ -50,17 +51,75 @@
     return left + total * 1.04; // 4% for rounding and borders
   }
 
-  function fit(spec, width) {
+  // Rows of one set of buttons (compute's button_rows names each "button rows"): when one of
+  // them would not fit, they become one drop-down, in place of the lowest row, with every button
+  // in order and the button drawn first as its header.
+  function foldRows(layout, width, shown) {
+    var menus = layout.updatemenus || [];
+    var rows = menus.filter(function (menu) { return menu.name === ROWS; });
+    if (rows.length < 2 || rows.every(function (menu) { return rowRight(menu, layout, width) <= shown - MARGIN; })) {
+      return;
+    }
+    var active = -1, seen = 0;
+    var buttons = [].concat.apply([], rows.map(function (menu) {
+      if (menu.active >= 0 && active < 0) active = seen + menu.active;
+      seen += menu.buttons.length;
+      return menu.buttons;
+    }));
+    var lowest = rows[rows.length - 1];
+    var folded = Object.assign({}, lowest, {
+      buttons: buttons, type: "dropdown", direction: "down", showactive: true, active: Math.max(active, 0),
+    });
+    layout.updatemenus = menus.filter(function (menu) { return menu.name !== ROWS; }).concat([folded]);
+    roomForList(layout, folded);
+  }
+
+  var ITEM = 35; // px: plotly's height of one item of an open drop-down list, with its gap
+
+  // A drop-down's open list is drawn inside the figure: a figure too short for the whole list
+  // would scroll it, hiding items from a tap. The figure grows to hold it.
+  function roomForList(layout, menu) {
+    var m = layout.margin || {}, t = m.t === undefined ? 100 : m.t, b = m.b === undefined ? 80 : m.b;
+    var height = layout.height || 450;
+    var plot = height - t - b;
+    var y = menu.y === undefined ? 1 : menu.y;
+    var below = (menu.yanchor || "top") === "bottom" ? -((menu.pad && menu.pad.b) || 0) : 0;
+    var listTop = t + (1 - y) * plot + below;
+    var needed = Math.ceil(listTop + menu.buttons.length * ITEM + 8);
+    if (needed > height) { // the room goes below the plot, which keeps its size
+      layout.margin = Object.assign({}, m, { b: b + needed - height });
+      layout.height = needed;
+    }
+  }
+
+  // A slider ends inside the part of the figure on screen.
+  function fitSliders(layout, width, shown) {
+    var m = layout.margin || {}, l = m.l === undefined ? 80 : m.l, r = m.r === undefined ? 80 : m.r;
+    var plot = width - l - r;
+    (layout.sliders || []).forEach(function (slider) {
+      var x = slider.x === undefined ? 0 : slider.x, len = slider.len === undefined ? 1 : slider.len;
+      var room = (shown - MARGIN - l) / plot - x;
+      if (x + len > (shown - MARGIN - l) / plot && room > 0.2) slider.len = room;
+    });
+  }
+
+  // `width`: the px the figure is drawn at; `shown`: how much of it is on screen (less when the
+  // figure scrolls sideways in its box). Controls must fit the part shown.
+  function fit(spec, width, shown) {
     var layout = spec.layout || {};
+    shown = shown || width;
+    foldRows(layout, width, shown);
+    fitSliders(layout, width, shown);
     (layout.updatemenus || []).forEach(function (menu) {
       var row = (menu.type || "buttons") === "buttons" && (menu.direction || "left") !== "down" && menu.direction !== "up";
-      if (!row || menu.buttons.length < 2 || rowRight(menu, layout, width) <= width - MARGIN) return;
+      if (!row || menu.buttons.length < 2 || rowRight(menu, layout, width) <= shown - MARGIN) return;
       menu.type = "dropdown";
       menu.direction = "down";
       menu.showactive = true;
       if (!(menu.active >= 0)) menu.active = 0;
+      roomForList(layout, menu);
     });
-    if (width < NARROW) {
+    if (shown < NARROW) {
       spec.config = Object.assign({}, spec.config, { displayModeBar: false });
     }
     return spec;

@@ -35,6 +35,13 @@ def seed_value(text: str) -> int:
         raise argparse.ArgumentTypeError(f"seed must be a whole number from 0 to 2**63-1, got {text!r}") from None
 
 
+def lesson_name(text: str) -> str:
+    """One of compute's lesson packages; one sentence of error otherwise."""
+    if text not in lesson_names():
+        raise argparse.ArgumentTypeError(f"no lesson called {text!r} (there are {', '.join(lesson_names())})")
+    return text
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m compute", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
@@ -59,7 +66,7 @@ def parser() -> argparse.ArgumentParser:
         cmd.add_argument("--out", type=Path, default=None, help="folder for the checkpoint (default: the published one)")
         cmd.add_argument("--quiet", action="store_true", help="no progress bar")
     c = sub.add_parser("check", help="check every lesson's claims and checkpoints")
-    c.add_argument("lessons", nargs="*", metavar="LESSON", choices=lesson_names(),
+    c.add_argument("lessons", nargs="*", metavar="LESSON", type=lesson_name,
                    help=f"only these lessons ({', '.join(lesson_names())}; default: all)")
     b = sub.add_parser("bench", help="time what a lesson shows and store the measurements")
     b.add_argument("what", choices=["context"])

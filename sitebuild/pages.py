@@ -6,8 +6,9 @@ On `html-page-context`:
   (the text is shown before it runs), with _static/figures.js, which draws each
   figure from its JSON as the reader nears it; _static/plotly-keyboard.js,
   which makes plotly's SVG buttons and sliders reachable and operable by
-  keyboard; and _static/plotly-theme.js, which gives figures the page's
-  light or dark colours.
+  keyboard; _static/plotly-theme.js, which gives figures the page's
+  light or dark colours; and _static/plotly-inspect.js, which writes a table
+  cell's arithmetic below its figure when the cell is clicked or tapped.
 * Each lesson page (posts/<stem>) shows a "PDF handout" and a "Jupyter
   notebook" link under its title, pointing to ../handouts/<stem>.pdf (made by
   sitebuild.handouts) and ../notebooks/<stem>.ipynb (sitebuild.notebooks).
@@ -37,6 +38,7 @@ FIGURE_SCRIPTS = (
     "plotly-keyboard.js",  # keyboard access to plotly's buttons and sliders
     "plotly-menus.js",  # a row of buttons too wide for the screen is drawn as a drop-down (figures.js asks)
     "plotly-theme.js",  # figure colours follow the light/dark mode
+    "plotly-inspect.js",  # a table figure's cell arithmetic by click, tap or keyboard, below the figure
     "figures.js",  # draws each figure as the reader nears it (last: the others listen for it)
 )
 

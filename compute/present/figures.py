@@ -14,21 +14,28 @@ from .palette import FONT
 
 CONFIG = {"displaylogo": False, "responsive": True}
 DEFAULT_HEIGHT = 450  # plotly.js's own, for a figure whose layout sets none
+# A figure is never drawn narrower than this (px): on a phone it scrolls sideways in its own box
+# instead of crowding its labels; its controls stay in the part on screen (_static/plotly-menus.js).
+MIN_WIDTH = 520
 
 
-def figure_html(fig: go.Figure, div_id: str, caption: str, summary: str) -> str:
+def figure_html(fig: go.Figure, div_id: str, caption: str, summary: str, min_width: int = MIN_WIDTH) -> str:
     """The figure as <figure>: an empty plotly div (fixed id, stable across builds) at the figure's
     height, the figure's JSON beside it for _static/figures.js to draw when the reader nears it,
     a visible caption, and `summary`, the figure in words, as its accessible description
-    (visually hidden). A figure with frames waits for its Play button instead of animating."""
+    (visually hidden). A figure with frames waits for its Play button instead of animating. Below
+    `min_width` px (0: none) the figure scrolls sideways in a box of its own."""
     if not caption.strip() or not summary.strip():
         raise ValueError(f"figure {div_id}: a caption and a summary are required")
     fig.update_layout(font=FONT, template="plotly_white")
     height = fig.layout.height or DEFAULT_HEIGHT
     # The div keeps the figure's height before it is drawn, so nothing moves when it is.
     # The figcaption comes last: HTML allows it only as a <figure>'s first or last child.
-    return (f'<figure class="plotly-figure" aria-describedby="{div_id}-summary">'
-            f'<div id="{div_id}" class="plotly-graph-div" style="height:{height}px; width:100%;"></div>'
+    graph = f'<div id="{div_id}" class="plotly-graph-div" style="height:{height}px; width:100%;"></div>'
+    if min_width:
+        graph = (f'<div class="figure-scroll"><div id="{div_id}" class="plotly-graph-div" '
+                 f'style="height:{height}px; width:100%; min-width:{min_width}px;"></div></div>')
+    return (f'<figure class="plotly-figure" aria-describedby="{div_id}-summary">{graph}'
             f'<script type="application/json" class="plotly-figure-spec" data-for="{div_id}">'
             f'{figure_json(fig)}</script>'
             f'<p class="figure-summary" id="{div_id}-summary">{html.escape(summary)}</p>'
@@ -54,9 +61,9 @@ def in_site_build() -> bool:
     return os.environ.get("SITEBUILD") == "1"
 
 
-def show(fig: go.Figure, div_id: str, caption: str, summary: str) -> HTML:
+def show(fig: go.Figure, div_id: str, caption: str, summary: str, min_width: int = MIN_WIDTH) -> HTML:
     """figure_html, ready to display in a notebook cell."""
-    return HTML(figure_html(fig, div_id, caption, summary))
+    return HTML(figure_html(fig, div_id, caption, summary, min_width))
 
 
 def ranked(labels, values, n: int = 3, decimals: int = 2) -> str:

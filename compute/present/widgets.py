@@ -15,7 +15,7 @@ import numpy as np
 import plotly.graph_objects as go
 from IPython.display import HTML
 
-from .figures import figure_html
+from .figures import MIN_WIDTH, figure_html
 from .palette import COLORSCALE
 from .tables import fmt
 
@@ -28,12 +28,13 @@ class Widget:
     summary: Callable[[], str]       # the figure in words, from the same states (its accessible description)
     note: str = ""                   # print-only: what the controls show on the web page
     height: int | None = None        # overrides the figure's own height
+    min_width: int = MIN_WIDTH       # px; narrower screens scroll the figure sideways (0: it fits any width)
 
     def html(self) -> str:
         fig = self.figure()
         if self.height:
             fig.update_layout(height=self.height)
-        out = figure_html(fig, self.id, self.caption, self.summary())
+        out = figure_html(fig, self.id, self.caption, self.summary(), self.min_width)
         return out + (print_note_html(self.note) if self.note else "")
 
     def show(self) -> HTML:
@@ -139,12 +140,20 @@ def update_buttons(labels: Sequence[str], args_list, active=0, x=0.0, y=1.18) ->
                 buttons=[dict(label=label, method="update", args=a) for label, a in zip(labels, args_list)])
 
 
-def button_rows(buttons: list[dict], per_row: int, y: float = 1.0, pad_b: int = 40, **kw) -> list[dict]:
-    """Buttons split over several rows of updatemenus (top row first); the title names the state shown."""
+BUTTON_ROWS = "button rows"  # the name of every row of one set (_static/plotly-menus.js folds them into one)
+
+
+def button_rows(buttons: list[dict], per_row: int, y: float = 1.0, pad_b: int = 40, active: int = -1,
+                **kw) -> list[dict]:
+    """Buttons split over several rows of updatemenus (top row first); the title names the state shown.
+    `active` is the index of the button whose state is drawn first (-1: none), kept for the drop-down a
+    narrow screen folds the rows into."""
     rows = [buttons[k:k + per_row] for k in range(0, len(buttons), per_row)]
     n = len(rows)
     return [dict(type="buttons", direction="right", buttons=r, x=0, y=y, xanchor="left", yanchor="bottom",
-                 pad=dict(b=pad_b + 34 * (n - 1 - k)), showactive=False, **kw) for k, r in enumerate(rows)]
+                 pad=dict(b=pad_b + 34 * (n - 1 - k)), showactive=False, name=BUTTON_ROWS,
+                 active=active - k * per_row if 0 <= active - k * per_row < per_row else -1, **kw)
+            for k, r in enumerate(rows)]
 
 
 def place(fig: go.Figure, title: str, height: int, top: int, bottom: int, above: int = 0, **margin) -> go.Figure:

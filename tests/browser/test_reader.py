@@ -68,9 +68,23 @@ def test_narrow_screen_has_no_sideways_page_scroll(page, path):
     page.page.wait_for_timeout(300)
     width = page.page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375
-    for i in range(page.page.locator(".plotly-graph-div").count()):
-        box = page.page.locator(".plotly-graph-div").nth(i).bounding_box()
-        assert box["width"] <= 375, i
+    # a figure fits the screen, or scrolls sideways in a box of its own that fits, takes focus and says so
+    figures = page.page.evaluate("""() => [...document.querySelectorAll('.plotly-graph-div')].map(gd => {
+        const box = gd.parentElement.closest('.figure-scroll');
+        return {id: gd.id, width: gd.getBoundingClientRect().width,
+                box: box && {width: box.getBoundingClientRect().width, overflow: getComputedStyle(box).overflowX,
+                             scrolls: box.scrollWidth > box.clientWidth + 1, tab: box.tabIndex,
+                             label: box.getAttribute('aria-label')}};
+    })""")
+    for f in figures:
+        if f["width"] > 375:
+            assert f["box"] and f["box"]["width"] <= 375 and f["box"]["overflow"] == "auto", f
+    if path.startswith("posts/"):
+        page.page.evaluate("siteFigures.drawAll()")
+        boxes = page.page.evaluate("""() => [...document.querySelectorAll('.figure-scroll')]
+            .filter(b => b.scrollWidth > b.clientWidth + 1)
+            .map(b => [b.tabIndex, b.getAttribute('role'), b.getAttribute('aria-label')])""")
+        assert boxes and all(b == [0, "region", "figure, scrolls sideways"] for b in boxes), boxes
     # wide matrices scroll inside their own box
     wide = page.page.evaluate("""() => [...document.querySelectorAll('.matrix-wrap')]
         .filter(d => d.scrollWidth > d.clientWidth + 1)

@@ -51,8 +51,12 @@ def _spec(html: str) -> dict:
 
 def test_figure_json_sits_beside_an_empty_div_of_the_figure_height():
     fig = _fig().update_layout(height=333)
-    html = figures.figure_html(fig, "fig-h", "c", "s")
+    html = figures.figure_html(fig, "fig-h", "c", "s", min_width=0)
     assert '<div id="fig-h" class="plotly-graph-div" style="height:333px; width:100%;"></div>' in html
+    # by default the figure keeps a width below which it scrolls sideways in a box of its own
+    boxed = figures.figure_html(fig, "fig-h", "c", "s")
+    assert ('<div class="figure-scroll"><div id="fig-h" class="plotly-graph-div" style="height:333px; width:100%; '
+            f'min-width:{figures.MIN_WIDTH}px;"></div></div>') in boxed
     target, spec = _spec(html)
     assert target == "fig-h"
     assert spec["data"][0]["type"] == "bar" and spec["data"][0]["y"] == [1, 2]

@@ -187,3 +187,10 @@ def test_an_unreadable_checkpoint_is_one_line(ckdir, monkeypatch):
 def test_checkpoint_dir_can_be_redirected(ckdir, monkeypatch):
     monkeypatch.setenv("COMPUTE_CHECKPOINTS", str(ckdir))
     assert checkpoint_path("walkthrough") == ckdir / "walkthrough.safetensors"
+
+
+def test_check_names_an_unknown_lesson_and_lists_the_real_ones():
+    proc = subprocess.run([sys.executable, "-m", "compute", "check", "walktrough"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "no lesson called 'walktrough'" in proc.stderr and "walkthrough" in proc.stderr.split("there are")[1]

@@ -277,7 +277,7 @@ def blend_summary() -> str:
 DOT = Widget(
     "bh-s08-dot", "Bank's query against each key of sentence A, coordinate by coordinate, beside all of bank's weights.",
     dot_figure, lambda: _bank_words("dot"),
-    note="On the web page, buttons select each of the seven keys and show its dot product with bank's query.")
+    note="On the web page, buttons select each of the seven keys and show its dot product with bank's query.", min_width=680)
 
 MIX = Widget(
     "bh-s08-mix", "Bank's message: each value row weighted by its attention weight, and their sum.",
@@ -293,4 +293,4 @@ RESIDUAL = Widget(
 BLEND = Widget(
     "bh-s10-blend", "Bank's row with a fraction λ of its update added, in both sentences.",
     blend_figure, blend_summary,
-    note="On the web page, a slider adds the update gradually, from none of it to all of it.")
+    note="On the web page, a slider adds the update gradually, from none of it to all of it.", min_width=0)

@@ -104,7 +104,7 @@ def swap_figure():
         a.y += 0.13
     fig.update_layout(title=dict(text=buttons[0]["label"], y=0.98), height=400,
                       margin=dict(l=70, r=20, t=210, b=20),
-                      updatemenus=button_rows(buttons, 2, y=1.3, pad_b=0, font=dict(size=11)))
+                      updatemenus=button_rows(buttons, 2, y=1.3, pad_b=0, active=0, font=dict(size=11)))
     return fig
 
 

@@ -61,7 +61,7 @@ def projection_figure(key: str = "A", start: int = m.BANK):
                                   {"title.text": title}]))
     fig.update_layout(title=dict(text=state(start)[4], font=dict(size=13), y=0.985),
                       height=590, margin=dict(l=170, r=20, t=180, b=20),
-                      updatemenus=button_rows(buttons, 5, pad_b=45, font=dict(size=11)))
+                      updatemenus=button_rows(buttons, 5, pad_b=45, active=start - 1, font=dict(size=11)))
     r = projection_rows(key, start)
     return fig
 

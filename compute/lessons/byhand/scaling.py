@@ -124,10 +124,10 @@ def divisor_summary() -> str:
 
 SPREAD = Widget(
     "bh-s12-spread", "Measured variance of q·k, raw and divided by √d_k, against d_k (both axes logarithmic).",
-    spread_figure, spread_summary, note="On the web page, hovering a point shows its measured variance.")
+    spread_figure, spread_summary, note="On the web page, hovering a point shows its measured variance.", min_width=0)
 
 DIVISOR = Widget(
     "bh-s12-divisor", "Softmax weights of five fixed scores divided by 1 to 8 (slider); a larger divisor spreads "
     "the weight.", divisor_figure, divisor_summary,
     note=f"On the web page, a slider sets the divisor from {DIVISORS[0]:g} to {DIVISORS[-1]:g} in quarter steps; "
-         "the figure shows the divisor √d_k.")
+         "the figure shows the divisor √d_k.", min_width=0)

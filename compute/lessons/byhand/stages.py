@@ -97,7 +97,8 @@ def _stage_figure(words, att, control: str, highlight_row: int | None = None) ->
     table_axes(fig)
     steps = [dict(method="update", label=st["name"], args=list(_stage_args(st, lab))) for st in sts]
     fig.update_layout(title=dict(text=first["title"], y=0.99), margin=dict(l=90, r=20, t=110, b=20),
-                      height=80 + 38 * len(words) + 90)
+                      height=80 + 38 * len(words) + 90,
+                      meta=dict(inspect=[m.BANK - 1, m.SENTENCES["A"].index("river")]))  # bank's row, river's column
     if control == "buttons":
         fig.update_layout(updatemenus=[dict(type="buttons", direction="right", buttons=steps, x=0, y=1.0,
                                             xanchor="left", yanchor="bottom", pad=dict(b=40), showactive=True)])
@@ -146,7 +147,7 @@ def query_row_figure(key: str = "A", start: int = m.BANK):
                                   {"title.text": title(pos)}]))
     fig.update_layout(title=dict(text=title(start), y=0.98, font=dict(size=13)), height=370,
                       margin=dict(l=130, r=20, t=180, b=20),
-                      updatemenus=button_rows(buttons, 5, pad_b=55, font=dict(size=11)))
+                      updatemenus=button_rows(buttons, 5, pad_b=55, active=start - 1, font=dict(size=11)))
     return fig
 
 
@@ -162,7 +163,7 @@ STAGE_NAMES = tuple(st["name"] for st in stages(*sentence_att("A")))
 
 
 def walkthrough_figure(key: str = "A"):
-    """Stage tables of the ten-token sentence, one button per stage; hovering a cell gives its arithmetic."""
+    """Stage tables of the ten-token sentence, one button per stage; each cell carries its arithmetic."""
     return _stage_figure(*sentence_att(key), "buttons")
 
 
@@ -179,10 +180,10 @@ def query_row_summary(key: str = "A", start: int = m.BANK) -> str:
 
 
 STAGES = Widget(
-    "bh-s15-stages", "Every stage of attention for sentence A, one table per button; hovering a cell gives its arithmetic.",
+    "bh-s15-stages", "Every stage of attention for sentence A, one table per button; a cell’s arithmetic shows below.",
     walkthrough_figure, lambda: _stages_summary(*sentence_att("A")),
     note=f"On the web page, buttons step through the {spelled(len(STAGE_NAMES))} stages ({', '.join(STAGE_NAMES)}); "
-         f"the figure shows {STAGE_NAMES[0]}. Hovering a cell shows its arithmetic.")
+         f"the figure shows {STAGE_NAMES[0]}. Clicking a cell writes its arithmetic below the figure.", min_width=0)
 
 QUERY_ROW = Widget(
     "bh-s15-query", "One query's masked scores, mask and weights over every source (buttons choose the query).",
@@ -194,4 +195,4 @@ MATRICES = Widget(
     "bh-s16-matrices", f"The matrix products for the first {PREFIX} tokens, one per slider step; row {m.BANK} (bank) "
     "is outlined.", matrices_figure, lambda: _stages_summary(*sentence_att("A", T=PREFIX)),
     note="On the web page, a slider steps through E, Q, K, V, the masked scores, A, AV, ΔE and E′; "
-         "the figure shows E.")
+         "the figure shows E.", min_width=0)
