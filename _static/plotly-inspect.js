@@ -46,7 +46,6 @@
     var meta = (gd.layout.meta && gd.layout.meta.inspect) || [0, 0];
     var cell = { trace: gd.data.findIndex(withArithmetic), row: meta[0], col: meta[1] };
     var shown = false;
-    var ownShapes = (gd.layout.shapes || []).slice();
 
     var box = document.createElement("div");
     box.className = "cell-inspect web-only";
@@ -87,7 +86,8 @@
       });
       var outline = { type: "rect", xref: trace.xaxis || "x", yref: trace.yaxis || "y", x0: at.col - 0.5, x1: at.col + 0.5,
         y0: at.row - 0.5, y1: at.row + 0.5, line: { color: "#d62728", width: 3 }, name: "inspected" };
-      window.Plotly.relayout(gd, { shapes: ownShapes.concat([outline]) });
+      var own = (gd.layout.shapes || []).filter(function (shape) { return shape.name !== "inspected"; });
+      window.Plotly.relayout(gd, { shapes: own.concat([outline]) });
       shown = true;
     }
 

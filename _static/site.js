@@ -65,3 +65,28 @@ document.addEventListener("DOMContentLoaded", function () {
   window.addEventListener("load", focusableMatrices);
   window.addEventListener("resize", focusableMatrices);
 })();
+
+// The page's contents list (right sidebar) marks the section being read, but
+// the list is taller than the screen on long lessons and the theme never
+// scrolls it: from about section 17 on the marked entry sat below its edge.
+// The list now scrolls itself to keep the marked entry in view.
+(function () {
+  var pending = false;
+  function followActive() {
+    pending = false;
+    var side = document.querySelector(".bd-sidebar-secondary");
+    if (!side || side.scrollHeight <= side.clientHeight) return;
+    var marked = side.querySelectorAll("a.active");
+    if (!marked.length) return;
+    var link = marked[marked.length - 1].getBoundingClientRect(), box = side.getBoundingClientRect();
+    if (link.top < box.top || link.bottom > box.bottom) {
+      side.scrollTop += link.top - box.top - side.clientHeight / 2;
+    }
+  }
+  window.addEventListener("scroll", function () {
+    if (!pending) {
+      pending = true;
+      window.requestAnimationFrame(function () { setTimeout(followActive, 50); }); // after the theme marks it
+    }
+  }, { passive: true });
+})();

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from IPython.display import HTML
 
-from .palette import FONT
+from .palette import FONT, TITLE_SIZE
 
 CONFIG = {"displaylogo": False, "responsive": True}
 DEFAULT_HEIGHT = 450  # plotly.js's own, for a figure whose layout sets none
@@ -27,7 +27,7 @@ def figure_html(fig: go.Figure, div_id: str, caption: str, summary: str, min_wid
     `min_width` px (0: none) the figure scrolls sideways in a box of its own."""
     if not caption.strip() or not summary.strip():
         raise ValueError(f"figure {div_id}: a caption and a summary are required")
-    fig.update_layout(font=FONT, template="plotly_white")
+    fig.update_layout(font=FONT, template="plotly_white", title_font_size=TITLE_SIZE)
     height = fig.layout.height or DEFAULT_HEIGHT
     # The div keeps the figure's height before it is drawn, so nothing moves when it is.
     # The figcaption comes last: HTML allows it only as a <figure>'s first or last child.

@@ -1,4 +1,4 @@
-"""The site's colours: one colour scale for every heatmap and a few viridis-family marks."""
+"""The site's colours and type: one colour scale for every heatmap, a few viridis-family marks, one font."""
 from __future__ import annotations
 
 COLORSCALE = "Viridis"  # perceptually even and readable with colour-blindness; every heatmap uses it
@@ -12,6 +12,7 @@ OUTLINE = "#d01c8b"     # magenta: visible on navy and on yellow cells
 MUTED = "#b8c2d6"       # inactive steps
 GUIDE = "#888"          # reference lines
 FONT = dict(family="system-ui, -apple-system, 'Segoe UI', sans-serif", size=13)
+TITLE_SIZE = 15         # every figure's title, one size across the site
 SUBTITLE = "#555"       # subplot titles
 EDGE = "#444"           # outlines of light bars
 EMPTY = "#e8e8e8"       # cells left out (a window's unused tokens)

@@ -71,6 +71,19 @@ def test_projection_buttons_show_each_tokens_rows(lesson):
         assert f"positions {pos}–10" in title(lesson, "bh-s11-projections") or pos == 10
 
 
+def test_lifetime_slider_steps_through_the_sentence(lesson):
+    div, words = "bh-s11-lifetime", m.sentence("A")
+    codes = attn.lifetime_codes(m.BANK)
+    assert same(data(lesson, div)[0]["z"], codes)
+    for t in (1, m.BANK, len(words)):
+        slide(lesson, div, t - 1)
+        assert title(lesson, div).startswith(f"step {t} ({words[t - 1]}): ")
+        shape = lesson.page.evaluate(f"() => document.getElementById('{div}').layout.shapes[0]")
+        assert (shape["x0"], shape["x1"]) == (t - 1.5, t - 0.5)
+    # the last step: bank's key and value are read from the cache, its query is not used
+    assert title(lesson, div).endswith(f"position {len(words)} reads k₇ and v₇ from the cache")
+
+
 def test_spread_figure_plots_the_measured_variances(lesson):
     s = scaling.measured_spread()
     d = data(lesson, "bh-s12-spread")
@@ -238,6 +251,8 @@ def test_swap_buttons(lesson):
             d = data(lesson, "bh-s18-swap")
             s = positions.swap_state(order, pos)
             assert same(d[0]["z"], s["x"]) and same(d[1]["z"], s["out"])
+            # rows stay in word order; each says where its word stands in this order
+            assert d[0]["y"] == d[1]["y"] == [f"{list(order).index(w) + 1} {w}" for w in ("dog", "bites")]
             outs[(order, pos)] = d[1]["z"]
     a, b = positions.SWAP_ORDERS
     assert outs[(a, False)] == outs[(b, False)] and outs[(a, True)] != outs[(b, True)]

@@ -50,6 +50,25 @@ def test_lessons_have_previous_next_sidebar_and_contents(page):
         assert page.page.locator(".bd-sidebar-secondary .toc-entry a").count() >= 10  # in-page contents
 
 
+MARKED_JS = """() => { const side = document.querySelector('.bd-sidebar-secondary'), a = side.querySelectorAll('a.active');
+    const link = a[a.length - 1], r = link.getBoundingClientRect(), box = side.getBoundingClientRect();
+    return {text: link.textContent.trim(), inside: r.top >= box.top && r.bottom <= box.bottom,
+            taller: side.scrollHeight > side.clientHeight}; }"""
+
+
+def test_the_contents_list_keeps_the_section_being_read_in_view(page):
+    """The by-hand contents list is taller than the screen: reading the last sections, their entry is shown."""
+    page.page.set_viewport_size({"width": 1280, "height": 800})
+    page.open("posts/attention-by-hand.html")
+    for section in ("bh-s20", "bh-s18", "bh-s02"):
+        page.page.evaluate(f"document.getElementById('{section}').scrollIntoView()")
+        page.page.mouse.wheel(0, 40)
+        page.page.wait_for_timeout(400)
+        marked = page.page.evaluate(MARKED_JS)
+        assert marked["taller"] and marked["inside"], (section, marked)
+        assert marked["text"].startswith(section[-2:].lstrip("0") + "."), (section, marked)
+
+
 def test_search_for_causal_mask_finds_both_lessons(page):
     page.open("search.html?q=causal+mask")
     results = page.page.locator("#search-results a")

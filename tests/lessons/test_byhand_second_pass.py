@@ -264,3 +264,19 @@ def test_tables_label_rows_and_columns():
         h = fn().data
         assert "<table" in h or "<details" in h, fn.__name__
     assert recap.self_check().data.count('<details class="answer">') == 4
+
+
+@pytest.mark.parametrize("pos", [1, m.BANK, 10])
+def test_lifetime_diagram_agrees_with_the_causal_mask(pos):
+    """k and v of a position are read at every later step the mask lets read it; q, e, Δe only at its own step."""
+    from compute.lessons.byhand.states.attention import LIFETIME_ROWS, LIFETIME_STATES, lifetime_codes
+    T = 10
+    codes = lifetime_codes(pos, T)
+    mask = attn.causal_mask(T)  # 0 where row i may read column j, -inf where not
+    readers = [i + 1 for i in range(T) if np.isfinite(mask[i, pos - 1])]
+    for name, row in zip(LIFETIME_ROWS, codes):
+        states = [LIFETIME_STATES[c] for c in row]
+        assert states[:pos - 1] == ["not made yet"] * (pos - 1)
+        assert states[pos - 1] == "made and used"
+        later = [t for t in range(pos + 1, T + 1) if states[t - 1] == "read from the cache"]
+        assert later == ([r for r in readers if r > pos] if name in ("k", "v") else [])

@@ -76,6 +76,11 @@ def cross_term_table() -> HTML:
                       decimals=3)
 
 
+def swap_row_labels(order) -> list[str]:
+    """Each row's word after its place in `order` ("2 dog"): the rows stay in word order, the places swap."""
+    return [f"{list(order).index(w) + 1} {w}" for w in SWAP_ROWS]
+
+
 def swap_figure():
     """Four states (two orders × positions on/off): each word's output row, rows kept in the same word order."""
     rows, cols = SWAP_ROWS, SWAP_COLS
@@ -90,7 +95,7 @@ def swap_figure():
 
     s, parts = state(SWAP_ORDERS[0], True)
     for c, (M, h) in enumerate(parts, 1):
-        fig.add_trace(arithmetic_grid(M, rows, cols, h, zmin=-0.6, zmax=1.6), 1, c)
+        fig.add_trace(arithmetic_grid(M, swap_row_labels(SWAP_ORDERS[0]), cols, h, zmin=-0.6, zmax=1.6), 1, c)
     table_axes(fig)
     buttons = []
     for pos in (True, False):
@@ -99,11 +104,12 @@ def swap_figure():
             label = f"“{' '.join(order)}”, " + ("with positions" if pos else "no positions")
             buttons.append(dict(method="update", label=label,
                                 args=[{"z": [gaps(M) for M, _ in parts], "text": [cell_text(M) for M, _ in parts],
-                                       "customdata": [h for _, h in parts]}, {"title.text": label}]))
+                                       "customdata": [h for _, h in parts],
+                                       "y": [swap_row_labels(order)] * len(parts)}, {"title.text": label}]))
     for a in fig.layout.annotations:
         a.y += 0.13
-    fig.update_layout(title=dict(text=buttons[0]["label"], y=0.98), height=400,
-                      margin=dict(l=70, r=20, t=210, b=20),
+    fig.update_layout(title=dict(text=buttons[0]["label"], y=0.98), height=340,
+                      margin=dict(l=70, r=20, t=150, b=20),
                       updatemenus=button_rows(buttons, 2, y=1.3, pad_b=0, active=0, font=dict(size=11)))
     return fig
 

@@ -6,11 +6,11 @@ import plotly.graph_objects as go
 from IPython.display import HTML
 from plotly.subplots import make_subplots
 
-from ...present.palette import COLORSCALE
+from ...present.palette import COLORSCALE, EMPTY, HIGHLIGHT, MUTED, OUTLINE, TEAL
 from ...present.tables import fmt, matrix_html, position_labels, rows_table
 from ...present.widgets import Widget, button_rows, cell_text, dot_text, gaps, pairs, spelled, sub
 from . import model as m
-from .states.attention import projection_rows, reader_positions
+from .states.attention import LIFETIME_ROWS, LIFETIME_STATES, lifetime_codes, projection_rows, reader_positions
 
 
 def projection_figure(key: str = "A", start: int = m.BANK):
@@ -92,6 +92,64 @@ def lifetime_rows(pos: int = m.BANK, T: int = 10) -> list[tuple[str, str, str, s
     ]
 
 
+def _lifetime_title(pos: int, t: int, T: int) -> str:
+    words = m.sentence("A")
+    p = sub(pos)
+    if t < pos:
+        what = f"none of position {pos}'s rows exists yet"
+    elif t == pos:
+        what = f"all of {words[pos - 1]}'s rows are made; q{p} reads keys 1–{pos}"
+    else:
+        what = f"position {t} reads k{p} and v{p} from the cache"
+    return f"step {t} ({words[t - 1]}): {what}"
+
+
+LIFETIME_CELLS = ("", "made,<br>used", "read from<br>cache", "not<br>needed")  # LIFETIME_STATES, short
+
+
+def lifetime_figure(pos: int = m.BANK, T: int = 10):
+    """The working rows of one position against the steps of the sentence, with a slider over the steps."""
+    codes = lifetime_codes(pos, T)
+    words = m.sentence("A")
+    rows = lifetime_labels(pos)
+    cols = position_labels(words, 1)[:T]
+    n = len(LIFETIME_STATES)
+    scale = [[k / (n - 1), c] for k, c in enumerate((EMPTY, HIGHLIGHT, TEAL, MUTED))]
+    text = [[LIFETIME_CELLS[c] for c in row] for row in codes]
+    hover = [[LIFETIME_STATES[c] for c in row] for row in codes]
+    fig = go.Figure(go.Heatmap(z=codes.tolist(), x=cols, y=rows, text=text, texttemplate="%{text}",
+                               textfont=dict(size=10), colorscale=scale, zmin=0, zmax=n - 1, showscale=False,
+                               xgap=2, ygap=2, customdata=hover, hovertemplate="%{y} at step %{x}: %{customdata}<extra></extra>"))
+    fig.update_xaxes(side="top", type="category")
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.add_shape(type="rect", xref="x", yref="paper", x0=pos - 1.5, x1=pos - 0.5, y0=0, y1=1,
+                  line=dict(color=OUTLINE, width=3))
+    steps = [dict(method="relayout", label=str(t),
+                  args=[{"shapes[0].x0": t - 1.5, "shapes[0].x1": t - 0.5, "title.text": _lifetime_title(pos, t, T)}])
+             for t in range(1, T + 1)]
+    fig.update_layout(title=dict(text=_lifetime_title(pos, pos, T), x=0.01, xanchor="left", y=0.98),
+                      height=420, margin=dict(l=90, r=20, t=90, b=70),
+                      sliders=[dict(steps=steps, active=pos - 1, currentvalue=dict(prefix="step ", visible=True),
+                                    pad=dict(t=10), y=0, yanchor="top")])
+    return fig
+
+
+def lifetime_labels(pos: int) -> list[str]:
+    """The working rows of position `pos`: e₇, q₇, k₇, v₇, Δe₇, e₇ + Δe₇."""
+    p = sub(pos)
+    return [f"e{p} + Δe{p}" if name == "e + Δe" else f"{name}{p}" for name in LIFETIME_ROWS]
+
+
+def lifetime_summary(pos: int = m.BANK, T: int = 10) -> str:
+    codes = lifetime_codes(pos, T)
+    parts = []
+    for name, row in zip(lifetime_labels(pos), codes):
+        used = [t + 1 for t, c in enumerate(row) if c in (1, 2)]
+        parts.append(f"{name} is used at step{'s' if len(used) > 1 else ''} "
+                     f"{used[0]}{'–' + str(used[-1]) if len(used) > 1 else ''}")
+    return f"The rows of position {pos} over the steps 1–{T}: " + "; ".join(parts) + "."
+
+
 def lifetime_table(pos: int = m.BANK) -> HTML:
     return rows_table(["row", "computed from", "computed when", "used by"], lifetime_rows(pos),
                       caption=f"Lifetime of the rows of position {pos} ({m.sentence('A')[pos - 1]})")
@@ -104,6 +162,12 @@ def projection_summary(key: str = "A", start: int = m.BANK) -> str:
             f"k = ({pairs(m.K_AXES, r['k'])}); v = ({pairs(m.V_AXES, r['v'])}); "
             f"e + Δe = ({pairs(m.FEATURES, r['e_new'])}). Buttons show the same rows for every token.")
 
+
+LIFETIME = Widget(
+    "bh-s11-lifetime", f"The working rows of bank (position {m.BANK}), one column per step of the sentence (the "
+    "token being processed); the slider steps through the tokens.", lifetime_figure, lifetime_summary,
+    note=f"On the web page, a slider steps through the tokens 1 to {len(m.sentence('A'))}; the figure marks "
+         f"step {m.BANK}, when bank enters.")
 
 PROJECTIONS = Widget(
     "bh-s11-projections", "One token's row e and the rows q, k, v that the shared matrices make from it, then e + Δe "

@@ -101,7 +101,8 @@ def _stage_figure(words, att, control: str, highlight_row: int | None = None) ->
                       meta=dict(inspect=[m.BANK - 1, m.SENTENCES["A"].index("river")]))  # bank's row, river's column
     if control == "buttons":
         fig.update_layout(updatemenus=[dict(type="buttons", direction="right", buttons=steps, x=0, y=1.0,
-                                            xanchor="left", yanchor="bottom", pad=dict(b=40), showactive=True)])
+                                            xanchor="left", yanchor="bottom", pad=dict(b=62), showactive=True)],
+                          margin=dict(l=90, r=20, t=132, b=20))  # the buttons clear the slanted column labels
     else:
         fig.update_layout(sliders=[dict(steps=steps, active=0, currentvalue=dict(prefix="stage: "),
                                         pad=dict(t=10), y=0, yanchor="top")],

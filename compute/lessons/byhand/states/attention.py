@@ -134,6 +134,22 @@ def reader_positions(pos: int, T: int = 10) -> list[int]:
     return list(range(pos, T + 1))
 
 
+LIFETIME_STATES = ("not made yet", "made and used", "read from the cache", "no longer needed")
+LIFETIME_ROWS = ("e", "q", "k", "v", "Δe", "e + Δe")
+
+
+def lifetime_codes(pos: int, T: int = 10) -> np.ndarray:
+    """(rows, T): what happens to each working row of position `pos` while token t = 1 … T is processed,
+    as an index into LIFETIME_STATES. Rows in the order of LIFETIME_ROWS."""
+    codes = np.zeros((len(LIFETIME_ROWS), T), dtype=int)
+    t = np.arange(1, T + 1)
+    for r, name in enumerate(LIFETIME_ROWS):
+        codes[r] = np.where(t < pos, 0, np.where(t == pos, 1, 3))
+        if name in ("k", "v"):  # kept: every later receiver reads them
+            codes[r, [p - 1 for p in reader_positions(pos, T) if p > pos]] = 2
+    return codes
+
+
 MASK_ROW = m.sentence("A").index("river")  # 5: the "the" just before "river", which it could read without the mask
 
 
