@@ -8,7 +8,7 @@ from nbclient import NotebookClient
 
 from conftest import ROOT
 
-TOKENS = 300_000
+TOKENS = 120_000
 
 # Runs in the lab's kernel after its last cell. It recomputes each answer from the learner's tensors with its
 # own loops (not compute.probes), and prints OK or raises.
