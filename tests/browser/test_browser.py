@@ -26,6 +26,10 @@ def test_lesson_math_is_typeset(page, stem):
     assert page.page.locator(".math:not(:has(mjx-container))").count() == 0  # nothing left raw
     assert page.page.locator("mjx-container").count() >= math
     assert page.page.locator("mjx-merror").count() == 0  # no TeX errors
+    # on a desktop every displayed equation fits the text column (none is cut off at the edge)
+    cut = page.page.evaluate("""() => [...document.querySelectorAll('mjx-container[display="true"]')]
+        .filter(m => m.scrollWidth > m.clientWidth + 1).map(m => m.textContent.slice(0, 40))""")
+    assert cut == []
 
 
 @pytest.mark.parametrize("stem", LESSONS)
@@ -88,6 +92,11 @@ def test_print_layout_hides_navigation_and_keeps_every_matrix_whole(page, stem):
         heights = {round(cells.nth(j).bounding_box()["height"]) for j in range(min(cells.count(), 30))}
         assert max(heights) < 2 * min(heights), i
     assert widest >= 15 or stem != "trained-walkthrough"
+    # no displayed equation runs off the margin (paper does not scroll)
+    cut = page.page.evaluate("""(right) => [...document.querySelectorAll('mjx-container[display="true"]')]
+        .filter(m => m.scrollWidth > m.clientWidth + 1 || m.getBoundingClientRect().right > right)
+        .map(m => m.textContent.slice(0, 40))""", right)
+    assert cut == []
 
 
 @pytest.mark.parametrize("path", ["index.html", f"posts/{LESSONS[0]}.html"])
