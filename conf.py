@@ -50,7 +50,8 @@ nb_ipywidgets_js = {}  # the default loads require.js from a CDN and hides windo
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "substitution", "attrs_inline"]
 
 # --- Offline assets (see _static/vendor/README.md) --------------------------
-# Relative to _static/: loads vendor/mathjax/es5/tex-chtml.js after the first frame.
+# Relative to _static/: loads vendor/mathjax/es5/tex-chtml.js. Used only while building: sitebuild/mathrender.py
+# typesets each page's math in Chromium and writes it into the page, which then loads no MathJax.
 mathjax_path = "mathjax-loader.js"
 html_static_path = ["_static"]
 html_css_files = ["site.css", ("print.css", {"media": "print"})]

@@ -1,5 +1,8 @@
 // Draws the page's plotly figures as the reader comes to them.
 //
+// plotly.js itself (0.4 MB compressed) is not part of the page: it is fetched
+// when the first figure is about to be drawn.
+//
 // compute.figures.figure_html leaves each figure as an empty div at the
 // figure's height and its JSON ({data, layout, frames, config}) in a
 // <script type="application/json" class="plotly-figure-spec" data-for=ID>.
@@ -24,6 +27,24 @@
   "use strict";
 
   var drawing = new Map(); // div -> promise of its drawing
+
+  // plotly.js is fetched once, when the first figure is to be drawn (sitebuild/pages.py puts its
+  // URL, relative to the page, on this script's tag).
+  var plotlySrc = document.currentScript && document.currentScript.getAttribute("data-plotly");
+  var plotly = null;
+  function loadPlotly() {
+    if (window.Plotly) return Promise.resolve(window.Plotly);
+    if (!plotly) {
+      plotly = new Promise(function (resolve, reject) {
+        var script = document.createElement("script");
+        script.src = new URL(plotlySrc, document.baseURI).href;
+        script.onload = function () { resolve(window.Plotly); };
+        script.onerror = function () { plotly = null; reject(new Error("plotly.js did not load: " + script.src)); };
+        document.head.appendChild(script);
+      });
+    }
+    return plotly;
+  }
 
   function spec(gd) {
     var script = document.querySelector('script.plotly-figure-spec[data-for="' + gd.id + '"]');
@@ -87,7 +108,9 @@
         box.setAttribute("role", "region");
         box.setAttribute("aria-label", "figure, scrolls sideways");
       }
-      drawing.set(gd, window.Plotly.newPlot(gd, figure).then(function () {
+      drawing.set(gd, loadPlotly().then(function (Plotly) {
+        return Plotly.newPlot(gd, figure);
+      }).then(function () {
         gd.dispatchEvent(new CustomEvent("figure-drawn", { bubbles: true }));
         return gd;
       }));

@@ -1,12 +1,9 @@
-// Loads MathJax (vendor/mathjax/es5/tex-chtml.js) once the page has been
-// shown, instead of as one of the deferred scripts that run before the first
-// frame: MathJax takes a few hundred ms to start, and the text and the
-// figures in view should not wait for it. conf.py's mathjax_path points
-// Sphinx here, so pages with math get this script (deferred) and the
-// window.MathJax configuration Sphinx writes before it.
-//
-// window.siteMath resolves when MathJax has typeset the page; the handout
-// printer and the tests wait for it.
+// Loads MathJax (vendor/mathjax/es5/tex-chtml.js) in the page Sphinx writes.
+// It runs only while the site is built: sitebuild/mathrender.py opens each
+// page with math in Chromium, waits for window.siteMath (resolved when
+// MathJax has typeset the page), writes the typeset math into the page and
+// removes this script and the window.MathJax configuration before it. A
+// reader's browser never loads it. conf.py's mathjax_path points Sphinx here.
 (function () {
   "use strict";
   var src = new URL("vendor/mathjax/es5/tex-chtml.js", document.currentScript.src).href;

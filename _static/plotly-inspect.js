@@ -1,6 +1,6 @@
 // Each cell's arithmetic, for every reader: a table figure whose cells carry
-// their arithmetic (a heatmap with customdata shown on hover) gets a line
-// below it. Clicking or tapping a cell writes that cell's arithmetic there and
+// their arithmetic (a heatmap with customdata shown on hover) has a line
+// below it (written by compute.present.figures.figure_html). Clicking or tapping a cell writes that cell's arithmetic there and
 // outlines the cell, so a touch screen, which has no hover, shows it too. The
 // "Show the arithmetic" button shows the chosen cell (at first the one the
 // figure names in layout.meta.inspect, else the first); with the button
@@ -40,27 +40,31 @@
       });
   }
 
-  function attach(gd) {
-    if (!inspectable(gd) || gd.dataset.inspect) return;
-    gd.dataset.inspect = "on";
-    var meta = (gd.layout.meta && gd.layout.meta.inspect) || [0, 0];
-    var cell = { trace: gd.data.findIndex(withArithmetic), row: meta[0], col: meta[1] };
+  // The box under the figure is in the page from the start (compute.present.figures.figure_html), so
+  // nothing moves when the figure is drawn; its button draws the figure first if need be.
+  function attach(box) {
+    var gd = document.getElementById(box.getAttribute("data-for"));
+    var button = box.querySelector("button"), out = box.querySelector("output");
+    if (!gd || !button || !out) return;
+    var cell = null;  // {trace, row, col}, set once the figure is drawn
     var shown = false;
 
-    var box = document.createElement("div");
-    box.className = "cell-inspect web-only";
-    var button = document.createElement("button");
-    button.type = "button";
-    var sums = /=/.test(hoverText(gd.data[cell.trace], 0, 0));  // arithmetic, or a plain value per cell
-    button.textContent = sums ? "Show the arithmetic" : "Show a cell";
-    button.setAttribute("aria-controls", gd.id + "-inspect");
-    button.title = "Arrow keys: another cell";
-    var out = document.createElement("output");
-    out.id = gd.id + "-inspect";
-    out.setAttribute("aria-live", "polite");
-    out.textContent = sums ? "Click or tap a cell to see its arithmetic." : "Click or tap a cell to see its value.";
-    box.append(button, out);
-    gd.after(box);
+    function ready() {
+      if (cell) return true;
+      if (!gd.data || !inspectable(gd)) return false;
+      var meta = (gd.layout.meta && gd.layout.meta.inspect) || [0, 0];
+      cell = { trace: gd.data.findIndex(withArithmetic), row: meta[0], col: meta[1] };
+      gd.on("plotly_click", function (event) {
+        var point = event.points && event.points[0];
+        if (!point || !Array.isArray(point.pointNumber) || !withArithmetic(gd.data[point.curveNumber])) return;
+        cell = { trace: point.curveNumber, row: point.pointNumber[0], col: point.pointNumber[1] };
+        render();
+      });
+      // the figure's own buttons swap the table: show the same cell of the new one
+      gd.on("plotly_update", function () { if (shown) render(); });
+      gd.on("plotly_restyle", function () { if (shown) render(); });
+      return true;
+    }
 
     function size() {
       var rows = gd.data[cell.trace].customdata;
@@ -91,25 +95,21 @@
       shown = true;
     }
 
-    button.addEventListener("click", render);
+    function showNow() {
+      window.siteFigures.draw(gd).then(function () { if (ready()) render(); });
+    }
+
+    button.addEventListener("click", showNow);
     button.addEventListener("keydown", function (event) {
       var step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[event.key];
-      if (!step) return;
+      if (!step || !ready()) return;
       event.preventDefault();
       var at = clamped();
       cell = { trace: cell.trace, row: at.row + step[0], col: at.col + step[1] };
       render();
     });
-    gd.on("plotly_click", function (event) {
-      var point = event.points && event.points[0];
-      if (!point || !Array.isArray(point.pointNumber) || !withArithmetic(gd.data[point.curveNumber])) return;
-      cell = { trace: point.curveNumber, row: point.pointNumber[0], col: point.pointNumber[1] };
-      render();
-    });
-    // the figure's own buttons swap the table: show the same cell of the new one
-    gd.on("plotly_update", function () { if (shown) render(); });
-    gd.on("plotly_restyle", function () { if (shown) render(); });
+    gd.addEventListener("figure-drawn", ready);
   }
 
-  document.addEventListener("figure-drawn", function (event) { attach(event.target); });
+  document.querySelectorAll(".cell-inspect[data-for]").forEach(attach);
 })();

@@ -5,7 +5,9 @@
 1. compute's preflight check (if compute has one);
 2. sphinx-build into _build/html (lessons execute, or come from the cache),
    then check that no page shows raw MyST markup;
-   every link to a _static/ file gets a `?v=` from its contents, stale search words go;
+   the math of every page is typeset (MathJax in Chromium) and written into
+   the page (sitebuild.mathrender); every link to a _static/ file gets a
+   `?v=` from its contents, stale search words go;
 3. one PDF handout per lesson, posts/<stem>.md -> handouts/<stem>.pdf, and
    one Jupyter notebook per lesson -> notebooks/<stem>.ipynb;
 4. publish _build/html + handouts + notebooks into site/ atomically.
@@ -34,6 +36,7 @@ from .html import SphinxError, build_html
 from .notebooks import make_notebooks
 from .preflight import PreflightError, run_preflight_if_changed
 from .lock import build_lock
+from .mathrender import MathError, typeset_pages
 from .publish import publish, remove_leftovers
 from .rawcheck import RawMarkupError, check_pages
 from .sitefiles import add_site_files
@@ -80,6 +83,7 @@ def build_site(root: Path, base: str = "/") -> dict:
     html_dir = build_dir / "html"
     check_pages(html_dir)
     add_site_files(root, build_dir, html_dir)
+    typeset_pages(html_dir)
     freshen(html_dir)
     printed = make_handouts(html_dir, stems, build_dir / "handouts", source_epoch(root))
     notebooks = make_notebooks(root, stems, build_dir / "notebooks")
@@ -128,7 +132,7 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
     try:
         with build_lock(root / "_build"):
             result = build_site(root, args.base)
-    except (PreflightError, SphinxError, HandoutError, RawMarkupError, KeyboardInterrupt) as exc:
+    except (PreflightError, SphinxError, HandoutError, RawMarkupError, MathError, KeyboardInterrupt) as exc:
         # Ctrl-C reaches the whole group: a child may fail of it before our own handler runs.
         if interrupted or isinstance(exc, KeyboardInterrupt):
             print("error: interrupted; site/ was left unchanged.", file=sys.stderr)

@@ -56,9 +56,9 @@ async () => {
   if (window.siteMath) await window.siteMath;  // _static/mathjax-loader.js
   const figures = [...document.querySelectorAll('.plotly-graph-div')];
   if (figures.length) {
-    if (!window.Plotly) throw new Error('plotly.js is not loaded');
     if (!window.siteFigures) throw new Error('figures.js is not loaded');
-    await siteFigures.drawAll();
+    await siteFigures.drawAll();  // fetches plotly.js first
+    if (!window.Plotly) throw new Error('plotly.js is not loaded');
     await Promise.all(figures.map((gd) => Plotly.Plots.resize(gd)));
     for (const gd of figures) {
       if (!gd.querySelector('svg.main-svg')) throw new Error('figure not drawn: #' + gd.id);

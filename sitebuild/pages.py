@@ -2,9 +2,9 @@
 
 On `html-page-context`:
 
-* plotly.js is loaded only on pages whose body holds a plotly figure, deferred
-  (the text is shown before it runs), with _static/figures.js, which draws each
-  figure from its JSON as the reader nears it; _static/plotly-keyboard.js,
+* Pages whose body holds a plotly figure get _static/figures.js, which fetches
+  plotly.js when the first figure nears the screen (not with the page) and
+  draws each figure from its JSON as the reader nears it; _static/plotly-keyboard.js,
   which makes plotly's SVG buttons and sliders reachable and operable by
   keyboard; _static/plotly-theme.js, which gives figures the page's
   light or dark colours; and _static/plotly-inspect.js, which writes a table
@@ -32,9 +32,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+# plotly.js, relative to _static/: not loaded with the page; figures.js fetches it when the first figure
+# nears the screen (its URL rides on figures.js's script tag, as data-plotly).
+PLOTLY = "vendor/plotly/plotly-lesson.min.js"
 # Scripts of pages with figures, relative to _static/, in the order they run.
 FIGURE_SCRIPTS = (
-    "vendor/plotly/plotly-lesson.min.js",
     "plotly-keyboard.js",  # keyboard access to plotly's buttons and sliders
     "plotly-menus.js",  # a row of buttons too wide for the screen is drawn as a drop-down (figures.js asks)
     "plotly-theme.js",  # figure colours follow the light/dark mode
@@ -92,7 +94,8 @@ def _on_page_context(app, pagename, templatename, context, doctree) -> None:
     if "plotly-graph-div" in body:
         # Deferred scripts run in document order, after parsing, before DOMContentLoaded.
         for k, script in enumerate(FIGURE_SCRIPTS):
-            app.add_js_file(script, priority=100 + k, loading_method="defer")
+            extra = {"data-plotly": context["pathto"]("_static/" + PLOTLY, 1)} if script == "figures.js" else {}
+            app.add_js_file(script, priority=100 + k, loading_method="defer", **extra)
     body = wrap_matrices(body)
     href = handout_href(pagename)
     if href:

@@ -35,11 +35,28 @@ def figure_html(fig: go.Figure, div_id: str, caption: str, summary: str, min_wid
     if min_width:
         graph = (f'<div class="figure-scroll"><div id="{div_id}" class="plotly-graph-div" '
                  f'style="height:{height}px; width:100%; min-width:{min_width}px;"></div></div>')
-    return (f'<figure class="plotly-figure" aria-describedby="{div_id}-summary">{graph}'
+    return (f'<figure class="plotly-figure" aria-describedby="{div_id}-summary">{graph}{inspect_html(fig, div_id)}'
             f'<script type="application/json" class="plotly-figure-spec" data-for="{div_id}">'
             f'{figure_json(fig)}</script>'
             f'<p class="figure-summary" id="{div_id}-summary">{html.escape(summary)}</p>'
             f'<figcaption>{html.escape(caption)}</figcaption></figure>')
+
+
+def inspect_html(fig: go.Figure, div_id: str) -> str:
+    """For a figure whose table cells carry their arithmetic (a heatmap with customdata on hover): the line
+    under it where _static/plotly-inspect.js writes a clicked, tapped or keyed cell's sum. Empty otherwise.
+    Written here, not by the script, so that nothing moves when the figure is drawn."""
+    cells = [t for t in fig.data if t.type == "heatmap" and t.customdata is not None
+             and "%{customdata}" in (t.hovertemplate or "")]
+    if not cells:
+        return ""
+    first = cells[0].hovertemplate.replace("%{customdata}", str(cells[0].customdata[0][0]))
+    sums = "=" in first.split("<extra>")[0]  # arithmetic, or a plain value per cell
+    label, hint = (("Show the arithmetic", "Click or tap a cell to see its arithmetic.") if sums
+                   else ("Show a cell", "Click or tap a cell to see its value."))
+    return (f'<div class="cell-inspect web-only" data-for="{div_id}">'
+            f'<button type="button" aria-controls="{div_id}-inspect" title="Arrow keys: another cell">{label}</button>'
+            f'<output id="{div_id}-inspect" aria-live="polite">{hint}</output></div>')
 
 
 def figure_json(fig: go.Figure) -> str:

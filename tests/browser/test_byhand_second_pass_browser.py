@@ -160,7 +160,7 @@ def test_a_clicked_cell_writes_its_arithmetic_below_the_figure(lesson):
     words, att = attn.sentence_att("A")
     hov = stages.stage_hovers(words, att)
     div, bank, river = "bh-s15-stages", m.BANK - 1, words.index("river")
-    button = lesson.page.locator(f"#{div} + .cell-inspect button")
+    button = lesson.page.locator(f'.cell-inspect[data-for="{div}"] button')
     assert button.text_content() == "Show the arithmetic"
     # keyboard: the button shows bank's row (river's column does not exist in e: its last column), arrows move
     button.focus()

@@ -37,6 +37,27 @@ def reader(page):
     assert page.console_errors == []
 
 
+def test_plotly_js_is_fetched_only_when_a_figure_nears_the_screen(page):
+    """plotly.js is not part of a lesson's first load: figures.js fetches it when the first figure comes
+    within a screen of the viewport, or when a link leads to a figure."""
+    fetched_on_open, requests = {}, []
+    page.page.on("request", lambda r: requests.append(r.url))
+    for stem in LESSONS:
+        requests.clear()
+        page.page.goto(page.base + f"posts/{stem}.html", wait_until="load")
+        settle(page.page, 800)
+        near = page.page.evaluate("() => [...document.querySelectorAll('.plotly-graph-div')]"
+                                  ".some(g => g.getBoundingClientRect().top < 2 * innerHeight)")
+        fetched = any("plotly-lesson.min.js" in u for u in requests)
+        assert fetched == near, (stem, near)
+        fetched_on_open[stem] = fetched
+        # scrolling to the first figure fetches it and draws the figure
+        page.page.evaluate("document.querySelector('.plotly-graph-div').scrollIntoView()")
+        page.page.wait_for_function("() => document.querySelector('.plotly-graph-div svg.main-svg')", timeout=10_000)
+        assert sum("plotly-lesson.min.js" in u for u in requests) == 1
+    assert not all(fetched_on_open.values()), "some lesson should open without plotly.js"
+
+
 def test_opening_a_lesson_draws_only_the_figures_near_the_screen(reader):
     p = reader()
     height = p.evaluate("innerHeight")

@@ -80,3 +80,13 @@ def test_figure_json_cannot_close_its_script_element():
     assert html.count("</script>") == 1
     _, spec = _spec(html)
     assert spec["data"][0]["x"] == ["</script><b>x"]
+
+
+def test_a_figure_whose_cells_carry_arithmetic_gets_the_line_for_it():
+    sums = go.Figure(go.Heatmap(z=[[1]], customdata=[["1×2 + 3 = 5"]], hovertemplate="%{customdata}<extra></extra>"))
+    values = go.Figure(go.Heatmap(z=[[1]], customdata=[["weight 0.5"]], hovertemplate="%{customdata}<extra></extra>"))
+    html = figures.figure_html(sums, "fig-s", "c", "s")
+    assert '<div class="cell-inspect web-only" data-for="fig-s"><button type="button" aria-controls="fig-s-inspect"' in html
+    assert ">Show the arithmetic</button>" in html and '<output id="fig-s-inspect" aria-live="polite">' in html
+    assert ">Show a cell</button>" in figures.figure_html(values, "fig-v", "c", "s")
+    assert "cell-inspect" not in figures.figure_html(_fig(), "fig-b", "c", "s")  # a bar chart: none
