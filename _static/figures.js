@@ -8,7 +8,7 @@
 // <script type="application/json" class="plotly-figure-spec" data-for=ID>.
 // Drawing one figure costs plotly.js 30-150 ms, so drawing all of a long
 // lesson's figures on load would hold the page for seconds; instead each is
-// drawn when it comes within a screen's height of the viewport (on load, on
+// drawn when it comes within a quarter of a screen of the viewport (on load, on
 // scrolling, on following a link into the page), and every one is drawn
 // before the page is printed.
 //
@@ -185,7 +185,7 @@
         if (onScreen(entry.target, 0)) draw(entry.target);
         else drawLater(entry.target);
       });
-    }, { rootMargin: "100% 0px" });
+    }, { rootMargin: "25% 0px" });
     figures().forEach(function (gd) {
       if (!drawing.has(gd)) observer.observe(gd);
     });

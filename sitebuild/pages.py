@@ -35,6 +35,8 @@ from pathlib import Path
 # plotly.js, relative to _static/: not loaded with the page; figures.js fetches it when the first figure
 # nears the screen (its URL rides on figures.js's script tag, as data-plotly).
 PLOTLY = "vendor/plotly/plotly-lesson.min.js"
+PRELOAD_ON_LINK = ("if (location.hash.length > 1) { var l = document.createElement('link'); l.rel = 'preload'; "
+                   "l.as = 'script'; l.href = document.currentScript.dataset.plotly; document.head.appendChild(l); }")
 # Scripts of pages with figures, relative to _static/, in the order they run.
 FIGURE_SCRIPTS = (
     "plotly-keyboard.js",  # keyboard access to plotly's buttons and sliders
@@ -93,9 +95,11 @@ def _on_page_context(app, pagename, templatename, context, doctree) -> None:
         return
     if "plotly-graph-div" in body:
         # Deferred scripts run in document order, after parsing, before DOMContentLoaded.
+        plotly = {"data-plotly": context["pathto"]("_static/" + PLOTLY, 1)}
+        # A link into the page (#id) will scroll to a figure or near one: fetch plotly.js while the page parses.
+        app.add_js_file(None, body=PRELOAD_ON_LINK, priority=99, **plotly)
         for k, script in enumerate(FIGURE_SCRIPTS):
-            extra = {"data-plotly": context["pathto"]("_static/" + PLOTLY, 1)} if script == "figures.js" else {}
-            app.add_js_file(script, priority=100 + k, loading_method="defer", **extra)
+            app.add_js_file(script, priority=100 + k, loading_method="defer", **(plotly if script == "figures.js" else {}))
     body = wrap_matrices(body)
     href = handout_href(pagename)
     if href:
