@@ -62,6 +62,15 @@ def fix_pdf_dates(pdf: Path, epoch: int) -> None:
         pdf.write_bytes(data)
 
 
+def redate(pdf: Path, epoch: int) -> None:
+    """A kept handout dated `epoch`, if it is not already (its structure names were renumbered when it was
+    printed; renumbering again costs seconds and changes nothing)."""
+    stamp = time.strftime("%Y%m%d%H%M%S", time.gmtime(epoch)).encode()
+    data = pdf.read_bytes()
+    if any(m.group(0).split(b"(D:")[1][:14] != stamp for m in _PDF_DATE.finditer(data)):
+        fix_pdf_dates(pdf, epoch)
+
+
 # Chromium names each element of a tagged PDF's structure after its DOM node id ("node00000640"), and
 # which ids the nodes get depends on timing: two prints of one page can differ in these names alone.
 _NODE_ID = re.compile(rb"\((node\d{8})\)")  # an element's /ID, or a table cell's /Headers
@@ -172,8 +181,8 @@ def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = 
     static = static_hash(html_dir)
     wanted = {stem: page_hash(html_dir, stem, static) for stem in stems}
     todo = [s for s in stems if stamps.get(s) != wanted[s] or not (out_dir / f"{s}.pdf").exists()]
-    for kept in set(stems) - set(todo):  # dated by the last commit, which may be newer than the print
-        fix_pdf_dates(out_dir / f"{kept}.pdf", epoch)
+    for kept in sorted(set(stems) - set(todo)):  # dated by the last commit, which may be newer than the print
+        redate(out_dir / f"{kept}.pdf", epoch)
     if not todo:
         stamp_file.write_text(json.dumps(stamps, indent=1, sort_keys=True))
         return []

@@ -55,7 +55,7 @@ def subset_icon_font(html_dir: Path) -> int:
 
     codes = icon_codepoints(style_path.read_text(encoding="utf-8"))
     wanted = sorted({codes[name] for name in classes_named(html_dir) if name in codes})
-    font = TTFont(io.BytesIO(theme_font().read_bytes()))
+    font = TTFont(io.BytesIO(theme_font().read_bytes()), recalcTimestamp=False)  # same bytes every build
     options = subset.Options()
     options.flavor = "woff2"
     options.layout_features = ["*"]
