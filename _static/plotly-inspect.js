@@ -1,7 +1,8 @@
 // Each cell's arithmetic, for every reader: a table figure whose cells carry
 // their arithmetic (a heatmap with customdata shown on hover) has a line
-// below it (written by compute.present.figures.figure_html). Clicking or tapping a cell writes that cell's arithmetic there and
-// outlines the cell, so a touch screen, which has no hover, shows it too. The
+// below it (written by compute.present.figures.figure_html). Clicking or
+// tapping a cell writes that cell's arithmetic there and outlines the cell,
+// so a touch screen, which has no hover, shows it too. The
 // "Show the arithmetic" button shows the chosen cell (at first the one the
 // figure names in layout.meta.inspect, else the first); with the button
 // focused, the arrow keys move to the next cell. The line is a live region:
@@ -88,8 +89,9 @@
         if (k) out.append(document.createElement("br"));
         out.append(line.replace(/<[^>]*>/g, ""));
       });
+      // red and dotted: not the magenta a lesson uses for its own outlines
       var outline = { type: "rect", xref: trace.xaxis || "x", yref: trace.yaxis || "y", x0: at.col - 0.5, x1: at.col + 0.5,
-        y0: at.row - 0.5, y1: at.row + 0.5, line: { color: "#d62728", width: 3 }, name: "inspected" };
+        y0: at.row - 0.5, y1: at.row + 0.5, line: { color: "#d62728", width: 3, dash: "dot" }, name: "inspected" };
       var own = (gd.layout.shapes || []).filter(function (shape) { return shape.name !== "inspected"; });
       window.Plotly.relayout(gd, { shapes: own.concat([outline]) });
       shown = true;
