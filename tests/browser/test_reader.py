@@ -178,3 +178,17 @@ def test_at_375_px_every_figure_control_is_on_screen_and_takes_a_tap(browser, ht
         assert p.evaluate(f"document.getElementById('{div}').layout.updatemenus[{menu}].active") == last
         assert label in [t.strip() for t in gd.locator(".updatemenu-header").all_text_contents()]  # it shows the choice
     context.close()
+
+
+def test_at_375_px_a_bar_chart_names_every_word(browser, http_server):
+    """A figure keeps its minimum width on a phone (it scrolls in its box), so plotly has room for every
+    tick label: the next-word bars name all the vocabulary, not every other word."""
+    from compute.lessons.byhand import model as m
+    context = browser.new_context(viewport={"width": 375, "height": 800}, has_touch=True, is_mobile=True)
+    p = context.new_page()
+    p.goto(http_server + "posts/attention-by-hand.html", wait_until="load")
+    p.evaluate(WAIT_FOR_PAGE_JS)
+    for div in ("bh-s02-predict", "bh-s03-baseline"):
+        ticks = p.evaluate(f"() => [...document.querySelectorAll('#{div} .xtick text')].map(t => t.textContent)")
+        assert ticks == list(m.VOCAB), (div, ticks)
+    context.close()
