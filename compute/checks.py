@@ -24,6 +24,25 @@ def claim_results(names: list[str] | None = None) -> list[tuple[str, list]]:
             for r in package.claim_results()]
 
 
+def claim_lessons(names: list[str] | None = None) -> dict[str, str]:
+    """{claim name: lesson} for every claim of the lessons (default: all); a name is one claim site-wide."""
+    from .claims import Registry
+    out: dict[str, str] = {}
+    for name in names or lesson_names():
+        try:
+            module = importlib.import_module(f"{lessons.__name__}.{name}.claims")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"{lessons.__name__}.{name}.claims":
+                continue
+            raise
+        for registry in (v for v in vars(module).values() if isinstance(v, Registry)):
+            for claim in registry.claims:
+                if claim in out:
+                    raise ValueError(f"claim {claim!r} is defined by two lessons, {out[claim]} and {name}")
+                out[claim] = name
+    return out
+
+
 def preflight(names: list[str] | None = None) -> None:
     """Raise CheckpointError or ClaimError (one line each) unless the lessons (default: all) can be built."""
     for package in lesson_packages(names):

@@ -8,7 +8,7 @@ naming the claim and its numbers, when one fails.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 
 class ClaimError(Exception):
@@ -53,6 +53,25 @@ class Registry:
         if broken:
             where = f" ({source})" if source else ""
             raise ClaimError("; ".join(broken) + where)
+
+
+def trend(values: Sequence[float | None], labels: Sequence[str], direction: str, by: float = 0.0,
+          decimals: int = 3) -> Outcome:
+    """Whether `values` rise (or fall) at every step between neighbouring labels, each step by more than `by`.
+
+    A sentence about a trend is checked on every step it covers: the evidence lists each step, and names
+    the steps that go the other way. Missing values (None) are skipped, with their label.
+    """
+    if direction not in ("rises", "falls"):
+        raise ValueError(f"direction must be 'rises' or 'falls', not {direction!r}")
+    points = [(label, float(v)) for label, v in zip(labels, values) if v is not None]
+    sign = 1 if direction == "rises" else -1
+    against = [f"{a} -> {b}" for (a, x), (b, y) in zip(points, points[1:]) if sign * (y - x) <= by]
+    path = " -> ".join(f"{label} {v:.{decimals}f}" for label, v in points)
+    missing = [label for label, v in zip(labels, values) if v is None]
+    evidence = path + (f"; not {direction} at {', '.join(against)}" if against else "") + \
+        (f"; no value at {', '.join(missing)}" if missing else "")
+    return Outcome(len(points) >= 2 and not against, evidence)
 
 
 def claims_table(results: list[tuple[Claim, Outcome]]) -> str:

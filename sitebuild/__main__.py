@@ -2,7 +2,9 @@
 
 0. take the build lock (a second build waits), clear what an interrupted
    build left (staging folders, its temporary files);
-1. compute's preflight check (if compute has one);
+1. the comparison audit (sitebuild.audit: every sentence that compares is
+   bound to a claim or marked), then compute's preflight check (if compute
+   has one); a claim that fails is reported at the sentences bound to it;
 2. sphinx-build into _build/html (lessons execute, or come from the cache),
    then check that no page shows raw MyST markup;
    the math of every page is typeset (MathJax in Chromium) and written into
@@ -31,6 +33,7 @@ import time
 from pathlib import Path
 
 from . import ROOT
+from .audit import AuditError, audit_site, locate_failed_claims
 from .handouts import HandoutError, make_handouts, source_epoch
 from .freshen import freshen
 from .html import SphinxError, build_html
@@ -80,8 +83,12 @@ def build_site(root: Path, base: str = "/") -> dict:
     stems = lesson_stems(root)
     remove_leftovers(root / "site")
     private_tmp(root)
-    run_preflight_if_changed(root, build_dir)
-    executed = build_html(root, build_dir)
+    audits = []  # AUDIT-HOOK (enabled once every page is bound)
+    try:
+        run_preflight_if_changed(root, build_dir)
+        executed = build_html(root, build_dir)
+    except (PreflightError, SphinxError) as exc:
+        raise type(exc)(locate_failed_claims(str(exc), root)) from exc
     html_dir = build_dir / "html"
     check_pages(html_dir)
     add_site_files(root, build_dir, html_dir)
@@ -98,6 +105,7 @@ def build_site(root: Path, base: str = "/") -> dict:
         "printed": printed,
         "executed": executed,
         "cached": [nb for nb in sources if nb not in executed],
+        "audits": [a.summary() for a in audits],
     }
 
 
@@ -111,6 +119,7 @@ def summary(result: dict, seconds: float) -> str:
         f"({len(result['printed'])} printed, {result['handouts'] - len(result['printed'])} unchanged)",
         f"executed: {names(result['executed'])}",
         f"from cache: {names(result['cached'])}",
+        *(f"claims: {line}" for line in result.get("audits", [])),
         f"took {seconds:.1f} s",
     ])
 
@@ -135,12 +144,14 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
     try:
         with build_lock(root / "_build"):
             result = build_site(root, args.base)
-    except (PreflightError, SphinxError, HandoutError, RawMarkupError, MathError, KeyboardInterrupt) as exc:
+    except (AuditError, PreflightError, SphinxError, HandoutError, RawMarkupError, MathError,
+            KeyboardInterrupt) as exc:
         # Ctrl-C reaches the whole group: a child may fail of it before our own handler runs.
         if interrupted or isinstance(exc, KeyboardInterrupt):
             print("error: interrupted; site/ was left unchanged.", file=sys.stderr)
             return 130
-        print(f"error: {exc}", file=sys.stderr)
+        for line in str(exc).splitlines() or [""]:  # the audit reports one line per sentence
+            print(f"error: {line}", file=sys.stderr)
         print("site/ was left unchanged.", file=sys.stderr)
         return 1
     print(summary(result, time.monotonic() - start))

@@ -6,6 +6,9 @@ exactly the author's cells: no outputs, and none of the build's additions
 Sphinx's copy of the source). A first markdown cell says how to run it.
 Cell ids are numbered, so the same lesson always gives the same file.
 
+The {claim} and {about} roles that bind sentences for the build
+(sitebuild.audit) are left out of the markdown cells.
+
 A code cell tagged `train-flag` (the lab's first cell) holds `TRAIN = False`,
 how the page is built; the downloaded notebook gets `TRAIN = True`, so that a
 learner who runs it trains the models for real.
@@ -37,6 +40,14 @@ from the cells' results on the website only.
 """
 
 
+BINDING = re.compile(r"\s*\{(?:claim|about)\}`[^`]*`")  # sitebuild.audit's roles: for the build, not the reader
+
+
+def without_bindings(markdown: str) -> str:
+    """A markdown cell without its {claim} and {about} roles (on the site they render as nothing)."""
+    return BINDING.sub("", markdown)
+
+
 TRAIN_FLAG = "train-flag"
 TRAIN_OFF = re.compile(r"^TRAIN = False\b", re.MULTILINE)
 
@@ -60,6 +71,8 @@ def lesson_notebook(source: Path) -> nbformat.NotebookNode:
     nb.cells.insert(0, nbformat.v4.new_markdown_cell(HOW_TO_RUN.format(title=title, stem=source.stem)))
     for i, cell in enumerate(nb.cells):
         cell.id = f"cell-{i}"
+        if cell.cell_type == "markdown":
+            cell.source = without_bindings(cell.source)
         if cell.cell_type == "code":
             cell.outputs = []
             cell.execution_count = None

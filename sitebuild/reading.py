@@ -19,11 +19,13 @@ _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 _CODE_CELL = re.compile(r"^```.*?^```", re.S | re.M)
 _DISPLAY_MATH = re.compile(r"^\$\$.*?^\$\$", re.S | re.M)
 _LABEL = re.compile(r"^\(.*?\)=$", re.M)
+_BINDING = re.compile(r"\{(?:claim|about)\}`[^`]*`")  # sitebuild.audit's roles render as nothing
 
 
 def prose_words(text: str) -> int:
-    """Words a reader reads: the Markdown text without front matter, code cells and display math."""
-    for pattern in (_FRONT_MATTER, _CODE_CELL, _DISPLAY_MATH, _LABEL):
+    """Words a reader reads: the Markdown text without front matter, code cells, display math and the roles
+    that bind sentences to claims."""
+    for pattern in (_FRONT_MATTER, _CODE_CELL, _DISPLAY_MATH, _LABEL, _BINDING):
         text = pattern.sub(" ", text)
     return len(re.findall(r"[A-Za-z0-9][\w'’-]*", text))
 

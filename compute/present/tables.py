@@ -8,13 +8,15 @@ from typing import Iterable, Sequence
 import numpy as np
 from IPython.display import HTML
 
+from .numbers import honest_format
+
 
 def fmt(x: float, decimals: int = 2) -> str:
-    """A number as printed: fixed decimals, -inf as −∞, and no negative zero."""
+    """A number as printed: fixed decimals (more where it would read as exactly 0 or 1), -inf as −∞,
+    and no negative zero."""
     if math.isinf(x):
         return "−∞" if x < 0 else "∞"
-    text = f"{x:.{decimals}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0 else text
+    return honest_format(float(x) + 0.0, f".{decimals}f")  # + 0.0: -0.0 becomes 0.0
 
 
 def position_labels(tokens: Sequence[str], start: int = 0) -> list[str]:

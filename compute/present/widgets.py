@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 from IPython.display import HTML
 
 from .figures import MIN_WIDTH, figure_html
+from .numbers import honest_format
 from .palette import COLORSCALE
 from .tables import fmt
 
@@ -76,7 +77,7 @@ def spelled(n: int) -> str:
 
 def pairs(names, values, decimals: int = 2) -> str:
     """'water 0.72, finance 0.06': names with their values."""
-    return ", ".join(f"{n} {float(x):.{decimals}f}" for n, x in zip(names, values))
+    return ", ".join(f"{n} {honest_format(float(x), f'.{decimals}f')}" for n, x in zip(names, values))
 
 
 def dot_text(a, b) -> str:

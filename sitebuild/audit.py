@@ -1,0 +1,241 @@
+"""The comparison audit: a sentence that compares or characterises values is bound to a claim or marked.
+
+A sentence that states a direction, an order, a comparison, a quantifier or a
+qualitative size ("falls", "the highest", "more than", "every", "near chance")
+is found by the word patterns of TRIGGERS below. Each such sentence of a page
+must either
+
+* name the claims that back it: {claim}`claim_name` (several: space-separated,
+  or several roles), rendered as nothing; or
+* say that it is not about computed values: {about}`method` (how something is
+  computed or done), {about}`design` (true by construction of the code, the
+  data generator or a hand-set model), {about}`general` (about language models
+  or the field, not our numbers), also rendered as nothing.
+
+Anything else fails the build, naming the file and line. Names are checked
+against compute's claims (`compute.checks.claim_lessons`), so a bound sentence
+never names a claim that does not exist; every lesson's claims are checked
+when the site builds, and a failing one is reported at each sentence bound to
+it (`sentences_for`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .sentences import Sentence, sentences
+
+# What a sentence states, and the words that state it. Matched case-insensitively on the sentence's plain
+# text (roles, code and math masked). The list errs towards asking: a sentence about the method says so.
+TRIGGERS: dict[str, str] = {
+    "a direction": r"ris(?:e|es|en|ing)|rose|fall(?:s|en|ing)?|fell|drops?|dropped|dropping|grows?|grown|growing|grew|"
+                   r"shrinks?|shrank|shrinking|climbs?|climbed|increas\w*|decreas\w*|declin\w*|jumps?|jumped|"
+                   r"doubl(?:e|es|ed|ing)|halv(?:e|es|ed|ing)|tripl\w*|improv\w*|worsen\w*|peaks?|peaked|recover\w*",
+    "a comparison": r"more|less|fewer|than|higher|lower|larger|smaller|bigger|greater|better|worse|faster|slower|"
+                    r"cheaper|dearer|costlier|longer|shorter|stronger|weaker|above|below|exceed\w*|beats?|"
+                    r"outperform\w*|ahead|behind|same|equal(?:ly|s)?|identical|similar(?:ly)?|unlike|instead|"
+                    r"overtak\w*|catch(?:es)? up",
+    "an order": r"most|least|highest|lowest|largest|smallest|biggest|greatest|best|worst|fastest|slowest|cheapest|"
+                r"longest|shortest|strongest|weakest|ranks?|ranked|favourite|winner|wins?",
+    "a quantifier": r"every|all|none|nothing|never|always|only|no (?:better|worse|more|less|single|one|head|model|"
+                    r"other|sample|story)",
+    "a qualitative size": r"near(?:ly)?|close to|almost|hardly|barely|roughly|approximately|mostly|much|many|few|"
+                          r"little|tiny|huge|sharp(?:ly)?|steep(?:ly)?|smooth(?:ly)?|sudden(?:ly)?|gradual(?:ly)?|"
+                          r"slight(?:ly)?|strong(?:ly)?|clear(?:ly)?|decisive(?:ly)?|dominan\w*|chance|coin|ties?|"
+                          r"tied|constant|flat|linear(?:ly)?|quadratic(?:ally)?|exponential(?:ly)?|negligible|"
+                          r"significant(?:ly)?|margin|confident(?:ly)?|sure|exactly|several|enough|even(?:ly)?|"
+                          r"uniform(?:ly)?|half|twice|majority|minority|rarely|often|usually|seldom",
+}
+_TRIGGER = {what: re.compile(rf"(?<![\w-])(?:{words})(?![\w-])", re.I) for what, words in TRIGGERS.items()}
+MARKS = ("method", "design", "general")  # the reasons {about} accepts
+
+
+class AuditError(Exception):
+    """Sentences that compare computed values without a claim, or that name claims that do not exist."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: str        # the page, relative to the site's root
+    line: int
+    problem: str     # one sentence, naming the words found and what to do
+
+    def __str__(self) -> str:
+        return f"{self.path}, line {self.line}: {self.problem}"
+
+
+@dataclass
+class PageAudit:
+    path: str
+    bound: list[tuple[Sentence, list[str]]] = field(default_factory=list)  # sentences and their claims
+    marked: Counter = field(default_factory=Counter)                        # {reason: sentences}
+    findings: list[Finding] = field(default_factory=list)
+
+    def summary(self) -> str:
+        claims = {c for _, names in self.bound for c in names}
+        marks = ", ".join(f"{k} {v}" for k, v in sorted(self.marked.items()))
+        return (f"{self.path}: {len(self.bound)} sentences bound to {len(claims)} claims, "
+                f"{sum(self.marked.values())} marked{f' ({marks})' if marks else ''}")
+
+
+def triggers(text: str) -> list[str]:
+    """The comparing words of a sentence's plain text, in order of appearance."""
+    found = [(m.start(), m.group().lower()) for pattern in _TRIGGER.values() for m in pattern.finditer(text)]
+    return [w for _, w in sorted(found)]
+
+
+def claim_names(sentence: Sentence) -> list[str]:
+    return [name for content in sentence.role_contents("claim") for name in content.split()]
+
+
+def quote(sentence: Sentence, width: int = 120) -> str:
+    """The sentence as a reader would recognise it: roles shown by their content, shortened."""
+    text = re.sub(r"\{glue(?::\w+)?\}`([^`:]*)[^`]*`", r"<\1>", sentence.source)
+    text = re.sub(r"\s*\{(?:claim|about)\}`[^`]*`", "", text)
+    text = re.sub(r"\{[\w:-]+\}`([^`]*)`", r"\1", text)
+    return f'"{text if len(text) <= width else text[:width - 1] + "…"}"'
+
+
+def audit_page(path: str, text: str, known_claims: set[str] | None) -> PageAudit:
+    """Bound and marked sentences of one page, and a finding for every sentence that is neither.
+
+    `known_claims`: every claim name there is (None: names are not checked, as in a project without claims).
+    """
+    result = PageAudit(path)
+    for s in sentences(text):
+        names, marks = claim_names(s), s.role_contents("about")
+        for mark in marks:
+            if mark not in MARKS:
+                result.findings.append(Finding(path, s.line, f"{{about}}`{mark}` is not one of {', '.join(MARKS)}"))
+        unknown = [n for n in names if known_claims is not None and n not in known_claims]
+        for n in unknown:
+            result.findings.append(Finding(path, s.line, f"no claim is called {n!r}: {quote(s)}"))
+        if names:
+            result.bound.append((s, names))
+        elif marks:
+            result.marked[marks[0]] += 1
+        else:
+            words = triggers(s.plain)
+            if words:
+                listed = ", ".join(dict.fromkeys(words))
+                result.findings.append(Finding(
+                    path, s.line, f"unbound comparison ({listed}) in {quote(s)}: bind it to a claim with "
+                                  "{claim}`name` or mark it {about}`method` (or design, general)"))
+    return result
+
+
+def known_claim_names() -> set[str] | None:
+    """Every claim of every lesson (compute.checks.claim_lessons), or None in a project without them."""
+    try:
+        checks = importlib.import_module("compute.checks")
+    except ModuleNotFoundError as exc:
+        if exc.name in ("compute", "compute.checks"):
+            return None
+        raise
+    return set(checks.claim_lessons()) if hasattr(checks, "claim_lessons") else None
+
+
+def audited_pages(root: Path) -> list[Path]:
+    """The pages a reader reads: index.md, 404.md and every lesson under posts/."""
+    return [p for p in [root / "index.md", root / "404.md", *sorted((root / "posts").glob("*.md"))] if p.is_file()]
+
+
+def audit_site(root: Path) -> list[PageAudit]:
+    """Audit every page; raise AuditError listing every finding (one line each)."""
+    known = known_claim_names()
+    audits = [audit_page(p.relative_to(root).as_posix(), p.read_text(encoding="utf-8"), known)
+              for p in audited_pages(root)]
+    findings = [f for a in audits for f in a.findings]
+    if findings:
+        raise AuditError("\n".join(str(f) for f in findings))
+    return audits
+
+
+def sentences_for(root: Path, claim: str) -> list[tuple[str, Sentence]]:
+    """(page, sentence) for every sentence bound to `claim`, in page order."""
+    out = []
+    for p in audited_pages(root):
+        for s in sentences(p.read_text(encoding="utf-8", errors="replace")):
+            if claim in claim_names(s):
+                out.append((p.relative_to(root).as_posix(), s))
+    return out
+
+
+_FAILED = re.compile(r"claim (\w+) fails: ")  # compute.claims.Registry.require_all: 'claim x fails: S [numbers]'
+
+
+def failed_claims(message: str) -> list[tuple[str, str, str, str]]:
+    """(name, statement, evidence, what follows) of each failing claim in a ClaimError's message.
+
+    Claims are '; '-separated; what follows the last one is the checked source, '(path)', if any."""
+    parts = _FAILED.split(message)
+    out = []
+    for name, text in zip(parts[1::2], parts[2::2]):
+        end, depth = text.rfind("]"), 0
+        for start in range(end, -1, -1):  # the '[' that opens the last bracketed group: the evidence
+            depth += {"]": 1, "[": -1}.get(text[start], 0)
+            if depth == 0:
+                break
+        if end <= 0:
+            out.append((name, text.strip(), "", ""))
+        else:
+            out.append((name, text[:start].rstrip(), text[start + 1:end], text[end + 1:].strip().strip(";").strip()))
+    return out
+
+
+def locate_failed_claims(message: str, root: Path) -> str:
+    """A ClaimError's message, each failing claim reported at the sentences bound to it, one line each.
+
+    'claim x fails: S [numbers] (source)' becomes 'posts/p.md, line 12: "the sentence" rests on claim x,
+    which fails: S [numbers] (source)'. A message whose failing claims are bound to no sentence (they back
+    a table or a figure) is returned as it was.
+    """
+    failures = failed_claims(message)
+    source = failures[-1][3] if failures else ""
+    lines, located = [], False
+    for name, statement, evidence, _ in failures:
+        places = sentences_for(root, name)
+        located |= bool(places)
+        failure = f"{statement} [{evidence}]{f' {source}' if source else ''}"
+        lines += ([f"{page}, line {s.line}: {quote(s, 90)} rests on claim {name}, which fails: {failure}"
+                   for page, s in places] or [f"claim {name} fails: {failure}"])
+    return "\n".join(lines) if located else message
+
+
+def main(argv: list[str] | None = None) -> int:
+    """python -m sitebuild.audit [--list] [PAGE ...]: the findings (exit 1), or each page's counts (exit 0).
+
+    --list prints every comparing sentence with its claims or mark: the review an author reads.
+    """
+    import argparse
+    import sys
+
+    from . import ROOT
+    parser = argparse.ArgumentParser(prog="python -m sitebuild.audit", description=main.__doc__.splitlines()[0])
+    parser.add_argument("pages", nargs="*", help="pages to audit, relative to the site's root (default: all)")
+    parser.add_argument("--list", action="store_true", help="print every comparing sentence and its binding")
+    args = parser.parse_args(argv)
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    known = known_claim_names()
+    paths = [ROOT / p for p in args.pages] or audited_pages(ROOT)
+    audits = [audit_page(p.relative_to(ROOT).as_posix(), p.read_text(encoding="utf-8"), known) for p in paths]
+    for page, a in zip(paths, audits):
+        if args.list:
+            for s in sentences(page.read_text(encoding="utf-8")):
+                words, names, marks = triggers(s.plain), claim_names(s), s.role_contents("about")
+                if words or names or marks:
+                    binding = " ".join(names) or (f"[{marks[0]}]" if marks else "UNBOUND")
+                    print(f"{a.path}:{s.line}: {binding}: {quote(s, 150)}")
+        for f in a.findings:
+            print(f"error: {f}")
+        print(a.summary())
+    return 1 if any(a.findings for a in audits) else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,127 @@
+"""Sentences that cannot drift, in a miniature project with one claim: the audit, a failing claim named
+at its sentence, and glued numbers that never round to 100 %."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import ROOT, make_mini_project, tree_digest
+from sitebuild.sitecheck import visible_text
+
+CLAIMS = '''\
+from ...claims import Outcome, Registry
+
+SHARE = 0.9997
+LIMIT = 1.0
+MINI = Registry()
+
+
+@MINI.claim(f"The share is below {LIMIT}.")
+def share_below_limit():
+    return Outcome(SHARE < LIMIT, f"share {SHARE}")
+'''
+
+PACKAGE = '''\
+def preflight():
+    from . import claims
+    if IN_PREFLIGHT:
+        claims.MINI.require_all(source="the mini lesson")
+
+
+IN_PREFLIGHT = True
+'''
+
+LESSON = """\
+---
+file_format: mystnb
+kernelspec:
+  name: python3
+  display_name: Python 3
+---
+
+# Mini lesson
+
+```{code-cell} ipython3
+:tags: [remove-cell]
+from myst_nb import glue
+from compute.lessons.mini import claims
+
+claims.MINI.require_all(source="the mini lesson")
+glue("share", claims.SHARE, display=False)
+```
+
+The share is {glue:text}`share:.1%`,
+which is below the limit {claim}`share_below_limit`.
+We compute it the same way every time {about}`method`.
+"""
+
+
+def _project(tmp_path: Path, lesson: str = LESSON) -> Path:
+    (tmp_path / "src").mkdir()
+    root = make_mini_project(tmp_path / "src", lesson)
+    for name in ("claims.py", "checks.py"):
+        shutil.copy2(ROOT / "compute" / name, root / "compute" / name)
+    (root / "compute" / "present").mkdir()
+    (root / "compute" / "present" / "__init__.py").write_text("")
+    shutil.copy2(ROOT / "compute" / "present" / "numbers.py", root / "compute" / "present" / "numbers.py")
+    mini = root / "compute" / "lessons" / "mini"
+    mini.mkdir(parents=True)
+    (root / "compute" / "lessons" / "__init__.py").write_text("")
+    (mini / "__init__.py").write_text(PACKAGE)
+    (mini / "claims.py").write_text(CLAIMS)
+    return root
+
+
+def _build(root: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sitebuild"], cwd=root, capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    root = _project(tmp_path_factory.mktemp("claims"))
+    return root, _build(root)
+
+
+def test_a_bound_lesson_builds_and_the_build_counts_its_sentences(built):
+    root, proc = built
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "claims: posts/lesson.md: 1 sentences bound to 1 claims, 1 marked (method 1)" in proc.stdout
+
+
+def test_a_glued_share_of_0_9997_never_prints_as_100_percent(built):
+    root, _ = built
+    html = (root / "site" / "posts" / "lesson.html").read_text()
+    assert "The share is <span" in html and "99.97%" in html and "100.0%" not in html
+
+
+def test_the_binding_roles_render_as_nothing(built):
+    root, _ = built
+    text = visible_text((root / "site" / "posts" / "lesson.html").read_text())
+    assert "share_below_limit" not in text and "method" not in text and "{" not in text
+    assert "below the limit. We compute" in text and "every time." in text  # the space before a role went too
+
+
+@pytest.mark.parametrize("where", ["preflight", "cell"])
+def test_a_failing_bound_claim_stops_the_build_naming_its_sentence(built, tmp_path, where):
+    good, _ = built
+    root = tmp_path / "copy"
+    shutil.copytree(good, root, symlinks=True)
+    claims = root / "compute" / "lessons" / "mini" / "claims.py"
+    claims.write_text(claims.read_text().replace("LIMIT = 1.0", "LIMIT = 0.5"))  # the tolerance moved
+    if where == "cell":  # only the lesson's first cell checks the claim
+        init = root / "compute" / "lessons" / "mini" / "__init__.py"
+        init.write_text(init.read_text().replace("IN_PREFLIGHT = True", "IN_PREFLIGHT = False"))
+    before = tree_digest(root / "site")
+    proc = _build(root)
+    assert proc.returncode == 1
+    first = proc.stderr.splitlines()[0]
+    line = LESSON.splitlines().index("The share is {glue:text}`share:.1%`,") + 1
+    assert first == (f'error: posts/lesson.md, line {line}: "The share is <share>, which is below the limit." rests on '
+                     "claim share_below_limit, which fails: The share is below 0.5. [share 0.9997] (the mini lesson)"
+                     ), proc.stderr
+    assert tree_digest(root / "site") == before
