@@ -12,7 +12,8 @@ must either
   data generator or a hand-set model), {about}`general` (about language models
   or the field, not our numbers), also rendered as nothing.
 
-Anything else fails the build, naming the file and line. Names are checked
+Anything else fails the build, naming the file and line. A page's title (its
+`#` heading) names the page and is not audited; every other heading is. Names are checked
 against compute's claims (`compute.checks.claim_lessons`), so a bound sentence
 never names a claim that does not exist; every lesson's claims are checked
 when the site builds, and a failing one is reported at each sentence bound to
@@ -78,8 +79,12 @@ class PageAudit:
     def summary(self) -> str:
         claims = {c for _, names in self.bound for c in names}
         marks = ", ".join(f"{k} {v}" for k, v in sorted(self.marked.items()))
-        return (f"{self.path}: {len(self.bound)} sentences bound to {len(claims)} claims, "
+        return (f"{self.path}: {_count(len(self.bound), 'sentence')} bound to {_count(len(claims), 'claim')}, "
                 f"{sum(self.marked.values())} marked{f' ({marks})' if marks else ''}")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def triggers(text: str) -> list[str]:
@@ -107,6 +112,8 @@ def audit_page(path: str, text: str, known_claims: set[str] | None) -> PageAudit
     """
     result = PageAudit(path)
     for s in sentences(text):
+        if s.heading == 1:
+            continue  # the page's title names it
         names, marks = claim_names(s), s.role_contents("about")
         for mark in marks:
             if mark not in MARKS:

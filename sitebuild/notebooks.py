@@ -66,7 +66,7 @@ def lesson_notebook(source: Path) -> nbformat.NotebookNode:
     nb = jupytext.read(source, fmt="md:myst")
     nb.metadata.pop("jupytext", None)  # not paired with a text file once downloaded
     nb.metadata.pop("file_format", None)  # MyST-NB's marker, meaningless in Jupyter
-    title = next((line[2:].strip() for c in nb.cells if c.cell_type == "markdown"
+    title = next((without_bindings(line[2:]).strip() for c in nb.cells if c.cell_type == "markdown"
                   for line in c.source.splitlines() if line.startswith("# ")), source.stem)
     nb.cells.insert(0, nbformat.v4.new_markdown_cell(HOW_TO_RUN.format(title=title, stem=source.stem)))
     for i, cell in enumerate(nb.cells):

@@ -39,6 +39,7 @@ class Sentence:
     source: str                          # its MyST source, lines joined with spaces
     plain: str                           # roles, code and math as placeholders, links as their text
     roles: tuple[tuple[str, str], ...]   # (role name, content), in order
+    heading: int = 0                     # a heading's level (1 for the page's title), 0 for prose
 
     def role_contents(self, name: str) -> list[str]:
         return [c for n, c in self.roles if n == name]
@@ -48,6 +49,7 @@ class Sentence:
 class _Block:
     lines: list[tuple[int, str]]  # (line number, text) of one paragraph, list item, heading or table row
     whole: bool = False           # a heading or a table row: one sentence, never split
+    heading: int = 0              # a heading's level
 
 
 def prose_blocks(text: str) -> list[_Block]:
@@ -95,7 +97,8 @@ def prose_blocks(text: str) -> list[_Block]:
         if s.startswith("#") or s.startswith("|"):  # a heading or a table row stands alone
             close()
             if not re.fullmatch(r"\|[\s:|-]+\|?", s):  # not the |---| line under a table's header
-                blocks.append(_Block([(n, s.lstrip("#").strip())], whole=True))
+                level = len(s) - len(s.lstrip("#"))
+                blocks.append(_Block([(n, s.lstrip("#").strip())], whole=True, heading=level))
             continue
         if re.match(r"([*+-]|\d+[.)])\s+|\* - |  - ", s + " ") and current:  # a new list item
             close()
@@ -146,7 +149,7 @@ def split_block(block: _Block) -> list[Sentence]:
             continue
         line = max(n for offset, n in starts if offset <= a)
         roles = tuple((m["name"], m["content"]) for m in ROLE.finditer(source))
-        out.append(Sentence(line, source, _plain(source), roles))
+        out.append(Sentence(line, source, _plain(source), roles, block.heading))
     return out
 
 

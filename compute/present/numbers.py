@@ -5,7 +5,7 @@ import math
 import re
 
 _FIXED = re.compile(r"(?P<head>.*?)\.(?P<decimals>\d+)(?P<kind>[f%])")
-MAX_DECIMALS = 12
+EXTRA_DECIMALS = 2  # at most this many decimals more than the spec asks for; closer than that, a bound with < or >
 
 
 def _reads_as_bound(text: str, kind: str) -> bool:
@@ -15,27 +15,32 @@ def _reads_as_bound(text: str, kind: str) -> bool:
     return shown == 0 or shown == (100 if kind == "%" else 1)
 
 
-def _is_bound(value: float, kind: str) -> bool:
-    return value == 0 or abs(value) == 1
-
-
 def honest_format(value: float, spec: str) -> str:
-    """format(value, spec), with as many more decimals as it takes not to print a bound the value is not.
+    """format(value, spec), never printing a bound (0, ±1, 100 %) that the value is not.
 
-    Only fixed-point and per-cent specs ('.3f', ',.1%', '.0%') are widened: 0.99967 with '.1%' prints
-    '99.97%', 0.0004 with '.2f' prints '0.0004'; exactly 0, 1 (or 100 %) print as the spec says.
+    Only fixed-point and per-cent specs ('.3f', ',.1%', '.0%') are changed. A value that would print as a
+    bound gets up to EXTRA_DECIMALS more decimals (0.99967 with '.1%' prints '99.97%', 0.0004 with '.2f'
+    prints '0.0004'); one closer to the bound than that prints as an inequality at that precision
+    (0.9999998 with '.2f' prints '>0.9999', 3e-14 prints '<0.0001'). Exactly 0, ±1 or 100 % print as the
+    spec says.
     """
     text = format(value, spec)
     m = _FIXED.fullmatch(spec)
-    if not m or not math.isfinite(value) or _is_bound(value, m["kind"]):
+    if not m or not math.isfinite(value) or value == 0 or abs(value) == 1:
         return text
-    decimals = int(m["decimals"])
-    while _reads_as_bound(text, m["kind"]) and decimals < MAX_DECIMALS:
-        decimals += 1
-        text = format(value, f"{m['head']}.{decimals}{m['kind']}")
-    if not _reads_as_bound(text, m["kind"]):
+    head, kind, decimals = m["head"], m["kind"], int(m["decimals"])
+    for extra in range(1, EXTRA_DECIMALS + 1):
+        if not _reads_as_bound(text, kind):
+            return text
+        text = format(value, f"{head}.{decimals + extra}{kind}")
+    if not _reads_as_bound(text, kind):
         return text
-    scaled = value * 100 if m["kind"] == "%" else value  # closer to a bound than MAX_DECIMALS can show
-    if abs(value) < 0.5:
-        return format(scaled, ".1e") + ("%" if m["kind"] == "%" else "")
-    return ("<" if abs(value) < 1 else ">") + format(value, spec)
+    places = decimals + EXTRA_DECIMALS
+    spec = f"{head}.{places}{kind}"
+    step = 10.0 ** -(places + (2 if kind == "%" else 0))  # the last place shown, as a fraction
+    size = abs(value)
+    if size < 0.5:                       # just off zero: <0.0001, or >-0.0001
+        return f"<{format(step, spec)}" if value > 0 else f">{format(-step, spec)}"
+    if size < 1:                         # just under 1 in size: >0.9999, or <-0.9999
+        return f">{format(1 - step, spec)}" if value > 0 else f"<{format(step - 1, spec)}"
+    return f">{format(1.0, spec)}" if value > 0 else f"<{format(-1.0, spec)}"  # just over 1 in size

@@ -60,7 +60,7 @@ MASKED = "·"
 def _cell(x: float, decimals: int, highlighted: bool, masked: bool) -> str:
     if masked:
         return f'<td class="masked">{MASKED}</td>'
-    return ('<td class="hl">' if highlighted else "<td>") + fmt(x, decimals) + "</td>"
+    return ('<td class="hl">' if highlighted else "<td>") + html.escape(fmt(x, decimals)) + "</td>"
 
 
 def matrix_table(*args, **kwargs) -> HTML:
@@ -77,7 +77,7 @@ def rows_html(header: Sequence[str], rows: Sequence[Sequence[object]], caption: 
         return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
 
     def cell(v):
-        return fmt(float(v), decimals) if isinstance(v, (float, np.floating)) else esc(str(v))
+        return esc(fmt(float(v), decimals) if isinstance(v, (float, np.floating)) else str(v))
 
     def td(v):
         return f"<td>{cell(v)}</td>" if is_number(v) or v == "" else f'<td class="text">{cell(v)}</td>'

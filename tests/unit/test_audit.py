@@ -89,3 +89,8 @@ def test_a_failing_claim_is_told_at_every_sentence_bound_to_it(tmp_path):
 def test_a_failing_claim_bound_to_no_sentence_keeps_its_message(tmp_path):
     msg = "claim table_only fails: A table holds. [x 1]"
     assert locate_failed_claims(msg, tmp_path) == msg
+
+
+def test_the_page_title_is_not_audited_but_other_headings_are():
+    audit = audit_page("p.md", "# The cost of a longer context\n\n## 2. Costs grow\n", KNOWN)
+    assert [(f.line, "(grow)" in f.problem) for f in audit.findings] == [(3, True)]

@@ -28,11 +28,13 @@ def test_exact_bounds_and_other_values_print_as_the_spec_says(value, spec, text)
     assert honest_format(value, spec) == text
 
 
-def test_a_value_closer_to_a_bound_than_twelve_decimals_says_so():
-    assert honest_format(1e-15, ".2f") == "1.0e-15"
-    assert honest_format(1 - 1e-15, ".1%") == "<100.0%"
+def test_a_value_closer_to_a_bound_than_two_more_decimals_prints_as_an_inequality():
+    assert honest_format(0.9999998, ".2f") == ">0.9999" and honest_format(3e-14, ".2f") == "<0.0001"
+    assert honest_format(1 - 1e-15, ".1%") == ">99.999%" and honest_format(1e-9, ".0%") == "<0.01%"
+    assert honest_format(-3e-14, ".2f") == ">-0.0001" and honest_format(-0.9999999, ".2f") == "<-0.9999"
+    assert honest_format(1 + 1e-9, ".2f") == ">1.0000"
 
 
 def test_tables_print_honestly_too():
-    assert fmt(0.9997, 2) == "0.9997" and fmt(0.00001, 2) == "0.00001" and fmt(-0.00001, 2) == "-0.00001"
+    assert fmt(0.9997, 2) == "0.9997" and fmt(0.00001, 2) == "<0.0001" and fmt(-0.00001, 2) == ">-0.0001"
     assert fmt(0.0, 2) == "0.00" and fmt(1.0, 3) == "1.000" and fmt(-0.0, 2) == "0.00"
