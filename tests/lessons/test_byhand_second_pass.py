@@ -280,3 +280,22 @@ def test_lifetime_diagram_agrees_with_the_causal_mask(pos):
         assert states[pos - 1] == "made and used"
         later = [t for t in range(pos + 1, T + 1) if states[t - 1] == "read from the cache"]
         assert later == ([r for r in readers if r > pos] if name in ("k", "v") else [])
+
+
+# --- honest rounding in the text the figures print ----------------------------------------------------------
+
+def test_hover_and_summary_numbers_never_round_to_a_bound_they_are_not():
+    """Probabilities, weights and variances near 0 or 1 print with the decimals they need (compute's fmt)."""
+    spread = scaling_page.spread_figure()
+    for trace, key in zip(spread.data[1:], ("raw", "scaled")):
+        assert list(trace.customdata) == [fmt(x, 3) for x in scaling.measured_spread()[key]]
+        assert "%{y:" not in trace.hovertemplate
+    assert ">0.999999" in scaling_page.saturation_table().data  # 0.99999989 at d_k = 256, not 1.0000
+    fig = prediction.last_position_figure()
+    for button, (key, att) in zip(fig.layout.updatemenus[0].buttons, attn.PREDICT_STATES):
+        s = attn.prediction_state(key, att)
+        assert button.args[0]["customdata"][2] == [fmt(v, 4) for v in s["p"]]
+    for fig in (prediction.prediction_figure(), masking.mask_figure(), scaling_page.divisor_figure(),
+                position.prefix_figure(), prediction.last_position_figure()):
+        assert all("%{y:" not in (t.hovertemplate or "") and "%{x:" not in (t.hovertemplate or "") for t in fig.data)
+    assert fmt(0.99997, 3) == "0.99997" and "1.000" not in fmt(0.99997, 3)

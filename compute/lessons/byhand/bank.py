@@ -9,7 +9,7 @@ from plotly.subplots import make_subplots
 
 from ...present.palette import BAR, MARK, PURPLE, SUBTITLE, TEAL
 from ...present.tables import fmt, matrix_html, position_labels, rows_html
-from ...present.widgets import Widget, cell_text, column_scaled, grid, place, update_buttons
+from ...present.widgets import Widget, cell_text, column_scaled, grid, pairs, place, update_buttons
 from . import model as m
 from .states.attention import BLEND_STEPS, KEYS, bank, blend, dot_terms
 
@@ -98,7 +98,7 @@ def dot_figure(key: str = "A"):
     fig.add_trace(grid(g, DOT_ROWS, cols(start)), row=1, col=1)
     fig.add_trace(go.Bar(x=b["alpha"].tolist(), y=labs, orientation="h", marker_color=colours(start),
                          text=[fmt(x) for x in b["alpha"]], textposition="outside", cliponaxis=False,
-                         hovertemplate="%{y}: α = %{x:.3f}<extra></extra>"), row=1, col=2)
+                         hovertemplate="%{y}: α = %{text}<extra></extra>"), row=1, col=2)
     fig.update_layout(
         margin=dict(l=150, r=30),
         yaxis=dict(autorange="reversed"), yaxis2=dict(autorange="reversed"),
@@ -259,18 +259,18 @@ def _bank_words(name: str) -> str:
     b = bank("A")
     labs = position_labels(m.sentence("A")[: m.BANK], 1)
     if name == "dot":
-        return (f"Bank's weights over keys 1 to {m.BANK}: " + ", ".join(f"{l} {a:.3f}" for l, a in zip(labs, b["alpha"]))
+        return (f"Bank's weights over keys 1 to {m.BANK}: " + ", ".join(f"{l} {fmt(a, 3)}" for l, a in zip(labs, b["alpha"]))
                 + f". Largest: {labs[int(np.argmax(b['alpha']))]}.")
-    msg = ", ".join(f"{a} {x:.2f}" for a, x in zip(m.V_AXES, b["m"]))
+    msg = pairs(m.V_AXES, b["m"])
     if name == "mix":
         return f"The weighted rows add up to bank's message m_7: {msg}."
-    return (f"m_7 ({msg}) times W_O gives Δe_7: " + ", ".join(f"{f} {x:.2f}" for f, x in zip(m.FEATURES, b["dE"]))
-            + "; added to e_7 it gives " + ", ".join(f"{f} {x:.2f}" for f, x in zip(m.FEATURES, b["e_new"])) + ".")
+    return (f"m_7 ({msg}) times W_O gives Δe_7: " + pairs(m.FEATURES, b["dE"])
+            + "; added to e_7 it gives " + pairs(m.FEATURES, b["e_new"]) + ".")
 
 
 def blend_summary() -> str:
-    return " ".join(f"Sentence {k}: from " + ", ".join(f"{f} {x:.2f}" for f, x in zip(m.FEATURES, blend(k, 0.0)))
-                    + " at λ = 0 to " + ", ".join(f"{f} {x:.2f}" for f, x in zip(m.FEATURES, blend(k, 1.0)))
+    return " ".join(f"Sentence {k}: from " + pairs(m.FEATURES, blend(k, 0.0))
+                    + " at λ = 0 to " + pairs(m.FEATURES, blend(k, 1.0))
                     + " at λ = 1." for k in KEYS)
 
 

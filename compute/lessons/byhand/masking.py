@@ -23,10 +23,10 @@ def mask_figure(key: str = "A", row: int = MASK_ROW):
     on = st["mask on"]
     fig.add_trace(go.Bar(x=position_labels(words, 1), y=on["alpha"].tolist(), marker_color=colors,
                          text=[fmt(x) for x in on["alpha"]], textposition="outside",
-                         hovertemplate="α from %{x} = %{y:.3f}<extra></extra>"), 1, 1)
+                         hovertemplate="α from %{x} = %{text}<extra></extra>"), 1, 1)
     fig.add_trace(go.Bar(x=list(m.V_AXES), y=on["message"].tolist(), marker_color=BAR,
                          text=[fmt(x) for x in on["message"]], textposition="outside",
-                         hovertemplate="%{x}: %{y:.3f}<extra></extra>"), 1, 2)
+                         hovertemplate="%{x}: %{text}<extra></extra>"), 1, 2)
 
     def title(name):
         fut = st[name]["alpha"][row:].sum()
@@ -73,8 +73,8 @@ def mask_summary(key: str = "A", row: int = MASK_ROW) -> str:
     st = mask_states(key, row)
     on, off = st["mask on"], st["mask off"]
     return (f"Row {row} ({words[row - 1]}) with the mask on: weights over sources "
-            + pairs(position_labels(words, 1), on["alpha"]) + f"; weight on the future {on['alpha'][row:].sum():.2f}. "
-            f"With the mask off the future gets {off['alpha'][row:].sum():.2f}, and the message changes from "
+            + pairs(position_labels(words, 1), on["alpha"]) + f"; weight on the future {fmt(on['alpha'][row:].sum())}. "
+            f"With the mask off the future gets {fmt(off['alpha'][row:].sum())}, and the message changes from "
             f"({pairs(m.V_AXES, on['message'])}) to ({pairs(m.V_AXES, off['message'])}).")
 
 

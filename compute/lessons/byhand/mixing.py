@@ -15,8 +15,8 @@ def _spread(names, w) -> str:
     """Where a weight row puts its weight, in words: evenly over some names, or its two largest."""
     on = [(n, x) for n, x in zip(names, w) if x > 1e-12]
     if max(x for _, x in on) - min(x for _, x in on) < 1e-9:
-        return f"spreads it evenly over {len(on)} tokens ({on[0][1]:.2f} each, from {on[0][0]} to {on[-1][0]})"
-    return f"puts most weight on {ranked(names, w, 2)}"
+        return f"spreads it evenly over {len(on)} tokens ({fmt(on[0][1])} each, from {on[0][0]} to {on[-1][0]})"
+    return f"puts its two largest weights on {ranked(names, w, 2)}"
 
 
 def mixing_figure():

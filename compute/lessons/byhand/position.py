@@ -32,20 +32,25 @@ def prefix_figure():
         pad = [None] * (Tmax - T)
         return [f["index i"].tolist() + pad, f["i / T"].tolist() + pad]
 
+    def shown(T):  # each bar's value as the hover prints it (honestly rounded)
+        f = prefix_features(T)
+        pad = [""] * (Tmax - T)
+        return [[f"{x:g}" for x in f["index i"]] + pad, [fmt(x, 3) for x in f["i / T"]] + pad]
+
     def colors():
         return [HIGHLIGHT if i == WATCH_POSITION else BAR for i in range(1, Tmax + 1)]
 
     def title(T):
         f = prefix_features(T)
         return (f"prefix length T = {T}: position {WATCH_POSITION} has index {f['index i'][WATCH_POSITION - 1]:g}"
-                f" and i / T = {f['i / T'][WATCH_POSITION - 1]:.3f}")
+                f" and i / T = {fmt(f['i / T'][WATCH_POSITION - 1], 3)}")
 
     x = list(range(1, Tmax + 1))
     start = PREFIX_LENGTHS[0]
-    for c, y in enumerate(ys(start), 1):
-        fig.add_trace(go.Bar(x=x, y=y, marker_color=colors(), hovertemplate="position %{x}: %{y:.3f}<extra></extra>"),
-                      1, c)
-    steps = [dict(method="update", label=str(T), args=[{"y": ys(T)}, {"title.text": title(T)}])
+    for c, (y, h) in enumerate(zip(ys(start), shown(start)), 1):
+        fig.add_trace(go.Bar(x=x, y=y, marker_color=colors(), customdata=h,
+                             hovertemplate="position %{x}: %{customdata}<extra></extra>"), 1, c)
+    steps = [dict(method="update", label=str(T), args=[{"y": ys(T), "customdata": shown(T)}, {"title.text": title(T)}])
              for T in PREFIX_LENGTHS]
     fig.update_layout(title=dict(text=title(start)), height=420, showlegend=False,
                       margin=dict(l=50, r=20, t=80, b=40), yaxis=dict(range=[0, Tmax + 1]), yaxis2=dict(range=[0, 1.05]),
@@ -124,8 +129,8 @@ def swap_regression_table() -> HTML:
 def prefix_summary() -> str:
     first, last = prefix_features(PREFIX_LENGTHS[0]), prefix_features(PREFIX_LENGTHS[-1])
     return (f"Position {WATCH_POSITION} keeps index {first['index i'][WATCH_POSITION - 1]:g} for every prefix "
-            f"length, but its i / T falls from {first['i / T'][WATCH_POSITION - 1]:.3f} at T = {PREFIX_LENGTHS[0]} "
-            f"to {last['i / T'][WATCH_POSITION - 1]:.3f} at T = {PREFIX_LENGTHS[-1]}.")
+            f"length, but its i / T falls from {fmt(first['i / T'][WATCH_POSITION - 1], 3)} at T = {PREFIX_LENGTHS[0]} "
+            f"to {fmt(last['i / T'][WATCH_POSITION - 1], 3)} at T = {PREFIX_LENGTHS[-1]}.")
 
 
 SWAP_ROWS, SWAP_COLS = ["dog", "bites"], ["coord 1", "coord 2"]

@@ -43,15 +43,17 @@ def prediction_figure(baseline: bool = False):
     fn = baseline_prediction if baseline else full_prediction
     model = "Last token only" if baseline else "Full model"
     P = {k: fn(k) for k in KEYS}
-    fig = go.Figure(go.Bar(x=list(m.VOCAB), y=P["A"].tolist(), marker_color=BAR,
-                           hovertemplate="p(%{x}) = %{y:.3f}<extra></extra>"))
+    shown = {k: [fmt(x, 3) for x in P[k]] for k in KEYS}  # the hover's numbers, honestly rounded
+    fig = go.Figure(go.Bar(x=list(m.VOCAB), y=P["A"].tolist(), marker_color=BAR, customdata=shown["A"],
+                           hovertemplate="p(%{x}) = %{customdata}<extra></extra>"))
     fig.update_layout(
         margin=dict(l=60, r=20),
         yaxis=dict(range=[0, 0.35], title=dict(text="probability of the next word")),
         xaxis=dict(tickangle=-45),
         updatemenus=[update_buttons([f"A: … {m.CONTEXT_NAMES[k]} …" if k == "A" else f"B: … {m.CONTEXT_NAMES[k]} …"
                                for k in KEYS],
-                              [[{"y": [P[k].tolist()]}, {"title.text": _prob_title(k, model)}] for k in KEYS])])
+                              [[{"y": [P[k].tolist()], "customdata": [shown[k]]}, {"title.text": _prob_title(k, model)}]
+                               for k in KEYS])])
     return place(fig, _prob_title("A", model), height=420, top=80, bottom=80, above=12)
 
 
@@ -72,19 +74,20 @@ def last_position_figure():
 
     s, xs, ys = traces("A", True)
     for (r, c), x, y in zip(((1, 1), (1, 2), (2, 1)), xs, ys):
-        fig.add_trace(go.Bar(x=x, y=y.tolist(), marker_color=BAR, hovertemplate="%{x}: %{y:.4f}<extra></extra>"),
-                      r, c)
+        fig.add_trace(go.Bar(x=x, y=y.tolist(), marker_color=BAR, customdata=[fmt(v, 4) for v in y],
+                             hovertemplate="%{x}: %{customdata}<extra></extra>"), r, c)
 
     def title(s, key, att):
         top = s["top"]  # several words tie when attention is bypassed: name three, count the rest
         words = ", ".join(top[:3]) + (f" and {len(top) - 3} more tied" if len(top) > 3 else "")
-        return f"{_state_label(key, att)}: top {'word' if len(top) == 1 else 'words'} {words} ({s['p_top']:.3f})"
+        return f"{_state_label(key, att)}: top {'word' if len(top) == 1 else 'words'} {words} ({fmt(s['p_top'], 3)})"
 
     buttons = []
     for key, att in PREDICT_STATES:
         s, xs, ys = traces(key, att)
         buttons.append(dict(method="update", label=_state_label(key, att),
-                            args=[{"x": xs, "y": [y.tolist() for y in ys]}, {"title.text": title(s, key, att)}]))
+                            args=[{"x": xs, "y": [y.tolist() for y in ys], "customdata": [[fmt(v, 4) for v in y] for y in ys]},
+                                  {"title.text": title(s, key, att)}]))
     fig.update_layout(title=dict(text=title(prediction_state("A", True), "A", True), y=0.98), height=640,
                       showlegend=False, margin=dict(l=50, r=20, t=140, b=80),
                       yaxis=dict(range=[0, 1]), yaxis3=dict(range=[0, 0.5], title=dict(text="probability")),

@@ -76,7 +76,7 @@ def chain_stages(key: str) -> list[dict]:
         dict(x=lab, y=att.A[i], title="normalise: α₁₀ⱼ = softmax of the scores"),
         dict(x=list(m.V_AXES), y=att.M[i], title="mix: m₁₀ = Σⱼ α₁₀ⱼ vⱼ"),
         dict(x=list(m.FEATURES), y=att.e_new[i], title="update: e′₁₀ = e₁₀ + m₁₀ W_O"),
-        dict(x=list(m.VOCAB), y=p, title=f"predict: p = head(e′₁₀); top word {', '.join(top)} ({p.max():.3f})"),
+        dict(x=list(m.VOCAB), y=p, title=f"predict: p = head(e′₁₀); top word {', '.join(top)} ({fmt(p.max(), 3)})"),
     ]
 
 
@@ -104,7 +104,8 @@ def chain_figure():
 
     def bar_trace(st):
         return go.Bar(x=list(st["x"]), y=st["y"].tolist(), marker_color=BAR, text=[fmt(v) for v in st["y"]],
-                      textposition="outside", hovertemplate="%{x}: %{y:.4f}<extra></extra>")
+                      textposition="outside", customdata=[fmt(v, 4) for v in st["y"]],
+                      hovertemplate="%{x}: %{customdata}<extra></extra>")
 
     frames, steps = [], []
     # mode "afterall" queues a new animation instead of interrupting the running one: plotly.js rejects an
@@ -137,7 +138,7 @@ def chain_figure():
 
 
 def chain_summary() -> str:
-    return " ".join(f"Sentence {k} ({m.CONTEXT_NAMES[k]}): steps {', '.join(CHAIN)}; the last weights put most on "
+    return " ".join(f"Sentence {k} ({m.CONTEXT_NAMES[k]}): steps {', '.join(CHAIN)}; the last weights are largest on "
                     f"{ranked(st[3]['x'], st[3]['y'], 2)}, and the top words are "
                     f"{ranked(st[6]['x'], st[6]['y'])}."
                     for k, st in (("A", chain_stages("A")), ("B", chain_stages("B"))))

@@ -9,7 +9,7 @@ from IPython.display import HTML
 from ...present.figures import ranked
 from ...present.palette import COLORSCALE
 from ...present.tables import fmt, matrix_html
-from ...present.widgets import Widget, cell_text, column_scaled, grid, place, update_buttons
+from ...present.widgets import Widget, cell_text, column_scaled, grid, pairs, place, update_buttons
 from .states import search
 from .states.search import SEARCH_QUERY, TEMPERATURES, retrieval_grid
 
@@ -103,7 +103,7 @@ def retrieval_summary() -> str:
     q, vids = list(search.QUERIES)[SEARCH_QUERY], list(search.VIDEOS)
     return (f"For “{q}”, hard retrieval returns {vids[int(np.argmax(hard['weights']))]} alone; soft retrieval "
             f"at temperature 1 weighs {ranked(vids, soft['weights'])} and returns "
-            + ", ".join(f"{a} {x:.2f}" for a, x in zip(search.VALUE_AXES, soft["returned"])) + ".")
+            + pairs(search.VALUE_AXES, soft["returned"]) + ".")
 
 
 SCORES = Widget(

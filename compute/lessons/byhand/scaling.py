@@ -34,10 +34,11 @@ def spread_figure():
         go.Scatter(x=d, y=d, mode="lines", name="d_k (the derivation)", line=dict(color=GUIDE, dash="dot"),
                    hoverinfo="skip"),
         go.Scatter(x=d, y=s["raw"].tolist(), mode="markers+lines", name="var(q·k), raw",
-                   marker=dict(color=BAR, size=9), hovertemplate="d_k = %{x}: var = %{y:.3f}<extra>raw</extra>"),
+                   marker=dict(color=BAR, size=9), customdata=[fmt(x, 3) for x in s["raw"]],
+                   hovertemplate="d_k = %{x}: var = %{customdata}<extra>raw</extra>"),
         go.Scatter(x=d, y=s["scaled"].tolist(), mode="markers+lines", name="var(q·k / √d_k), scaled",
-                   marker=dict(color=ACCENT, size=9, symbol="diamond"),
-                   hovertemplate="d_k = %{x}: var = %{y:.3f}<extra>scaled</extra>"),
+                   marker=dict(color=ACCENT, size=9, symbol="diamond"), customdata=[fmt(x, 3) for x in s["scaled"]],
+                   hovertemplate="d_k = %{x}: var = %{customdata}<extra>scaled</extra>"),
     ])
     fig.update_layout(height=400, margin=dict(l=60, r=20, t=30, b=50), legend=dict(x=0.02, y=0.98),
                       xaxis=dict(type="log", title=dict(text="d_k (coordinates per query and key)"),
@@ -61,13 +62,13 @@ def divisor_figure():
     def title(c):
         w = divisor_weights(c)
         mark = " = √d_k" if c == sq else ""
-        return f"scores ÷ {c:.2f}{mark}: largest weight {w.max():.3f}"
+        return f"scores ÷ {c:.2f}{mark}: largest weight {fmt(w.max(), 3)}"
 
     start = DIVISORS.index(sq)
     hover = [f"score {fmt(x)}" for x in s]
     fig = go.Figure(go.Bar(x=keys, y=divisor_weights(sq).tolist(), marker_color=BAR, customdata=hover,
                            text=[fmt(x) for x in divisor_weights(sq)], textposition="outside",
-                           hovertemplate="%{x}: %{customdata}, weight %{y:.3f}<extra></extra>"))
+                           hovertemplate="%{x}: %{customdata}, weight %{text}<extra></extra>"))
     steps = [dict(method="update", label=(f"{c:g}" + ("=√d_k" if c == sq else "")) if c == int(c) else "",
                   args=[{"y": [divisor_weights(c).tolist()], "text": [[fmt(x) for x in divisor_weights(c)]]},
                         {"title.text": title(c)}]) for c in DIVISORS]
@@ -117,9 +118,9 @@ def spread_summary() -> str:
 def divisor_summary() -> str:
     s, sq = divisor_scores(), math.sqrt(DIVISOR_DK)
     return (f"Five fixed scores ({', '.join(fmt(x) for x in s)}) divided by a divisor, then softmax. "
-            f"Divisor 1: largest weight {divisor_weights(1.0).max():.3f}; divisor √d_k = {sq:g}: weights "
+            f"Divisor 1: largest weight {fmt(divisor_weights(1.0).max(), 3)}; divisor √d_k = {sq:g}: weights "
             f"{', '.join(fmt(x) for x in divisor_weights(sq))}; divisor {DIVISORS[-1]:g}: largest weight "
-            f"{divisor_weights(DIVISORS[-1]).max():.3f}.")
+            f"{fmt(divisor_weights(DIVISORS[-1]).max(), 3)}.")
 
 
 SPREAD = Widget(

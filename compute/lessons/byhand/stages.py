@@ -85,7 +85,7 @@ def _stages_summary(words, att) -> str:
     i = len(words) - 1
     lab = position_labels(words, 1)
     return (f"Stages in order: {', '.join(st['name'] for st in stages(words, att))}. Shown first: e, one row per "
-            f"token over {', '.join(m.FEATURES)}. In the weights, the last row ({lab[i]}) puts most weight on "
+            f"token over {', '.join(m.FEATURES)}. In the weights, the last row ({lab[i]}) puts its largest weights on "
             f"{ranked(lab, att.A[i])}; its final row e′ is ({pairs(m.FEATURES, att.e_new[i])}).")
 
 

@@ -9,7 +9,7 @@ from plotly.subplots import make_subplots
 
 from ...present.palette import BAR, EDGE, EMPTY, HIGHLIGHT, MARK, SUBTITLE, TEAL
 from ...present.tables import fmt, matrix_html, position_labels, rows_html
-from ...present.widgets import Widget, cell_text, grid, place, update_buttons
+from ...present.widgets import Widget, cell_text, grid, pairs, place, update_buttons
 from . import model as m
 from .states import context
 from .states.context import POOL_FOCUS, POOL_SHARES, pool, pool_weights, window_state
@@ -111,7 +111,7 @@ def pool_figure(key: str = "A"):
     w0, g0 = state(None, 0.0)
     fig.add_trace(go.Bar(x=w0.tolist(), y=labs, orientation="h", marker_color=BAR, text=[fmt(x) for x in w0],
                          textposition="outside", cliponaxis=False,
-                         hovertemplate="%{y}: weight %{x:.3f}<extra></extra>"), row=1, col=1)
+                         hovertemplate="%{y}: weight %{text}<extra></extra>"), row=1, col=1)
     fig.add_trace(grid(g0, rows_, m.FEATURES, per_column=False, zmax=1.1,
                         hover="%{y} · %{x}: %{text}<extra></extra>"), row=1, col=2)
     sliders, buttons = [], []
@@ -155,8 +155,8 @@ def window_summary() -> str:
 
 def pool_summary() -> str:
     avg = pool(pool_weights(None, 0.0))["summary"]
-    return (f"Each of the {m.BANK} rows gets weight {1 / m.BANK:.3f}; their weighted sum c_7 is "
-            + ", ".join(f"{f} {x:.2f}" for f, x in zip(m.FEATURES, avg))
+    return (f"Each of the {m.BANK} rows gets weight {fmt(1 / m.BANK, 3)}; their weighted sum c_7 is "
+            + pairs(m.FEATURES, avg)
             + ". Moving all the weight onto one token makes c_7 that token's row.")
 
 

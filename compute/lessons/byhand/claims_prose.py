@@ -1,0 +1,140 @@
+"""More of the by-hand lesson's claims: the smaller comparisons its sentences make, merged into claims.BYHAND.
+
+Each is a statement a sentence of posts/attention-by-hand.md rests on ({claim}`name` in the page); the
+weights are hand-set, but what the model computes from them (rows, weights, scores, counts) is checked here.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...claims import Outcome, Registry, trend
+from . import model as m
+from .states import context, mixing, positions, search
+from .states.attention import attend, bank, predict
+
+PROSE = Registry()
+claim = PROSE.claim
+
+MIX_FLOOR = 0.5      # "a real mixture": every video keeps more than MIX_FLOOR / (number of videos) of the weight
+SAME_SCORE = 1e-12   # equal offsets give equal RoPE scores to this precision
+OTHER_SCORE = 1e-3   # a different offset moves the score by more than this
+
+
+@claim("Both sentences end with the same word at the same position, so the last row e_10 is the same in A and B.")
+def last_token_rows_identical():
+    a, b = m.sentence("A"), m.sentence("B")
+    ea, eb = m.rows(a).e[-1], m.rows(b).e[-1]
+    return Outcome(a[-1] == b[-1] and len(a) == len(b) and np.array_equal(ea, eb),
+                   f"A ends with {a[-1]!r} at {len(a)}, B with {b[-1]!r} at {len(b)}; e_10 in A = {ea.tolist()}, "
+                   f"in B = {eb.tolist()}")
+
+
+@claim("Each extra token in the window adds d inputs, d·V weights to the direct linear head and d·H to the MLP head "
+       "at every w from 1 to 10, so both counts rise at every step; W2 and b2 keep their shapes.")
+def window_step_costs():
+    ws = range(1, 11)
+    d, H, V = context.D_MODEL, context.HIDDEN_UNITS, context.VOCAB_SIZE
+    mlp, lin = [context.mlp_parameters(w) for w in ws], [context.linear_parameters(w) for w in ws]
+    inputs = [context.window_state(w)["inputs"] for w in ws]
+    steps = {np.diff(mlp).tolist().count(d * H), np.diff(lin).tolist().count(d * V), np.diff(inputs).tolist().count(d)}
+    out_shapes = {(context.mlp_shapes(w)["W2"], context.mlp_shapes(w)["b2"]) for w in ws}
+    rises = trend(lin, [f"w={w}" for w in ws], "rises", decimals=0)
+    return Outcome(steps == {len(ws) - 1} and len(out_shapes) == 1 and rises.holds,
+                   f"steps: MLP {sorted(set(np.diff(mlp).tolist()))}, linear {sorted(set(np.diff(lin).tolist()))}, "
+                   f"inputs {sorted(set(np.diff(inputs).tolist()))}; W2, b2 shapes {sorted(out_shapes)}; "
+                   f"linear {rises.evidence}")
+
+
+@claim("The plain average of rows 1-7 has less water than 'river' alone, and every other row has less water than "
+       "river: the clue is diluted.")
+def plain_average_dilutes_river():
+    words = m.sentence("A")[: m.BANK]
+    e = m.rows(words).e[: m.BANK]
+    j = words.index("river")
+    plain = context.pool(context.pool_weights(None, 0.0))["summary"][0]
+    others = np.delete(e[:, 0], j)
+    return Outcome(plain < e[j, 0] and others.max() < e[j, 0],
+                   f"plain average water {plain:.4f}; river {e[j, 0]:.4f}; the other rows at most {others.max():.4f}")
+
+
+@claim("For 'birds along the river' one video has the single highest match score, Herons of the delta, and hard "
+       "retrieval returns exactly its value row.")
+def search_best_match():
+    s = search.match_scores()[search.SEARCH_QUERY]
+    videos = list(search.VIDEOS)
+    best = int(np.argmax(s))
+    hard = search.retrieve(search.SEARCH_QUERY, "hard")["returned"]
+    unique = np.sum(s == s.max()) == 1
+    return Outcome(bool(unique) and videos[best] == "Herons of the delta"
+                   and np.array_equal(hard, search.VALUES[videos[best]]),
+                   f"scores {dict(zip(videos, s.tolist()))}; hard returns {hard.tolist()}")
+
+
+@claim("At the highest temperature soft retrieval is a real mixture: the top weight is below one half and every "
+       "video keeps more than half of an even share.")
+def high_temperature_mixes():
+    w = search.retrieve(search.SEARCH_QUERY, "soft", float(search.TEMPERATURES[-1]))["weights"]
+    floor = MIX_FLOOR / len(w)
+    return Outcome(w.max() < 0.5 and w.min() > floor,
+                   f"T = {search.TEMPERATURES[-1]:g}: weights from {w.min():.4f} to {w.max():.4f} (floor {floor:.2f})")
+
+
+@claim("Bank gives 'river' most of its attention in sentence A: more than half of the weight.")
+def bank_gives_river_most_of_its_weight():
+    a = bank("A")["alpha"][m.sentence("A").index("river")]
+    return Outcome(a > 0.5, f"α_7,river = {a:.4f}")
+
+
+@claim("The forward pass leaves W_Q, W_K, W_V, W_O, the head and the word table exactly as they were.")
+def forward_pass_leaves_weights_unchanged():
+    names = ("W_Q", "W_K", "W_V", "W_O", "W1", "b1", "W2", "b2", "E", "POSITION_ROWS")
+    before = {n: getattr(m, n).copy() for n in names}
+    words = dict(m.WORD_FEATURES)
+    for key in ("A", "B"):
+        predict(m.sentence(key))
+    changed = [n for n in names if not np.array_equal(before[n], getattr(m, n))]
+    changed += ["WORD_FEATURES"] if words != m.WORD_FEATURES else []
+    return Outcome(not changed, f"changed: {', '.join(changed) or 'nothing'} after both sentences' forward passes")
+
+
+@claim("The matrix form on the seven-token prefix gives row 7 the same numbers as bank's walkthrough at every "
+       "stage (q, k, v, scores, weights, message, update, new row), to 1e-12.")
+def matrix_form_matches_walkthrough():
+    words = m.sentence("A")
+    prefix, full = attend(m.rows(words[: m.BANK]).e), attend(m.rows(words).e)
+    b, i = bank("A"), m.BANK - 1
+    stages = {
+        "q": (prefix.Q[i], full.Q[i], b["q"]), "k": (prefix.K[i], full.K[i], b["K"][i]),
+        "v": (prefix.V[i], full.V[i], b["V"][i]), "scores": (prefix.S[i], full.S[i, : m.BANK], b["scores"]),
+        "weights": (prefix.A[i], full.A[i, : m.BANK], b["alpha"]), "message": (prefix.M[i], full.M[i], b["m"]),
+        "update": (prefix.dE[i], full.dE[i], b["dE"]), "new row": (prefix.e_new[i], full.e_new[i], b["e_new"]),
+    }
+    gaps = {name: max(np.abs(x - y).max(), np.abs(x - z).max()) for name, (x, y, z) in stages.items()}
+    worst = max(gaps, key=gaps.get)
+    return Outcome(gaps[worst] < 1e-12, f"largest difference {gaps[worst]:.2g} (at {worst}) over {len(gaps)} stages")
+
+
+@claim("Distance weights are smoother than the fixed window: they rise at every step towards the last token, and "
+       "their largest jump between neighbours is smaller than the window's.")
+def distance_weights_smoother_than_window():
+    w = mixing.scheme_weights(m.sentence("A"))
+    dist, window = w["distance weights"], w["fixed window (w = 3)"]
+    rises = trend(dist, [str(j) for j in range(1, len(dist) + 1)], "rises")
+    jd, jw = np.abs(np.diff(dist)).max(), np.abs(np.diff(window)).max()
+    return Outcome(rises.holds and jd < jw, f"largest jump: distance {jd:.4f}, window {jw:.4f}; distance {rises.evidence}")
+
+
+@claim("In the RoPE table, pairs with equal offsets get equal scores and a different offset a different score; "
+       "each rotated score equals qᵀ R_(j−i) k.")
+def rope_equal_offsets_equal_scores():
+    rows = positions.rope_rows()
+    by_offset: dict[int, list[float]] = {}
+    for _, offset, rotated, relative in rows:
+        by_offset.setdefault(offset, []).append(rotated)
+    spread = max(np.ptp(v) for v in by_offset.values())
+    means = sorted(float(np.mean(v)) for v in by_offset.values())
+    apart = min(np.diff(means)) if len(means) > 1 else 0.0
+    identity = max(abs(r[2] - r[3]) for r in rows)
+    return Outcome(spread < SAME_SCORE and apart > OTHER_SCORE and identity < SAME_SCORE,
+                   f"offsets {sorted(by_offset)}: spread within an offset {spread:.2g}, between offsets at least "
+                   f"{apart:.4f}; rotated vs relative {identity:.2g}")
