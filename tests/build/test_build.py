@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import time
 
@@ -82,10 +83,10 @@ def _corrupt(folder):
 
 
 def _other_seed(folder):
-    # A valid checkpoint of another seed: it loads, but the lesson's claims fail.
+    # A valid checkpoint of another seed: it loads, but the lesson's claims fail, each named at its sentence.
     for suffix in (".safetensors", ".json"):
         shutil.copy2(folder / f"walkthrough-alt{suffix}", folder / f"walkthrough{suffix}")
-    return "claim row_13_attends_fall fails"
+    return "rests on claim row_13_attends_fall, which fails"
 
 
 def _missing(folder):
@@ -101,7 +102,14 @@ def test_bad_checkpoint_fails_the_build_and_keeps_the_last_site(built_site, tmp_
     before = tree_digest(built_site)
     proc = _build_with_checkpoints(tmp_path)
     assert proc.returncode == 1
-    first = proc.stderr.splitlines()[0]
-    assert first.startswith("error: ") and problem in first
-    assert str(tmp_path / "walkthrough.safetensors") in first
+    *errors, last = proc.stderr.splitlines()
+    assert last == "site/ was left unchanged." and errors
+    assert all(e.startswith("error: ") and str(tmp_path / "walkthrough.safetensors") in e for e in errors)
+    named = [e for e in errors if problem in e]
+    assert named, proc.stderr
+    if damage is _other_seed:  # each line names a sentence that cites the claim, by file and line
+        lesson = (ROOT / "posts" / "trained-walkthrough.md").read_text().splitlines()
+        for e in named:
+            line = int(re.match(r"error: posts/trained-walkthrough\.md, line (\d+): ", e).group(1))
+            assert any("row_13_attends_fall" in text for text in lesson[line - 1:line + 4]), e
     assert tree_digest(built_site) == before

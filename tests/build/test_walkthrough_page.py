@@ -80,8 +80,13 @@ class Tables(HTMLParser):
 def number(text: str) -> float:
     if text.startswith("masked:"):
         return 0.0  # a weight the mask set to exactly zero, printed as a mark
-    text = text.strip().replace("−", "-")
+    text = text.strip().replace("−", "-").lstrip("<>")
     return -np.inf if text == "-∞" else float(text.rstrip("%"))
+
+
+def relation(text: str) -> str:
+    """'<' or '>' for a cell printed as an inequality (a value closer to 0 or 1 than its decimals), else '='."""
+    return text.strip()[0] if text.strip()[:1] in ("<", ">") else "="
 
 
 @pytest.fixture(scope="module")
@@ -101,8 +106,13 @@ def test_every_matrix_cell_equals_the_checkpoint(page_html, expected):
         assert got.shape == want.shape, name
         finite = np.isfinite(want)
         assert np.array_equal(np.isfinite(got), finite), name
-        # two decimals: within half a unit of the last place
-        assert np.abs(got[finite] - want[finite]).max() <= 0.005 + 1e-9, name
+        ops = np.array([[relation(c) for c in r] for r in rows])
+        exact = finite & (ops == "=")
+        # two decimals (more near 0 or 1): within half a unit of the second place
+        assert np.abs(got[exact] - want[exact]).max() <= 0.005 + 1e-9, name
+        # an inequality holds, and stands for a value that is not the bound itself
+        assert np.all(want[ops == "<"] < got[ops == "<"]) and np.all(want[ops == ">"] > got[ops == ">"]), name
+        assert not np.isin(want[ops != "="], (0.0, 1.0)).any(), name
 
 
 def test_masked_weights_are_marked_and_only_those(page_html, expected):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 
 def claim_results():
-    """(heading, [(claim, outcome), ...]) for the published checkpoint."""
+    """(heading, [(claim, outcome), ...]) for the published checkpoint: the selection claims, then the page's."""
     from ...store import checkpoint_path
     from . import claims
     from .published import NAME, load
@@ -11,7 +11,7 @@ def claim_results():
     wt = load(NAME)
     heading = (f"{checkpoint_path(NAME)} (seed {wt.manifest['seed']}, "
                f"final loss {wt.manifest['final_loss']:.6f})")
-    return [(heading, claims.check_all(wt))]
+    return [(heading, claims.check_all(wt) + claims.check_page(wt))]
 
 
 def preflight() -> None:
@@ -21,7 +21,8 @@ def preflight() -> None:
     from .published import ALTERNATIVE, NAME, load
     from .seeds import check_seed_record
 
-    wt = load(NAME)
-    claims.require_all(wt, str(checkpoint_path(NAME)))
-    alt = load(ALTERNATIVE)
+    wt, alt = load(NAME), load(ALTERNATIVE)
+    source = str(checkpoint_path(NAME))
+    claims.WALKTHROUGH.require_all(wt, source=source)  # the checkpoint's own claims, before the record is read
     check_seed_record(int(wt.manifest["seed"]), int(alt.manifest["seed"]))
+    claims.PAGE.require_all(wt, source=source)          # the page's claims read the record too

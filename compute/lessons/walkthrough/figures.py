@@ -8,27 +8,27 @@ from IPython.display import HTML
 from ...data.walkthrough import VOCAB, data_facts, loss_floor
 from ...present.figures import ranked, show
 from ...present.palette import BAR, COLORSCALE, HIGHLIGHT, PURPLE, TEAL
-from ...present.tables import position_labels, rows_html
+from ...present.tables import fmt, position_labels, rows_html
 from .claims import FALL, RISE, ROW_FAST, ROW_SLOW
+from .history import loss_spike
 from .published import ALTERNATIVE, Walkthrough, load
 from .seeds import pattern_counts, seed_record
 
 
 def attention_heatmap(A: np.ndarray, S: np.ndarray, tokens, title: str) -> go.Figure:
-    """A as a heatmap over (query row, key column); hover gives the scaled score and weight.
-    Masked cells (key after query) are left blank."""
+    """A as a heatmap over (query row, key column); hover gives the scaled score and weight, written in
+    Python (a weight that is not exactly 1 never reads 1.000). Masked cells (key after query) are left blank."""
     labels = position_labels(tokens)
     T = len(tokens)
     future = np.triu(np.ones((T, T), dtype=bool), k=1)
     z = np.where(future, np.nan, A)                       # (T, T)
-    scores = np.where(future, np.nan, S)                  # (T, T)
-    custom = np.dstack([scores, np.broadcast_to(np.array(labels)[:, None], (T, T)),
-                        np.broadcast_to(np.array(labels)[None, :], (T, T))])
+    custom = [[["" if future[i, j] else fmt(S[i, j], 2), labels[i], labels[j],
+                "" if future[i, j] else fmt(A[i, j], 3)] for j in range(T)] for i in range(T)]
     fig = go.Figure(go.Heatmap(
         z=z, x=labels, y=labels, customdata=custom, colorscale=COLORSCALE, zmin=0, zmax=1,
         hoverongaps=False, colorbar=dict(title=dict(text="weight")),
         hovertemplate="query %{customdata[1]} → key %{customdata[2]}<br>"
-                      "score s = %{customdata[0]:.2f}<br>weight a = %{z:.3f}<extra></extra>"))
+                      "score s = %{customdata[0]}<br>weight a = %{customdata[3]}<extra></extra>"))
     fig.update_layout(title=dict(text=title), height=520, margin=dict(l=90, r=20, t=50, b=90),
                       xaxis=dict(title=dict(text="key position j"), tickangle=-45),
                       yaxis=dict(title=dict(text="query position i"), autorange="reversed"))
@@ -36,15 +36,19 @@ def attention_heatmap(A: np.ndarray, S: np.ndarray, tokens, title: str) -> go.Fi
 
 
 def next_token_bars(probs: np.ndarray, tokens, start: int) -> go.Figure:
-    """Next-word probabilities at one position, with a slider to move along the sentence."""
+    """Next-word probabilities at one position, with a slider to move along the sentence. The hover text is
+    written in Python, so a probability that is not exactly 1 or 0 never reads 1.0000 or 0.0000."""
     labels = position_labels(tokens)
 
     def title(i):
         return f"Next word after position {i} ({tokens[i]})"
-    fig = go.Figure(go.Bar(x=list(VOCAB), y=probs[start].tolist(), marker_color=BAR,
-                           hovertemplate="p(%{x}) = %{y:.4f}<extra></extra>"))
+
+    def texts(i):
+        return [fmt(p, 4) for p in probs[i]]
+    fig = go.Figure(go.Bar(x=list(VOCAB), y=probs[start].tolist(), customdata=texts(start), marker_color=BAR,
+                           hovertemplate="p(%{x}) = %{customdata}<extra></extra>"))
     steps = [dict(method="update", label=labels[i],
-                  args=[{"y": [probs[i].tolist()]}, {"title.text": title(i)}])
+                  args=[{"y": [probs[i].tolist()], "customdata": [texts(i)]}, {"title.text": title(i)}])
              for i in range(len(tokens))]
     fig.update_layout(
         title=dict(text=title(start)), height=440, margin=dict(l=60, r=20, t=60, b=40),
@@ -87,17 +91,6 @@ def log_ticks(low: float, high: float) -> list[float]:
     return [round(t, 12) for t in out if below <= t <= above]
 
 
-def loss_spike(history: list[float], floor: float, near: float = 0.01) -> dict:
-    """The largest bump once the loss has come within `near` (1%) of the floor: its step, loss, height above
-    the floor (a fraction), the step the loss first came that close, and how many steps it took to get back."""
-    h = np.asarray(history)
-    settled = int(np.argmax(h <= floor * (1 + near)))
-    step = settled + int(np.argmax(h[settled:]))
-    back = int(np.argmax(h[step:] <= floor * (1 + near)))
-    return {"settled": settled, "step": step, "loss": float(h[step]), "above": float(h[step] / floor - 1),
-            "back": back}
-
-
 def pattern_bars(counts: dict[str, int], highlight: str) -> go.Figure:
     """How many converged seeds found each attention pattern of rows 5 and 13."""
     labels = list(counts)
@@ -114,7 +107,7 @@ def pattern_bars(counts: dict[str, int], highlight: str) -> go.Figure:
 def attention_summary(wt: Walkthrough) -> str:
     """Where each row of A puts most of its weight, in words."""
     A, tokens = wt["A"], wt.tokens
-    tops = [f"{i} {tokens[i]} → {int(np.argmax(A[i]))} {tokens[int(np.argmax(A[i]))]} ({A[i].max():.2f})"
+    tops = [f"{i} {tokens[i]} → {int(np.argmax(A[i]))} {tokens[int(np.argmax(A[i]))]} ({fmt(A[i].max(), 2)})"
             for i in range(len(tokens))]
     return ("Each query row attends only to itself and earlier keys (later cells are blank). "
             "Largest weight in each row, query → key (weight): " + "; ".join(tops) + ".")
@@ -139,7 +132,7 @@ def alternative_figure():
 def probability_figure(start: int = ROW_FAST):
     wt = load()
     probs, tokens = wt["probs"], wt.tokens
-    tops = [f"after {i} {tokens[i]}: {VOCAB[int(np.argmax(probs[i]))]} ({probs[i].max():.2f})"
+    tops = [f"after {i} {tokens[i]}: {VOCAB[int(np.argmax(probs[i]))]} ({fmt(probs[i].max(), 2)})"
             for i in range(len(tokens))]
     summary = (f"At position {start} ({tokens[start]}) the most likely next words are "
                f"{ranked(list(VOCAB), probs[start])}. The most likely next word at each position: "
@@ -152,7 +145,8 @@ def probability_print_table(n: int = 3):
     """For the handout, where the slider cannot move: the n likeliest next words at every position."""
     wt = load()
     probs, tokens = wt["probs"], wt.tokens
-    rows = [(f"{i} {tokens[i]}", *(f"{VOCAB[k]} {probs[i, k]:.2f}" for k in np.argsort(-probs[i], kind="stable")[:n]))
+    rows = [(f"{i} {tokens[i]}",
+             *(f"{VOCAB[k]} {fmt(probs[i, k], 2)}" for k in np.argsort(-probs[i], kind="stable")[:n]))
             for i in range(len(tokens))]
     table = rows_html(["position", *(f"choice {k + 1}" for k in range(n))], rows,
                       caption="What the slider shows, at every position: the likeliest next words")
@@ -164,7 +158,7 @@ def loss_figure():
     history = wt.manifest["loss_history"]
     floor = loss_floor(facts["n_coin_flips"], facts["n_targets"])
     summary = (f"The mean loss falls from {history[0]:.3f} to {history[-1]:.4f} nats per target over "
-               f"{wt.manifest['steps']} Adam steps (log scale), down to the floor of {floor:.4f} that "
+               f"{wt.manifest['steps']} Adam steps (log scale), just above the floor of {floor:.4f} that "
                f"{facts['n_coin_flips']} two-way choices among {facts['n_targets']} targets allow.")
     return show(loss_curve(history, facts["n_coin_flips"], facts["n_targets"]), "fig-loss",
                 "Training loss per Adam step against the floor that the data allows.", summary)

@@ -8,8 +8,9 @@ import numpy as np
 from ...data.walkthrough import VOCAB, data_facts, loss_floor, next_word_options
 from . import claims
 from .claims import CUE_FALL, CUE_RISE, FALL, FAST, RISE, ROW_FAST, ROW_SLOW, SLOW
-from .figures import loss_spike
+from .history import loss_spike
 from .matrices import matrix
+from .overflow import float_limits
 from .published import ALTERNATIVE, Walkthrough, load
 from .seeds import pattern_counts, seed_record
 
@@ -61,6 +62,8 @@ def prose_values(wt: Walkthrough | None = None, record: dict | None = None) -> d
     v[f"row{r13}_max_score"] = float(wt["S"][r13].max())
     v[f"exp_row{r13}_max"] = float(np.log10(math.e) * wt["S"][r13].max())  # e^max as a power of ten
     v[f"z_v_gap_{r13}"] = float(np.abs(wt["Z"][r13] - wt["V"][c9]).max())
+    v[f"cue_distance_{r13}"] = r13 - c9  # how far back row 13's cue sits
+    v[f"x_gap_{r5}_{r13}"] = float(np.abs(wt["X"][r13] - wt["X"][r5]).max())
     v["d_model"] = int(wt["E"].shape[1])
     v["d_k"] = int(wt["W_Q"].shape[1])
     v["d_ff"] = int(wt["W1"].shape[1])
@@ -86,6 +89,8 @@ def prose_values(wt: Walkthrough | None = None, record: dict | None = None) -> d
     v["share_cue_both"] = len(both) / len(conv)
     v[f"n_cue_{r13}"] = sum(e["rows"][str(r13)]["word"] == FALL for e in conv)
     v["n_all_claims"] = sum(not e["failed_claims"] for e in entries)
+    v["n_selection_claims"] = len(claims.WALKTHROUGH.claims)
+    v["loss_ceiling"] = claims.LOSS_CEILING
     v["n_patterns"] = len(pattern_counts(record))
     v["alt_seed"] = int(alt.manifest["seed"])
     top = int(np.argmax(alt["A"][r13]))
@@ -95,19 +100,3 @@ def prose_values(wt: Walkthrough | None = None, record: dict | None = None) -> d
     v[f"alt_A_{r13}_{c9}"] = float(alt["A"][r13, c9])
     v[f"alt_p{r13}_{FAST}"] = alt.prob(r13, FAST)
     return v
-
-
-def float_limits(row: np.ndarray) -> dict[str, object]:
-    """Where exp overflows in float16 and float32, and a softmax in float16 of the row's scores doubled:
-    without the max-subtraction (how many weights come out not-a-number) and with it (their sum)."""
-    f16, f32 = math.log(float(np.finfo(np.float16).max)), math.log(float(np.finfo(np.float32).max))
-    doubled = (2 * row).astype(np.float16)
-    with np.errstate(over="ignore", invalid="ignore"):
-        e = np.exp(doubled)
-        naive = e / e.sum()
-    shifted = np.exp(doubled - doubled.max())
-    stable = shifted / shifted.sum()
-    return {"f16_max": float(np.finfo(np.float16).max), "f16_exp_limit": f16, "f32_exp_limit": f32,
-            "row_exp_f16": float(np.exp(np.float16(row.max()))), "doubled_max": float(doubled.max()),
-            "doubled_naive_nan": int(np.isnan(naive).sum()), "doubled_stable_sum": float(stable.astype(np.float64).sum()),
-            "doubled_n": int(row.size)}

@@ -1,0 +1,339 @@
+"""The walkthrough page's further claims: its sentences about the published run, the data and the seed search.
+
+Each is a function of the published Walkthrough (compute.lessons.walkthrough.published);
+the claims about the seed search also read the seed-search record and the
+alternative checkpoint, which a test may pass in instead. They describe the
+published run, so the seed search does not apply them to other seeds (it applies
+the selection claims, selection.py).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...claims import Outcome, Registry
+from ...data.walkthrough import SENTENCES, VOCAB, answer_rows, cue_positions, data_facts, loss_floor, next_word_options
+from .history import NEAR, loss_spike
+from .overflow import FLOAT16_EXP_LIMIT, float_limits
+from .published import ALTERNATIVE, Walkthrough, load
+from .seeds import pattern_counts, seed_record
+from .selection import (CUE_FALL, CUE_RISE, DOMINANT, FALL, FAST, RISE, ROW_FAST, ROW_SLOW, SLOW, SURE, WALKTHROUGH,
+                        _predicts, coin_flip_positions)
+
+# The page's words, as numbers.
+JUST_ABOVE = 0.001    # "just above the floor": less than 0.1 % above it
+QUERY_GAP = 0.25      # "they differ": in some coordinate by more than a quarter of the largest query entry
+MODEST = 2.0          # "a modest gap in the scores": the leading score is less than twice the runner-up's
+DECISIVE = 10.0       # "a decisive one in the weights": the leading weight is over ten times the runner-up's
+JUST = 0.1            # "keeps just ... of the weight": less than this
+MOST = 0.5            # "most of its weight"
+CLOSE = 0.15          # "close to fall's value": no coordinate off by more than 15 % of the value's largest entry
+FAR_APART = 5.0       # "far apart": their largest coordinate gap over five times their inputs' largest gap
+ALMOST_EVEN = 0.05    # "splits almost evenly": each of the two words within 0.05 of one half
+STABLE_SUM = 1e-3     # the max-subtracted float16 softmax sums to 1 within this (float16's rounding)
+ONLY = 0.25           # "only N converged runs": fewer than a quarter of them
+SEVERAL = 3           # "several" / "N different ways": at least three attention patterns
+HARDLY = 0.01         # "only ... on fall": the alternative seed's row 13 puts less than this on its cue
+
+PAGE = Registry()
+page_claim = PAGE.claim
+ANSWER_CLAIMS = ("position_5_predicts_slow", "position_13_predicts_fast")
+CONVERGENCE_CLAIMS = ("determined_words_are_certain", "loss_near_floor")  # a seed "converged": both hold
+
+
+def _allowed(wt: Walkthrough, row: int) -> np.ndarray:
+    """The scores a query row may read: keys 0..row."""
+    return wt["S"][row, : row + 1]
+
+
+@page_claim("Every next word of the eight sentences is fixed by the words before it, except after the opening "
+            "'the' (rise or fall) and after each noun (was or of), where the two words follow equally often; "
+            "those two-way targets set the loss floor, n ln2 / targets.")
+def targets_are_fixed_or_even_coin_flips(wt):
+    two_way, bad, n = {}, [], 0
+    for sentence in SENTENCES:
+        words = sentence.split()
+        for i in range(len(words) - 1):
+            n += 1
+            options = next_word_options(words[: i + 1])
+            if len(options) == 1:
+                continue
+            context = "opening 'the'" if i == 0 else f"noun {words[i]!r}"
+            expected = {RISE, FALL} if i == 0 else ({"was", "of"} if words[i] in (RISE, FALL) else None)
+            if set(options) != expected or any(p != 0.5 for p in options.values()):
+                bad.append(f"after {' '.join(words[: i + 1])!r}: {options}")
+            two_way[context] = two_way.get(context, 0) + 1
+    facts = data_facts()
+    n_two = sum(two_way.values())
+    ok = (not bad and n_two == facts["n_coin_flips"] and n == facts["n_targets"]
+          and abs(facts["loss_floor"] - loss_floor(n_two, n)) < 1e-15)
+    return Outcome(ok, f"{n_two} of {n} targets are two-way ({', '.join(f'{k}: {v}' for k, v in two_way.items())})"
+                       + (f"; not an even two-way choice: {'; '.join(bad)}" if bad else ""))
+
+
+@page_claim(f"Each of the eight sentences has one '{RISE}' clause ending '{SLOW}' and one '{FALL}' clause ending "
+            f"'{FAST}', joined by 'but': the first clause's noun decides the second's.")
+def clauses_pair_rise_with_fall(wt):
+    bad = []
+    for sentence in SENTENCES:
+        clauses = [c.split() for c in sentence.split(" but ")]
+        pairs = {(c[1], c[-1]) for c in clauses}
+        if len(clauses) != 2 or pairs != {(RISE, SLOW), (FALL, FAST)}:
+            bad.append(sentence)
+    return Outcome(not bad, f"{len(SENTENCES) - len(bad)} of {len(SENTENCES)} sentences pair {RISE}-{SLOW} "
+                            f"with {FALL}-{FAST}" + (f"; not: {'; '.join(bad)}" if bad else ""))
+
+
+@page_claim(f"In the goal sentence each 'was' sits at least {SEVERAL} words after its cue noun, "
+            "the same distance for both.")
+def cues_sit_several_words_back(wt):
+    gaps = [row - cue for row, cue in zip(answer_rows(), cue_positions())]
+    return Outcome(min(gaps) >= SEVERAL and len(set(gaps)) == 1,
+                   ", ".join(f"'was' at {row}, {wt.tokens[cue]!r} at {cue}: {row - cue} back"
+                             for row, cue in zip(answer_rows(), cue_positions())))
+
+
+@page_claim("P has one row per input position of the longest training sentence (its length less one).")
+def positions_fit_the_longest_sentence(wt):
+    longest, rows = max(len(s.split()) for s in SENTENCES), wt["P"].shape[0]
+    return Outcome(rows == longest - 1, f"P has {rows} rows, the longest sentence {longest} words")
+
+
+@page_claim(f"The published run ends with its loss above the floor by less than {JUST_ABOVE:.1%} of it.")
+def final_loss_just_above_floor(wt):
+    facts = data_facts()
+    floor, final = facts["loss_floor"], float(wt.manifest.get("final_loss", np.nan))
+    return Outcome(floor < final < floor * (1 + JUST_ABOVE),
+                   f"final loss {final:.6f}, floor {floor:.6f} ({final / floor - 1:+.4%})")
+
+
+@page_claim(f"The loss first comes within {NEAR:.0%} of the floor at the step the page names and leaves that "
+            "band again more than once; its largest bump after that is the step the page names, outside the "
+            "band, and the loss is back inside it the number of steps later that the page names.")
+def loss_bumps_after_settling(wt):
+    history = wt.manifest.get("loss_history")
+    if not history:
+        return Outcome(False, "no loss history in the manifest")
+    h, facts = np.asarray(history), data_facts()
+    band = facts["loss_floor"] * (1 + NEAR)
+    s = loss_spike(history, facts["loss_floor"])
+    settled, step, back = s["settled"], s["step"], s["back"]
+    ok = (bool((h[:settled] > band).all()) and h[settled] <= band and s["exits"] >= 2
+          and step > settled and h[step] > band and back > 0
+          and bool((h[step: step + back] > band).all()) and h[step + back] <= band)
+    return Outcome(ok, f"band {band:.6f}: first inside at step {settled} ({h[settled]:.6f}); leaves it "
+                       f"{s['exits']} times; largest bump step {step} ({h[step]:.6f}, {s['above']:+.2%}); "
+                       f"back inside at step {step + back} ({h[step + back]:.6f})")
+
+
+@page_claim(f"q_{ROW_SLOW} and q_{ROW_FAST}, both made by 'was', differ in some coordinate by more than "
+            f"{QUERY_GAP} of the largest query entry.")
+def was_queries_differ(wt):
+    Q = wt["Q"]
+    gap, scale = float(np.abs(Q[ROW_FAST] - Q[ROW_SLOW]).max()), float(np.abs(Q).max())
+    same = wt.tokens[ROW_SLOW] == wt.tokens[ROW_FAST]
+    return Outcome(same and gap > QUERY_GAP * scale,
+                   f"largest |q_{ROW_FAST} - q_{ROW_SLOW}| = {gap:.4f}, largest |Q| = {scale:.4f}")
+
+
+@page_claim(f"Among the keys each row may read, row {ROW_FAST}'s largest score is on '{FALL}' and its second on "
+            f"'{RISE}'; row {ROW_SLOW}'s largest is on '{RISE}'.")
+def score_rows_peak_on_cues(wt):
+    r13, r5 = _allowed(wt, ROW_FAST), _allowed(wt, ROW_SLOW)
+    order13 = np.argsort(-r13, kind="stable")[:2].tolist()
+    top5 = int(np.argmax(r5))
+    return Outcome(order13 == [CUE_FALL, CUE_RISE] and top5 == CUE_RISE,
+                   f"row {ROW_FAST}: {', '.join(f'{wt.tokens[j]} {r13[j]:.4f}' for j in order13)}; "
+                   f"row {ROW_SLOW}: {wt.tokens[top5]} {r5[top5]:.4f}")
+
+
+@page_claim(f"Before the mask, row {ROW_SLOW}'s largest score of all is on a later position (one it must not read).")
+def row_5_peeks_at_the_future(wt):
+    row = wt["S"][ROW_SLOW]
+    top = int(np.argmax(row))
+    return Outcome(top > ROW_SLOW, f"largest score {row[top]:.4f} at position {top} ({wt.tokens[top]!r})")
+
+
+@page_claim("Every masked weight (key after query) is exactly 0, and every row of A sums to 1.")
+def masked_weights_are_exactly_zero(wt):
+    A = wt["A"]
+    future = np.triu(np.ones(A.shape, bool), 1)
+    worst = float(np.abs(A[future]).max())
+    sums = np.abs(A.sum(axis=1) - 1).max()
+    return Outcome(worst == 0.0 and sums < 1e-12, f"largest masked weight {worst}, largest |row sum - 1| = {sums:.1e}")
+
+
+@page_claim(f"Every score a row may read is below the float16 exp limit ln 65504 ≈ {FLOAT16_EXP_LIMIT:.2f}.")
+def scores_fit_float16(wt):
+    allowed = np.where(np.triu(np.ones(wt["S"].shape, bool), 1), -np.inf, wt["S"])
+    top = float(allowed.max())
+    i, j = np.unravel_index(int(np.argmax(allowed)), allowed.shape)
+    return Outcome(top < FLOAT16_EXP_LIMIT, f"largest readable score {top:.4f} (row {i}, key {j})")
+
+
+@page_claim(f"Row {ROW_FAST}'s scores doubled: the literal float16 softmax gives at least one not-a-number, "
+            f"the max-subtracted one gives finite weights summing to 1 within {STABLE_SUM}.")
+def stable_softmax_survives_doubling(wt):
+    f = float_limits(_allowed(wt, ROW_FAST))
+    ok = (f["doubled_max"] > FLOAT16_EXP_LIMIT and f["doubled_naive_nan"] >= 1 and f["doubled_stable_finite"]
+          and abs(f["doubled_stable_sum"] - 1) < STABLE_SUM)
+    return Outcome(ok, f"doubled largest score {f['doubled_max']:.2f}; literal softmax: {f['doubled_naive_nan']} of "
+                       f"{f['doubled_n']} weights NaN; max-subtracted: sum {f['doubled_stable_sum']:.6f}, "
+                       f"{'all' if f['doubled_stable_finite'] else 'not all'} finite")
+
+
+@page_claim(f"In row {ROW_FAST}, '{FALL}' scores less than {MODEST} times '{RISE}', yet gets over {DECISIVE} times "
+            f"its weight, and '{RISE}' keeps less than {JUST}.")
+def softmax_sharpens_row_13(wt):
+    s_f, s_r = wt["S"][ROW_FAST, CUE_FALL], wt["S"][ROW_FAST, CUE_RISE]
+    a_f, a_r = wt["A"][ROW_FAST, CUE_FALL], wt["A"][ROW_FAST, CUE_RISE]
+    ok = s_r > 0 and s_f / s_r < MODEST and a_f / a_r > DECISIVE and a_r < JUST
+    return Outcome(bool(ok), f"scores {FALL} {s_f:.4f} / {RISE} {s_r:.4f} = {s_f / s_r:.3f}; "
+                             f"weights {FALL} {a_f:.6f} / {RISE} {a_r:.6f} = {a_f / a_r:.2f}")
+
+
+@page_claim(f"Row {ROW_FAST} puts most of its weight (over {MOST}) on '{FALL}', and no coordinate of z_{ROW_FAST} "
+            f"differs from v_{FALL} by more than {CLOSE:.0%} of that value's largest entry.")
+def z_13_close_to_fall_value(wt):
+    a = wt["A"][ROW_FAST, CUE_FALL]
+    v = wt["V"][CUE_FALL]
+    gap, scale = float(np.abs(wt["Z"][ROW_FAST] - v).max()), float(np.abs(v).max())
+    return Outcome(bool(a > MOST and gap < CLOSE * scale),
+                   f"A[{ROW_FAST},{CUE_FALL}] = {a:.6f}; largest |z - v| = {gap:.4f}, largest |v| = {scale:.4f} "
+                   f"({gap / scale:.1%})")
+
+
+@page_claim(f"y_{ROW_SLOW} and y_{ROW_FAST} (both 'was') differ in some coordinate by over {FAR_APART} times the "
+            f"largest coordinate gap of their inputs x_{ROW_SLOW} and x_{ROW_FAST}.")
+def was_rows_end_far_apart(wt):
+    y_gap = float(np.abs(wt["y"][ROW_FAST] - wt["y"][ROW_SLOW]).max())
+    x_gap = float(np.abs(wt["X"][ROW_FAST] - wt["X"][ROW_SLOW]).max())
+    return Outcome(y_gap > FAR_APART * x_gap, f"largest |y gap| = {y_gap:.4f}, largest |x gap| = {x_gap:.4f} "
+                                              f"({y_gap / x_gap:.2f} times)")
+
+
+@page_claim(f"The logits part the two 'was' rows: row {ROW_SLOW}'s largest logit is '{SLOW}', above '{FAST}'; "
+            f"row {ROW_FAST}'s largest is '{FAST}', above '{SLOW}'.")
+def logits_part_the_was_rows(wt):
+    L, s, f = wt["logits"], VOCAB.index(SLOW), VOCAB.index(FAST)
+    top5, top13 = VOCAB[int(np.argmax(L[ROW_SLOW]))], VOCAB[int(np.argmax(L[ROW_FAST]))]
+    parted = L[ROW_SLOW, s] > L[ROW_SLOW, f] and L[ROW_FAST, f] > L[ROW_FAST, s]
+    return Outcome(top5 == SLOW and top13 == FAST and bool(parted),
+                   f"row {ROW_SLOW}: top {top5!r}, {SLOW} {L[ROW_SLOW, s]:.4f}, {FAST} {L[ROW_SLOW, f]:.4f}; "
+                   f"row {ROW_FAST}: top {top13!r}, {SLOW} {L[ROW_FAST, s]:.4f}, {FAST} {L[ROW_FAST, f]:.4f}")
+
+
+@page_claim(f"Where the data allows two next words equally, the model gives each within {ALMOST_EVEN} of one half.")
+def coin_flips_split_almost_evenly(wt):
+    parts, worst = [], 0.0
+    for i in coin_flip_positions(wt):
+        for word in next_word_options(list(wt.tokens[: i + 1])):
+            p = wt.prob(i, word)
+            worst = max(worst, abs(p - 0.5))
+            parts.append(f"p({word}|{i}) = {p:.4f}")
+    return Outcome(bool(parts) and worst < ALMOST_EVEN, f"largest |p - 0.5| = {worst:.4f}: " + ", ".join(parts))
+
+
+# The seed-search record (compute/checkpoints/walkthrough-seeds.json): what every seed of the search learned.
+
+def _lesson_pattern() -> str:
+    return ", ".join(f"{row} → {word}" for row, word in zip(answer_rows(), (RISE, FALL)))
+
+
+def _entry(record: dict, seed: int) -> dict | None:
+    return next((e for e in record["entries"] if e["seed"] == seed), None)
+
+
+def _agrees(entry: dict | None, model: Walkthrough) -> list[str]:
+    """Where a record entry and the claims and attention recomputed from its checkpoint disagree."""
+    if entry is None:
+        return ["no entry"]
+    seed, problems = entry["seed"], []
+    failing = {c.name for c, o in WALKTHROUGH.check_all(model) if not o.holds}
+    if set(entry["failed_claims"]) != failing:
+        problems.append(f"seed {seed}: recorded failed claims {sorted(entry['failed_claims'])}, now {sorted(failing)}")
+    for row in answer_rows():
+        rec, a = entry["rows"][str(row)], model["A"][row]
+        top = int(np.argmax(a))
+        if rec["position"] != top or rec["word"] != model.tokens[top] or abs(rec["weight"] - a[top]) > 1e-6:
+            problems.append(f"seed {seed} row {row}: recorded {rec}, now position {top} weight {a[top]:.6f}")
+    return problems
+
+
+@page_claim("The seed search trained every seed of its range, each once, with the published run's recipe.")
+def seed_search_covers_every_seed(wt, record=None):
+    record = record or seed_record()
+    seeds = [e["seed"] for e in record["entries"]]
+    first, last = record["seeds"]
+    same = record["recipe"] == wt.manifest.get("recipe")
+    return Outcome(seeds == list(range(first, last + 1)) and same,
+                   f"{len(seeds)} entries for seeds {first} to {last}, "
+                   f"{'in order, each once' if seeds == list(range(first, last + 1)) else 'not each seed once'}; "
+                   f"recipe {'the same as' if same else 'not the same as'} the published run's")
+
+
+@page_claim("The seed-search record agrees with the stored checkpoints (their seeds, and for each its attention "
+            "rows and failing claims, recomputed now), names only today's selection claims, and counts a seed as "
+            "converged exactly when it passes " + " and ".join(CONVERGENCE_CLAIMS) + ".")
+def seed_record_agrees_with_checkpoints(wt, record=None, alt=None):
+    record, alt = record or seed_record(), alt or load(ALTERNATIVE)
+    seeds = (wt.manifest.get("seed"), alt.manifest.get("seed"))
+    problems = [] if (record["published_seed"], record["alternative_seed"]) == seeds else \
+        [f"record names seeds {(record['published_seed'], record['alternative_seed'])}, checkpoints hold {seeds}"]
+    problems += _agrees(_entry(record, seeds[0]), wt) + _agrees(_entry(record, seeds[1]), alt)
+    unknown = sorted({n for e in record["entries"] for n in e["failed_claims"]} - set(WALKTHROUGH.claims))
+    if unknown:
+        problems.append(f"claims no longer checked: {', '.join(unknown)}")
+    wrong = [e["seed"] for e in record["entries"]
+             if e["converged"] != (not set(CONVERGENCE_CLAIMS) & set(e["failed_claims"]))]
+    if wrong:
+        problems.append(f"converged flag disagrees with the claims for seeds {wrong}")
+    n_conv = sum(e["converged"] for e in record["entries"])
+    if record.get("n_converged", n_conv) != n_conv:
+        problems.append(f"record says {record['n_converged']} converged, its entries {n_conv}")
+    return Outcome(not problems, "; ".join(problems) or
+                   f"seeds {seeds[0]} and {seeds[1]} recomputed as recorded; "
+                   f"{n_conv} of {len(record['entries'])} converged")
+
+
+@page_claim("The published seed is the first of the search to pass every selection claim.")
+def published_seed_is_first_to_pass(wt, record=None):
+    record = record or seed_record()
+    passing = [e["seed"] for e in record["entries"] if not e["failed_claims"]]
+    seed = wt.manifest.get("seed")
+    return Outcome(bool(passing) and passing[0] == seed == record["published_seed"],
+                   f"seeds passing every selection claim: {passing}; published seed {seed}")
+
+
+@page_claim(f"Every converged seed answers '{SLOW}' at position {ROW_SLOW} and '{FAST}' at position {ROW_FAST}, and "
+            f"they find at least {SEVERAL} different attention patterns.")
+def converged_seeds_answer_in_several_ways(wt, record=None):
+    record = record or seed_record()
+    conv = [e for e in record["entries"] if e["converged"]]
+    wrong = [e["seed"] for e in conv if set(ANSWER_CLAIMS) & set(e["failed_claims"])]
+    n_patterns = len(pattern_counts(record))
+    return Outcome(bool(conv) and not wrong and n_patterns >= SEVERAL,
+                   f"{len(conv)} converged, {len(wrong)} of them answer wrongly{f' (seeds {wrong})' if wrong else ''}; "
+                   f"{n_patterns} patterns")
+
+
+@page_claim(f"Fewer than {ONLY:.0%} of the converged seeds find the lesson's pattern ({_lesson_pattern()}), "
+            "and another pattern is more common.")
+def lesson_pattern_is_a_minority(wt, record=None):
+    record = record or seed_record()
+    counts = pattern_counts(record)
+    n, total = counts.get(_lesson_pattern(), 0), sum(counts.values())
+    top = next(iter(counts))
+    return Outcome(total > 0 and n / total < ONLY and counts[top] > n,
+                   f"lesson's pattern {n} of {total} ({n / max(total, 1):.1%}); most common: {top} ({counts[top]})")
+
+
+@page_claim(f"The alternative seed's row {ROW_FAST} puts over {DOMINANT} on a word other than '{FALL}' and less than "
+            f"{HARDLY} on '{FALL}', yet predicts '{FAST}' with probability above {SURE}.")
+def alternative_answers_from_another_word(wt, alt=None):
+    alt = alt or load(ALTERNATIVE)
+    a = alt["A"][ROW_FAST]
+    top = int(np.argmax(a))
+    answer = _predicts(alt, ROW_FAST, FAST)
+    return Outcome(top != CUE_FALL and a[top] > DOMINANT and a[CUE_FALL] < HARDLY and answer.holds,
+                   f"seed {alt.manifest.get('seed')}: largest weight {a[top]:.6f} on {alt.tokens[top]!r} "
+                   f"(position {top}), {a[CUE_FALL]:.6f} on {FALL!r}; {answer.evidence}")

@@ -1,0 +1,148 @@
+"""The walkthrough's selection claims: what a model must show for the lesson to be told about it.
+
+The seed search (compute.training.seedsearch) checks these on every seed it
+trains and publishes the first seed that passes them all; `compute train`
+checks them on a single run. Each claim is a function of a Walkthrough
+(compute.lessons.walkthrough.published) that returns whether it holds and the
+numbers that decide it. The page's further claims are in page_claims.py; the
+lesson imports both from claims.py.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...claims import Outcome, Registry
+from ...data.walkthrough import CUE_ANSWERS, answer_rows, cue_positions, next_word_options
+from .overflow import FLOAT16_EXP_LIMIT
+from .published import Walkthrough, target_probabilities
+
+LOSS_CEILING = 0.19   # just above the floor of 24 ln2 / 88 ≈ 0.189 nats per target
+SURE = 0.99           # probability that counts as a confident, correct prediction
+DOMINANT = 0.9        # attention weight that counts as "copies that row's value"
+COIN_FLIP = (0.4, 0.6)  # band for a genuine 50/50 choice
+
+WALKTHROUGH = Registry()
+claim = WALKTHROUGH.claim
+(ROW_SLOW, ROW_FAST), (CUE_RISE, CUE_FALL) = answer_rows(), cue_positions()  # (5, 13), (1, 9)
+(RISE, SLOW), (FALL, FAST) = CUE_ANSWERS
+
+
+def _predicts(wt: Walkthrough, position: int, word: str) -> Outcome:
+    top, p = wt.top_word(position), wt.prob(position, word)
+    return Outcome(top == word and p > SURE, f"top word {top!r}, p({word}) = {p:.6f}")
+
+
+def _attends(wt: Walkthrough, row: int, target: int) -> Outcome:
+    a = wt["A"][row]
+    top = int(np.argmax(a))
+    return Outcome(top == target, f"largest weight {a[top]:.6f} at position {top} ({wt.tokens[top]!r}); "
+                                  f"weight on position {target} ({wt.tokens[target]!r}) = {a[target]:.6f}")
+
+
+@claim(f"Position {ROW_SLOW} (the first 'was') predicts '{SLOW}' with probability above {SURE}.")
+def position_5_predicts_slow(wt):
+    return _predicts(wt, ROW_SLOW, SLOW)
+
+
+@claim(f"Position {ROW_FAST} (the second 'was') predicts '{FAST}' with probability above {SURE}.")
+def position_13_predicts_fast(wt):
+    return _predicts(wt, ROW_FAST, FAST)
+
+
+@claim(f"Row {ROW_SLOW} of A puts its largest weight on '{RISE}' (position {CUE_RISE}).")
+def row_5_attends_rise(wt):
+    return _attends(wt, ROW_SLOW, CUE_RISE)
+
+
+@claim(f"Row {ROW_FAST} of A puts its largest weight on '{FALL}' (position {CUE_FALL}).")
+def row_13_attends_fall(wt):
+    return _attends(wt, ROW_FAST, CUE_FALL)
+
+
+@claim(f"Rows {ROW_SLOW} and {ROW_FAST} each put more than {DOMINANT} on their cue, "
+       f"so z_{ROW_SLOW} ≈ v_{RISE} and z_{ROW_FAST} ≈ v_{FALL}.")
+
+
+def cue_rows_copy_their_value(wt):
+    a5, a13 = wt["A"][ROW_SLOW, CUE_RISE], wt["A"][ROW_FAST, CUE_FALL]
+    gap = max(np.abs(wt["Z"][ROW_SLOW] - wt["V"][CUE_RISE]).max(), np.abs(wt["Z"][ROW_FAST] - wt["V"][CUE_FALL]).max())
+    return Outcome(a5 > DOMINANT and a13 > DOMINANT,
+                   f"A[{ROW_SLOW},{CUE_RISE}] = {a5:.6f}, A[{ROW_FAST},{CUE_FALL}] = {a13:.6f}, "
+                   f"largest |z - v| = {gap:.4f}")
+
+
+def cue_key_coordinate(wt: Walkthrough) -> int | None:
+    """The key coordinate on which the two cues hold the two largest keys, if any."""
+    K = wt["K"]
+    for c in range(K.shape[1]):
+        top_two = set(np.argsort(K[:, c])[-2:].tolist())
+        if top_two == {CUE_RISE, CUE_FALL}:
+            return c
+    return None
+
+
+def cue_value_coordinate(wt: Walkthrough) -> int:
+    """The value coordinate where the two cues' values differ most."""
+    return int(np.argmax(np.abs(wt["V"][CUE_RISE] - wt["V"][CUE_FALL])))
+
+
+@claim(f"One key coordinate holds the two largest keys of the sentence, and they belong to '{RISE}' and '{FALL}'.")
+def key_coordinate_marks_cues(wt):
+    c = cue_key_coordinate(wt)
+    if c is None:
+        return Outcome(False, f"no key coordinate has {RISE} and {FALL} as its two largest entries")
+    return Outcome(True, f"coordinate {c}: k_{RISE} = {wt['K'][CUE_RISE, c]:.4f}, k_{FALL} = {wt['K'][CUE_FALL, c]:.4f}")
+
+
+@claim(f"The value coordinate that differs most between '{RISE}' and '{FALL}' gives them opposite signs.")
+def value_coordinate_separates_cues(wt):
+    c = cue_value_coordinate(wt)
+    r, f = wt["V"][CUE_RISE, c], wt["V"][CUE_FALL, c]
+    return Outcome(bool(np.sign(r) != np.sign(f)), f"coordinate {c}: v_{RISE} = {r:.4f}, v_{FALL} = {f:.4f}")
+
+
+def coin_flip_positions(wt: Walkthrough) -> list[int]:
+    """Goal-sentence positions where the training data allows two next words equally."""
+    return [i for i in range(len(wt.tokens)) if len(next_word_options(list(wt.tokens[: i + 1]))) == 2]
+
+
+@claim(f"Where the data allows two next words equally (positions 0, 1 and 9), the model gives each "
+       f"{COIN_FLIP[0]} to {COIN_FLIP[1]}.")
+
+
+def coin_flips_split_evenly(wt):
+    parts, ok = [], True
+    for i in coin_flip_positions(wt):
+        for word in next_word_options(list(wt.tokens[: i + 1])):
+            p = wt.prob(i, word)
+            ok &= COIN_FLIP[0] <= p <= COIN_FLIP[1]
+            parts.append(f"p({word}|{i}) = {p:.4f}")
+    return Outcome(ok and bool(parts), ", ".join(parts) or "no two-way positions found")
+
+
+@claim(f"Every next word that the data determines gets probability above {SURE}, in all eight sentences.")
+def determined_words_are_certain(wt):
+    worst = (1.0, "")
+    for sentence, i, word, p in target_probabilities(wt.weights):
+        if len(next_word_options(sentence.split()[: i + 1])) == 1 and p < worst[0]:
+            worst = (p, f"{word!r} after {' '.join(sentence.split()[: i + 1])!r}")
+    return Outcome(worst[0] > SURE, f"lowest such probability {worst[0]:.6f} {worst[1]}".strip())
+
+
+def mean_loss(wt: Walkthrough) -> float:
+    """Mean cross-entropy (nats) over all training targets, in float64."""
+    ps = [p for *_, p in target_probabilities(wt.weights)]
+    return float(-np.mean(np.log(ps)))
+
+
+@claim(f"The mean training loss is below {LOSS_CEILING} nats per target (the floor is 24 ln2 / 88).")
+def loss_near_floor(wt):
+    loss = mean_loss(wt)
+    return Outcome(loss < LOSS_CEILING, f"loss {loss:.6f}")
+
+
+@claim("Row 13's scores are safe for exp in float16 (largest below ln 65504 ≈ 11.09); doubled, they are not.")
+def row_13_fits_float16_until_doubled(wt):
+    top = float(wt["S"][ROW_FAST, : ROW_FAST + 1].max())
+    return Outcome(top < FLOAT16_EXP_LIMIT < 2 * top,
+                   f"largest score of row {ROW_FAST} = {top:.2f}, float16 exp limit = {FLOAT16_EXP_LIMIT:.2f}")
