@@ -1,12 +1,16 @@
 """Counting the work of a context of T tokens of width d: parameters, multiply-adds, memory, the KV cache.
 
 The counts are of what the plain implementations in compute/nn/mixers.py do
-(dense matrix products, the causal mask applied after them), in multiply-adds
-(MACs: one product added into a sum). Training on a sequence costs its forward
-pass and a backward pass: each product A B whose factors both need gradients
-costs two more products of its size (the gradient for A and the one for B),
-so 3 x its forward MACs; a product with a constant factor (the averaging
-matrix) costs one more.
+(dense matrix products, the causal mask applied after them; attention through
+its explicit path, CausalSelfAttention.trace), in multiply-adds (MACs: one
+product added into a sum). The fused attention kernel that the mixers' forward
+pass calls, and the bench times, skips the score blocks the mask would zero
+and never stores the T x T scores (Part 2B, section 3).
+
+Training on a sequence costs its forward pass and a backward pass: each
+product A B whose factors both need gradients costs two more products of its
+size (the gradient for A and the one for B), so 3 x its forward MACs; a
+product with a constant factor (the averaging matrix) costs one more.
 """
 from __future__ import annotations
 

@@ -47,11 +47,23 @@ class AverageMixer(nn.Module):
         super().__init__()
         self.W = nn.Parameter(torch.randn(d, d) / d ** 0.5)
 
-    def forward(self, X: torch.Tensor) -> torch.Tensor:
-        T = X.shape[1]
-        # As a matrix product: row t of the lower-triangular matrix holds 1/t over positions 1..t.
-        means = torch.tril(torch.ones(T, T, dtype=X.dtype)) / torch.arange(1, T + 1, dtype=X.dtype)[:, None]
+    @staticmethod
+    def matrix(T: int, dtype: torch.dtype = torch.float32) -> torch.Tensor:
+        """The lower-triangular T x T averaging matrix: row t holds 1/t over positions 1..t.
+
+        Built as written, it allocates three T x T arrays: the ones, their lower triangle, and that divided."""
+        return torch.tril(torch.ones(T, T, dtype=dtype)) / torch.arange(1, T + 1, dtype=dtype)[:, None]
+
+    def forward(self, X: torch.Tensor, means: torch.Tensor | None = None) -> torch.Tensor:
+        """As a matrix product: the averaging matrix (built on every call unless `means` gives it) times X, then W."""
+        if means is None:
+            means = self.matrix(X.shape[1], X.dtype)
         return (means @ X) @ self.W
+
+    def running_mean(self, X: torch.Tensor) -> torch.Tensor:
+        """The same means as forward with no T x T matrix: a running sum of the rows, divided by the count."""
+        T = X.shape[1]
+        return (X.cumsum(1) / torch.arange(1, T + 1, dtype=X.dtype)[:, None]) @ self.W
 
     def next_context(self, X: torch.Tensor, cache=None):
         """With a cache (the running sum and count), one addition of d numbers; without, the mean of all rows."""

@@ -97,3 +97,15 @@ def test_a_new_tokens_weight_products_in_the_four_head_model_match_the_decoder_c
         counted = macs(lambda: model.step(ids[:, -1:], caches))
     parts = token_macs(size, T, d_ff_factor=cfg.d_ff // cfg.d_model)
     assert counted == parts["projections"] + parts["feed-forward"] + cfg.d_model * cfg.vocab_size
+
+
+@pytest.mark.parametrize("T, d", [(4, 3), (7, 5), (16, 8)])
+def test_averagings_other_forward_passes_give_the_same_means(T, d):
+    """The bench times averaging two more ways: with its matrix built once and kept (the same products, so the
+    same count), and as a running sum (no T x T product: only W's, T d^2 multiply-adds)."""
+    m, X = AverageMixer(d), torch.randn(1, T, d)
+    means = AverageMixer.matrix(T)
+    with torch.no_grad():
+        assert torch.allclose(m(X, means), m(X), atol=0) and torch.allclose(m.running_mean(X), m(X), atol=1e-5)
+        assert macs(lambda: m(X, means)) == costs("average", T, d).forward
+        assert macs(lambda: m.running_mean(X)) == T * d * d

@@ -44,6 +44,17 @@ def test_the_stored_file_covers_everything_the_lesson_needs():
         assert set(lengths) <= set(t.series(model, measure)[0]), (model, measure)
     assert t.repeats >= 3 and t.d == 64
     assert all(r["seconds"] > 0 for r in t.rows)
+    assert all(r[k] >= 0 for r in t.rows for k in published.MEMORY)
+    assert t.measured_on["last_level_cache_bytes"] > 0
+
+
+def test_each_record_says_what_one_call_allocated(stored):
+    """Averaging as written allocates T x T matrices; the same product with its matrix kept does not."""
+    t = published.validate(stored, STORED)
+    T = max(t.series("average", "forward")[0])
+    assert t.at("average", "forward", T, "largest_bytes") == 4 * T * T
+    assert t.at("average", "forward", T, "peak_bytes") >= 2 * 4 * T * T
+    assert t.at("average, matrix kept", "forward", T, "largest_bytes") < 4 * T * T
 
 
 def test_series_come_back_sorted_by_length(tmp_path, stored):
@@ -79,7 +90,7 @@ def lose_attention_at_2048(d):
 
 
 DAMAGE = [
-    (setter("schema", "context-timings/0"), "has schema 'context-timings/0'"),
+    (setter("schema", "context-timings/1"), "has schema 'context-timings/1', expected 'context-timings/2'"),
     (setter("units", "milliseconds"), "gives times in 'milliseconds'"),
     (setter("repeats", 0), "has repeats = 0"),
     (drop("d"), "has d = None"),
@@ -88,7 +99,10 @@ DAMAGE = [
     (row(3, "seconds", -1.0), "has time -1.0"),
     (row(3, "seconds", "fast"), "has time 'fast'"),
     (row(5, "measure", "backward"), "has measure 'backward'"),
-    (row(0, "extra", 1), "is not a {model, measure, T, seconds} record"),
+    (row(0, "extra", 1), "is not a {T, allocated_bytes, faults, largest_bytes, measure, model, peak_bytes, seconds} "
+                         "record"),
+    (row(2, "faults", -1), "has faults = -1"),
+    (row(4, "peak_bytes", "much"), "has peak_bytes = 'much'"),
     (lose_attention_at_2048, "has no forward time of attend at T = 2048"),
 ]
 
@@ -103,7 +117,7 @@ def test_each_kind_of_damage_is_one_sentence_naming_the_file(tmp_path, stored, d
 
 def test_a_file_that_is_not_json(tmp_path):
     with pytest.raises(CheckpointError) as err:
-        load(tmp_path, text='{"schema": "context-timings/1", ')
+        load(tmp_path, text='{"schema": "context-timings/2", ')
     assert "is not valid JSON" in one_sentence(err, tmp_path)
 
 

@@ -5,13 +5,13 @@ import plotly.graph_objects as go
 from IPython.display import HTML
 
 from ...costs import MIXERS
-from ...measure.context import LENGTHS, STORY
+from ...measure.context import LENGTHS, STORY, VARIANTS
 from ...present.palette import ACCENT, BAR, TEAL
 from ...present.tables import fmt, rows_html
 from ...present.widgets import Widget, update_buttons
 from .counts import COLOURS, t_axis
 from .published import timings
-from .states.growth import LARGE_T, measured, measured_slope
+from .states.growth import LARGE_T, at, measured, measured_slope, record
 
 MEASURES = (("forward", "forward pass"), ("token uncached", "new token, nothing kept"),
             ("token cached", "new token, cache kept"))
@@ -19,6 +19,15 @@ BUTTONS = ("forward", "no cache", "with cache")     # short enough for a phone
 STORY_LABELS = {"story-mlp": "MLP, window of 8", "story-one-head": "1 layer × 1 head",
                 "story-four-head": "2 layers × 4 heads"}
 STORY_COLOURS = dict(zip(STORY, (ACCENT, TEAL, BAR)))
+VARIANT_DASHES = dict(zip(VARIANTS, ("dash", "dot")))   # averaging's other forward passes: its colour, dashed
+# What each timed forward pass runs (compute/nn/mixers.py), for the kernel table.
+KERNELS = (("average", "as written: torch.ones, torch.tril and a division build the T × T averaging matrix; "
+                       "its product with X; W"),
+           (VARIANTS[0], "the same product with the matrix built once, before the timing; W"),
+           (VARIANTS[1], "torch.cumsum of X divided by 1, 2, …, T; W"),
+           ("attend", "X W_Q, X W_K, X W_V; torch's scaled_dot_product_attention with the causal mask (a fused "
+                      "kernel); W_O"))
+MB = 1e6
 
 
 def where_measured() -> str:
@@ -31,24 +40,41 @@ def _ms(seconds):
     return [s * 1000 for s in seconds]
 
 
+def _label(model: str, measure: str) -> str:
+    T = measured(model, measure)[0]
+    return f"{model} (slope {fmt(measured_slope(model, measure))} from T = {LARGE_T})" if len(T) > 2 else model
+
+
 def _state(measure: str, label: str) -> list:
-    """Plotly update args for one measure: each mixer's times and a name with its fitted slope."""
-    xs, ys, names = [], [], []
+    """Plotly update args for one measure: each mixer's times and a name with its fitted slope; averaging's other
+    forward passes are drawn in the forward view only."""
+    xs, ys, names, shown = [], [], [], []
     for m in MIXERS:
         T, sec = measured(m, measure)
         xs.append(T)
         ys.append(_ms(sec))
-        names.append(f"{m} (slope {fmt(measured_slope(m, measure))} from T = {LARGE_T})" if len(T) > 2 else m)
-    return [{"x": xs, "y": ys, "name": names}, {"title.text": f"Measured: {label}"}]
+        names.append(_label(m, measure))
+        shown.append(True)
+    for v in VARIANTS:
+        T, sec = measured(v, measure)
+        xs.append(T)
+        ys.append(_ms(sec))
+        names.append(_label(v, measure) if T else v)
+        shown.append(bool(T))
+    return [{"x": xs, "y": ys, "name": names, "visible": shown}, {"title.text": f"Measured: {label}"}]
 
 
 def mixer_figure() -> go.Figure:
-    """Measured milliseconds against T (log-log) for the three mixers; buttons choose the measure."""
+    """Measured milliseconds against T (log-log) for the three mixers, and averaging's other two forward passes
+    (dashed); buttons choose the measure."""
     first = _state(*MEASURES[0])[0]
-    fig = go.Figure([go.Scatter(x=x, y=y, mode="lines+markers", name=n, line=dict(color=COLOURS[m]),
+    models = [*MIXERS, *VARIANTS]
+    colours = {**COLOURS, **{v: COLOURS["average"] for v in VARIANTS}}
+    fig = go.Figure([go.Scatter(x=x, y=y, mode="lines+markers", name=n, visible=vis,
+                                line=dict(color=colours[m], dash=VARIANT_DASHES.get(m, "solid")),
                                 hovertemplate="T = %{x}: %{y:.4f} ms<extra>" + m + "</extra>")
-                     for m, x, y, n in zip(MIXERS, first["x"], first["y"], first["name"])])
-    fig.update_layout(height=460, margin=dict(l=60, r=20, t=100, b=50),
+                     for m, x, y, n, vis in zip(models, first["x"], first["y"], first["name"], first["visible"])])
+    fig.update_layout(height=500, margin=dict(l=60, r=20, t=100, b=50),
                       title=dict(text=f"Measured: {MEASURES[0][1]}", font=dict(size=13), x=0.01, xref="container",
                                  y=0.97),
                       xaxis=t_axis(LENGTHS),
@@ -60,26 +86,51 @@ def mixer_figure() -> go.Figure:
 
 
 def mixer_summary() -> str:
+    T = LENGTHS[-1]
     return ("Fitted slopes of measured time from T = " + str(LARGE_T) + ": " + "; ".join(
         f"{m} {label} {fmt(measured_slope(m, measure))}" for m in MIXERS for measure, label in MEASURES
-        if len(measured(m, measure)[0]) > 2) + f". Measured on {where_measured()}.")
+        if len(measured(m, measure)[0]) > 2) + ". Forward pass at T = " + str(T) + ": " + "; ".join(
+        f"{m} {fmt(at(m, 'forward', T) * 1000)} ms" for m in (*MIXERS[1:], *VARIANTS))
+        + f". Measured on {where_measured()}.")
 
 
 MIXER_TIMES = Widget(
     "ctx-measured-mixers", "Measured time of the three mixers against T (log-log): a forward pass, or one new "
-    "token with or without its cache (buttons).", mixer_figure, mixer_summary,
+    "token with or without its cache (buttons); dashed, averaging's forward pass with its matrix kept and as a "
+    "running sum.", mixer_figure, mixer_summary,
     note="On the web page, buttons switch between the forward pass and a new token with or without the cache; "
          "the figure shows the forward pass, and the table below gives every fitted slope.")
 
 
 def slope_table() -> HTML:
     rows = []
-    for m in MIXERS:
+    for m in (*MIXERS, *VARIANTS):
         rows.append((m, *(fmt(measured_slope(m, measure)) if len(measured(m, measure)[0]) > 2 else "—"
                           for measure, _ in MEASURES)))
     return HTML(rows_html(["mixer", *[label for _, label in MEASURES]], rows,
                           caption=f"Measured growth with T: log-log slope fitted from T = {LARGE_T} "
                                   "to the longest T measured"))
+
+
+def kernel_rows(T: int, before: int) -> list[tuple]:
+    """Each timed forward pass: what it runs, its time at `before` and at T, and what one call at T allocates."""
+    rows = []
+    for model, runs in KERNELS:
+        mem = [record(model, "forward", T, f) for f in ("largest_bytes", "allocated_bytes", "peak_bytes")]
+        rows.append((model, runs, fmt(at(model, "forward", before) * 1000), fmt(at(model, "forward", T) * 1000),
+                     *(fmt(b / MB) for b in mem), fmt(record(model, "forward", T, "faults"), 0)))
+    return rows
+
+
+def kernel_table() -> HTML:
+    T = LENGTHS[-1]
+    before = LENGTHS[-2]
+    return HTML(rows_html(["forward pass", "what it runs", f"ms at T = {before}", f"ms at T = {T}",
+                           "largest block (MB)", "allocated in all (MB)", "held at once (MB)",
+                           "page faults per call"], kernel_rows(T, before),
+                          caption=f"What each timed forward pass runs, its median time, and what one call at T = {T} "
+                                  "allocates (torch's profiler; MB of 10^6 bytes) and how many fresh pages the "
+                                  "operating system mapped in for it (page faults)"))
 
 
 def story_figure() -> go.Figure:

@@ -8,13 +8,15 @@ from functools import lru_cache
 from pathlib import Path
 
 from ...costs import MIXERS
-from ...measure.context import CONCAT_MAX, LENGTHS, SCHEMA, STORY
+from ...measure.context import CONCAT_MAX, LENGTHS, SCHEMA, STORY, VARIANTS
 from ...store import CheckpointError, checkpoint_dir, read_bytes
 
 TIMINGS = "context-timings.json"
 CHECKPOINT_FILES = (TIMINGS,)
 MACHINE_FIELDS = ("cpu", "instruction_set", "threads", "torch", "date")
 MEASURES = ("forward", "token cached", "token uncached")
+MEMORY = ("faults", "largest_bytes", "allocated_bytes", "peak_bytes")
+FIELDS = {"model", "measure", "T", "seconds", *MEMORY}
 
 
 @dataclass(frozen=True)
@@ -24,10 +26,16 @@ class Timings:
     measured_on: dict
     rows: tuple[dict, ...]
 
-    def series(self, model: str, measure: str) -> tuple[list[int], list[float]]:
-        """(T values, seconds) of one model and measure, by increasing T."""
-        pairs = sorted((r["T"], r["seconds"]) for r in self.rows if r["model"] == model and r["measure"] == measure)
+    def series(self, model: str, measure: str, field: str = "seconds") -> tuple[list[int], list[float]]:
+        """(T values, seconds) of one model and measure, by increasing T; or another field of the records
+        (faults: page faults per timed call; largest_bytes, allocated_bytes, peak_bytes: what one call allocates)."""
+        pairs = sorted((r["T"], r[field]) for r in self.rows if r["model"] == model and r["measure"] == measure)
         return [t for t, _ in pairs], [s for _, s in pairs]
+
+    def at(self, model: str, measure: str, T: int, field: str = "seconds") -> float:
+        """One field of the record of (model, measure) at context T."""
+        lengths, values = self.series(model, measure, field)
+        return values[lengths.index(T)]
 
 
 def validate(data: object, path: Path) -> Timings:
@@ -52,23 +60,29 @@ def validate(data: object, path: Path) -> Timings:
     if not isinstance(rows, list) or not rows:
         fail("holds no results")
     for i, r in enumerate(rows):
-        if not isinstance(r, dict) or set(r) != {"model", "measure", "T", "seconds"}:
-            fail(f"result {i} is not a {{model, measure, T, seconds}} record")
+        if not isinstance(r, dict) or set(r) != FIELDS:
+            fail(f"result {i} is not a {{{', '.join(sorted(FIELDS))}}} record")
         if r["measure"] not in MEASURES or not isinstance(r["T"], int) or r["T"] < 1:
             fail(f"result {i} has measure {r['measure']!r} at T = {r['T']!r}")
         s = r["seconds"]
         if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) or s <= 0:
             fail(f"result {i} ({r['model']}, {r['measure']}, T = {r['T']}) has time {s!r}")
+        for key in MEMORY:
+            v = r[key]
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
+                fail(f"result {i} ({r['model']}, {r['measure']}, T = {r['T']}) has {key} = {v!r}")
     return Timings(data["d"], data["repeats"], machine, tuple(rows))
 
 
 def needed() -> list[tuple[str, str, tuple[int, ...]]]:
     """(model, measure, lengths) the lesson plots and states: the three mixers at every length (concatenation up
-    to CONCAT_MAX), and each story model from the first length up to its context."""
+    to CONCAT_MAX), averaging's two other forward passes at every length, and each story model from the first
+    length up to its context."""
     want = []
     for m in MIXERS:
         lengths = tuple(t for t in LENGTHS if m != "concatenate" or t <= CONCAT_MAX)
         want += [(m, measure, lengths) for measure in MEASURES if (m, measure) != ("concatenate", "token cached")]
+    want += [(v, "forward", LENGTHS) for v in VARIANTS]
     for name in STORY:
         want += [(name, measure, LENGTHS[:2]) for measure in MEASURES
                  if (name, measure) != ("story-mlp", "token cached")]

@@ -4,6 +4,7 @@ from __future__ import annotations
 from IPython.display import HTML
 
 from ...costs import PUBLISHED, kv_cache_bytes, token_macs
+from ...present.numbers import honest_format
 from ...present.tables import rows_html
 from ..story.published import load
 
@@ -49,7 +50,7 @@ def human_count(n: int) -> str:
 
 def scale_table() -> HTML:
     rows = [(r["name"], r["n_layer"], r["d_model"], r["context"], human_bytes(r["kv_bytes"]),
-             human_count(r["token_macs"]), f"{r['attention_share']:.1%}") for r in scale_rows()]
+             human_count(r["token_macs"]), honest_format(r["attention_share"], ".1%")) for r in scale_rows()]
     return HTML(rows_html(["model", "L", "d", "T", "KV cache", "MACs per token", "share on T"], rows,
                           caption="At full context T: the KV cache of one sequence in 16-bit numbers, the "
                                   "multiply-adds of one new token (feed-forward width 4d), and the share of them "

@@ -4,7 +4,10 @@ from __future__ import annotations
 import numpy as np
 
 from ....costs import costs
+from ....measure.context import VARIANTS
 from ..published import timings
+
+KEPT, RUNNING = VARIANTS     # averaging's forward pass with its matrix built once and kept; as a running sum
 
 LENGTHS = (16, 32, 64, 128, 256, 512, 1024, 2048)   # T for the counted figures (and the slider)
 WIDTHS = (16, 32, 64, 128, 256)                     # d for the slider
@@ -52,8 +55,52 @@ def longest(model: str, measure: str) -> int:
     return max(measured(model, measure)[0])
 
 
+def record(model: str, measure: str, T: int, field: str) -> float:
+    """Another field of a stored record: faults (page faults per timed call), largest_bytes or allocated_bytes
+    (what one call allocates)."""
+    return timings().at(model, measure, T, field)
+
+
+def at(model: str, measure: str, T: int) -> float:
+    """Measured seconds of (model, measure) at context T."""
+    return timings().at(model, measure, T)
+
+
+def steps(lengths, values) -> list[tuple[int, int, float]]:
+    """(T, next T, growth factor) for each step between neighbouring lengths."""
+    return [(a, b, y / x) for a, b, x, y in zip(lengths, lengths[1:], values, values[1:])]
+
+
+def measured_steps(model: str, measure: str, from_T: int = LARGE_T) -> list[tuple[int, int, float]]:
+    """The measured growth factor of each step from from_T to the longest length."""
+    T, s = measured(model, measure)
+    keep = [i for i, t in enumerate(T) if t >= from_T]
+    return steps([T[i] for i in keep], [s[i] for i in keep])
+
+
+def counted_steps(mixer: str, field: str, d: int, lengths) -> list[tuple[int, int, float]]:
+    return steps(list(lengths), counted(mixer, field, d, lengths))
+
 
 def macs_per_second(mixer: str, T: int, d: int = 64) -> float:
     """Counted forward multiply-adds over measured forward seconds, at context T."""
     Ts, s = measured(mixer, "forward")
     return costs(mixer, T, d).forward / s[Ts.index(T)]
+
+
+def rate(model: str, T: int, d: int = 64) -> float:
+    """Counted forward multiply-adds over measured forward seconds at context T, for a mixer or for averaging's
+    product with its matrix kept (the same products as averaging, so the same count)."""
+    return costs("average" if model == KEPT else model, T, d).forward / at(model, "forward", T)
+
+
+def build_seconds(T: int) -> float:
+    """Averaging's forward pass as written, less the product with its matrix kept: building the matrix."""
+    return at("average", "forward", T) - at(KEPT, "forward", T)
+
+
+def build_per_byte_ratio(T: int, before: int) -> float:
+    """Seconds per allocated byte of building averaging's matrices at T, over the same at `before`."""
+    def per_byte(t):
+        return build_seconds(t) / record("average", "forward", t, "allocated_bytes")
+    return per_byte(T) / per_byte(before)
