@@ -6,6 +6,7 @@ import html
 import torch
 from IPython.display import HTML
 
+from ...present.tables import fmt
 from ...probes import chance, run_probes, summary
 from ..story.states.evaluation import probes
 from .follow import KIND, Case
@@ -39,12 +40,12 @@ def answers(mlp: LabRun, head: LabRun, case: Case) -> dict[str, str]:
                       f"is {big} with {big_n:,}: its input is {case.window} embeddings side by side, so its first "
                       "layer grows with the window, while attention's matrices do not depend on how far it reads.",
         "knockout": f"With W_O set to zero the one-head model's {KIND} accuracy beyond 8 tokens goes from "
-                    f"{head.scores[f'{KIND} beyond 8']:.2f} to {silenced[f'{KIND} beyond 8']:.2f} "
-                    f"(a uniform guess: {chance(KIND):.2f}); its validation loss from "
-                    f"{head.scores['val_loss']:.3f} to {silenced['val_loss']:.3f}.",
-        "distance": f"The head's {KIND} accuracy is {near:.2f} when the last mention is 9–16 tokens back and "
-                    f"{far:.2f} when it is more than 64 back; the MLP's: {mlp.scores[f'{KIND} 9–16']:.2f} and "
-                    f"{mlp.scores[f'{KIND} > 64']:.2f}.",
+                    f"{fmt(head.scores[f'{KIND} beyond 8'], 2)} to {fmt(silenced[f'{KIND} beyond 8'], 2)} "
+                    f"(a uniform guess: {fmt(chance(KIND), 2)}); its validation loss from "
+                    f"{fmt(head.scores['val_loss'], 3)} to {fmt(silenced['val_loss'], 3)}.",
+        "distance": f"The head's {KIND} accuracy is {fmt(near, 2)} when the last mention is 9–16 tokens back and "
+                    f"{fmt(far, 2)} when it is more than 64 back; the MLP's: {fmt(mlp.scores[f'{KIND} 9–16'], 2)} and "
+                    f"{fmt(mlp.scores[f'{KIND} > 64'], 2)}.",
     }
 
 

@@ -9,7 +9,7 @@ from ...claims import Outcome, Registry
 from ...probes import chance
 from .answers import knocked_out
 from .follow import KIND, Case
-from .run import LabRun
+from .run import LabRun, measured_run
 
 LAB = Registry()
 claim = LAB.claim
@@ -17,6 +17,7 @@ claim = LAB.claim
 WIDE_MARGIN = 0.25      # "by a wide margin": accuracy points between the two models
 NEAR_CHANCE = 0.1       # the MLP beyond its window, and the silenced head: within this of a uniform guess
 LOOKS_BACK = 0.5        # "at least half" of the head's attention on the earlier mentions
+A_FEW_MINUTES = 300     # seconds: the landing page's "a few minutes to run", at most
 
 
 @claim(f"Beyond the MLP's window the one-head model picks the right {KIND} far more often (by {WIDE_MARGIN}) "
@@ -40,6 +41,13 @@ def head_looks_back_at_the_followed_blank(mlp: LabRun, head: LabRun, case: Case)
 def silenced_head_forgets(mlp: LabRun, head: LabRun, case: Case):
     a = knocked_out(head)[f"{KIND} beyond 8"]
     return Outcome(a <= chance(KIND) + NEAR_CHANCE, f"accuracy {a:.3f}, chance {chance(KIND):.3f}")
+
+
+@claim(f"The downloaded notebook, measured from a fresh kernel, runs in a few minutes (at most {A_FEW_MINUTES} s).")
+def the_lab_runs_in_a_few_minutes(mlp: LabRun, head: LabRun, case: Case):
+    run = measured_run()
+    return Outcome(run["seconds"] <= A_FEW_MINUTES,
+                   f"{run['seconds']:.1f} s (median of {run['runs']} runs, {run['measured_on']['cpu']})")
 
 
 def check_all(mlp: LabRun, head: LabRun, case: Case):

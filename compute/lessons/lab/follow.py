@@ -12,6 +12,7 @@ from IPython.display import HTML
 
 from ...present.figures import in_site_build, show
 from ...present.palette import BAR, EDGE, HIGHLIGHT, MUTED
+from ...present.tables import fmt
 from ...probes import KIND_NAMES
 from ..story.states.evaluation import probes
 from .run import LabRun, config, data
@@ -72,7 +73,7 @@ class Case:
         for i, t in enumerate(self.tokens):
             word = html.escape(t)
             if i in top:
-                word = f"<mark>{word}<sup>{self.attention[i]:.2f}</sup></mark>"
+                word = f"<mark>{word}<sup>{html.escape(fmt(self.attention[i], 2))}</sup></mark>"
             if i > 0 or i in top:
                 out.append(word)
         return HTML(f'<p class="lab-story">{" ".join(out)} <b>___</b></p>')
@@ -85,9 +86,9 @@ class Case:
         if not in_site_build():
             return fig
         where = ", ".join(str(i) for i in self.mentions) or "none"
-        summary = (f"The head's weights over positions 0 to {self.position}: {self.on_mentions:.2f} on the earlier "
+        summary = (f"The head's weights over positions 0 to {self.position}: {fmt(self.on_mentions, 2)} on the earlier "
                    f"'{self.answer}' (positions {where}); the largest single weight is "
-                   f"{self.attention.max():.2f} at position {int(self.attention.argmax())}. The MLP's window covers "
+                   f"{fmt(self.attention.max(), 2)} at position {int(self.attention.argmax())}. The MLP's window covers "
                    f"positions {self.window_start} to {self.position}.")
         return show(fig, "lab-attention", "The one-head model's attention from the blank to every earlier "
                     "position; the earlier mentions of the right word are highlighted, the MLP's window shaded.",
@@ -99,13 +100,13 @@ class Case:
 
         def cell(p, k):
             i = int(np.argsort(-p)[k])
-            text = f"{html.escape(itos[i])} {p[i]:.2f}"
+            text = f"{html.escape(itos[i])} {html.escape(fmt(p[i], 2))}"
             return f"<b>{text}</b>" if i == self.word else text
 
         rows = "".join(f"<tr><th scope='row'>{k + 1}</th><td class='text'>{cell(self.p_mlp, k)}</td>"
                        f"<td class='text'>{cell(self.p_head, k)}</td></tr>" for k in range(SHOWN))
-        rows += (f"<tr><th scope='row'>the right word</th><td class='text'>{self.p_mlp[self.word]:.3f}</td>"
-                 f"<td class='text'>{self.p_head[self.word]:.3f}</td></tr>")
+        rows += (f"<tr><th scope='row'>the right word</th><td class='text'>{html.escape(fmt(self.p_mlp[self.word], 3))}</td>"
+                 f"<td class='text'>{html.escape(fmt(self.p_head[self.word], 3))}</td></tr>")
         return HTML('<div class="matrix-wrap"><table class="matrix"><caption>The next word after the blank: '
                     'each model\'s most likely words and their probabilities</caption><thead><tr>'
                     '<th scope="col">rank</th><th scope="col">window MLP</th><th scope="col">one attention head'
@@ -115,9 +116,9 @@ class Case:
         itos = data().vocab.itos
         mlp_best, head_best = int(self.p_mlp.argmax()), int(self.p_head.argmax())
         return (f"The right word is '{self.answer}', last said {self.distance} tokens back: outside the MLP's "
-                f"window of {self.window}. The MLP gives it {self.p_mlp[self.word]:.3f} and puts "
-                f"'{itos[mlp_best]}' first ({self.p_mlp[mlp_best]:.2f}). The head puts {self.on_mentions:.2f} of "
-                f"its attention on the earlier '{self.answer}' and gives it {self.p_head[self.word]:.3f}"
+                f"window of {self.window}. The MLP gives it {fmt(self.p_mlp[self.word], 3)} and puts "
+                f"'{itos[mlp_best]}' first ({fmt(self.p_mlp[mlp_best], 2)}). The head puts {fmt(self.on_mentions, 2)} of "
+                f"its attention on the earlier '{self.answer}' and gives it {fmt(self.p_head[self.word], 3)}"
                 + (" (its first choice)." if head_best == self.word else f"; its first choice is '{itos[head_best]}'."))
 
 
@@ -127,7 +128,8 @@ def attention_bars(case: Case) -> go.Figure:
     colours = [HIGHLIGHT if i in case.mentions else BAR for i in range(len(labels))]
     fig = go.Figure(go.Bar(x=labels, y=case.attention.tolist(), marker=dict(color=colours, line=dict(color=EDGE,
                            width=[2 if i in case.mentions else 0 for i in range(len(labels))])),
-                           hovertemplate="%{x}: weight %{y:.3f}<extra></extra>"))
+                           text=[fmt(w, 3) for w in case.attention], textposition="none",
+                           hovertemplate="%{x}: weight %{text}<extra></extra>"))
     fig.add_vrect(x0=case.window_start - 0.5, x1=case.position + 0.5, fillcolor=MUTED, opacity=0.35, line_width=0,
                   annotation_text="the MLP's window", annotation_position="top left")
     fig.update_layout(title=dict(text=f"Where the head looks from the blank ('{case.answer}' highlighted)"),

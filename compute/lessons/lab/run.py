@@ -11,7 +11,7 @@ from IPython.display import HTML
 
 from ...models.story import StoryModelConfig, build, init_weights, preset
 from ...probes import KIND_NAMES, ProbeResults, chance, run_probes, summary
-from ...present.tables import rows_html
+from ...present.tables import fmt, rows_html
 from ...store import CheckpointError, checkpoint_dir, read_bytes
 from ...training.story import StoryRecipe, fit
 from ...training.story_cli import token_stream
@@ -170,9 +170,9 @@ def shapes(params: Params) -> HTML:
 def scores_table(*runs: LabRun) -> HTML:
     """Loss and within-kind accuracy at the probes beyond 8 tokens, against a uniform guess."""
     kinds = [k for k in KIND_NAMES if k in ("name", "object")]
-    rows = [(r.label, r.source, f"{r.scores['val_loss']:.3f}",
-             *[f"{r.scores[f'{k} beyond 8']:.2f}" for k in kinds]) for r in runs]
-    rows.append(("a uniform guess", "", "", *[f"{chance(k):.2f}" for k in kinds]))
+    rows = [(r.label, r.source, f"{fmt(r.scores['val_loss'], 3)}",
+             *[f"{fmt(r.scores[f'{k} beyond 8'], 2)}" for k in kinds]) for r in runs]
+    rows.append(("a uniform guess", "", "", *[f"{fmt(chance(k), 2)}" for k in kinds]))
     return HTML(rows_html(["model", "weights", "validation loss", *[f"{k}, beyond 8 back" for k in kinds]], rows,
                           caption="On every validation story: loss per token, and how often the right word "
                                   "leads among the words of its kind where its last mention is more than 8 "

@@ -1,9 +1,12 @@
 """Part III's claims: each sentence the lesson says about the story models, checked with a tolerance."""
 from __future__ import annotations
 
-from ...claims import Outcome, Registry
-from ...probes import KIND_NAMES
-from .published import SECOND_SEED
+import numpy as np
+
+from ...claims import Outcome, Registry, trend
+from ...nn.attention import CausalSelfAttention
+from ...probes import BUCKETS, KIND_NAMES, bucket_label
+from .published import SECOND_SEED, load
 from .states import evaluation as ev
 from .states import heads, samples
 
@@ -14,7 +17,10 @@ FOUR, ONE, MLP = "story-four-head", "story-one-head", "story-mlp"
 LOSS_GAP = 0.05          # "clearly lower" validation loss, in nats per token
 NEAR_CHANCE = 0.05       # within this of chance counts as "near chance"
 COPIES = 0.7             # within-kind accuracy that counts as "copies"
-COIN = 0.75              # among two mentioned names, at most this counts as "little better than a coin"
+COIN = 0.05              # among two mentioned names, within this of one half is "no better than a coin"
+BEATS_COIN = 0.1         # ... and at least this above one half (and above the MLP) is "better than a coin"
+SETTLED = 0.03           # a learning curve within this of its final value has settled
+SHORT_STRETCH = 0.2      # "a short stretch of training": at most this share of the budget
 WIDE_MARGIN = 0.25       # "by a wide margin"
 SUDDEN = 0.3             # a rise of at least this between two neighbouring points of the curve
 ROLE = 0.5               # attention mass on earlier mentions that makes a head's role
@@ -22,11 +28,19 @@ KNOCKOUT_DROP = 0.5      # accuracy lost when the head with that role is zeroed
 SHARED = 0.2             # no single head's knock-out costs more than this: a shared job
 KEEPS_CAST = 0.3         # generation: share of samples, four-head ahead of both others by at least this
 GLANCE = 0.2             # less than this on earlier mentions: the head does not look at them
+ONE_HEAD_DOES_IT = 2.0   # "one head does the looking": its weight at least this many times any other head's
+SPREAD = 0.3             # a head whose largest weight is below this spreads its weight
+RECENT = 3               # "the last few words": the query's own position and the two before it
+TRANSFORMERS = (ONE, FOUR)
 LOOKING_KINDS = ("name", "colour")  # kinds whose needed head is also the one that looks back at the word
 
 
 def _score(name: str, key: str) -> float:
     return ev.scores(name)[key]
+
+
+def load_config(name: str):
+    return load(name).config
 
 
 @claim(f"Validation loss falls from the MLP to the one-head to the four-head model, each step by at least {LOSS_GAP}.")
@@ -52,10 +66,16 @@ def one_head_copies_objects_and_colours():
     return Outcome(obj >= COPIES and col >= COPIES, f"object {obj:.4f}, colour {col:.4f}")
 
 
-@claim(f"Between two mentioned names the one-head model picks the right one at most {COIN} of the time.")
-def one_head_confuses_two_names():
-    acc = _score(ONE, "name among mentioned")
-    return Outcome(acc <= COIN, f"right name of those mentioned: {acc:.4f}")
+@claim(f"Between two mentioned names the MLP is no better than a coin (within {COIN} of one half).")
+def mlp_is_a_coin_between_two_names():
+    acc = _score(MLP, "name among mentioned")
+    return Outcome(abs(acc - 0.5) <= COIN, f"MLP, right name of those mentioned: {acc:.4f}")
+
+
+@claim(f"Between two mentioned names the one-head model beats a coin and the MLP by at least {BEATS_COIN}.")
+def one_head_beats_a_coin_between_two_names():
+    one, mlp = _score(ONE, "name among mentioned"), _score(MLP, "name among mentioned")
+    return Outcome(one - 0.5 >= BEATS_COIN and one - mlp >= BEATS_COIN, f"one head {one:.4f}, MLP {mlp:.4f}")
 
 
 @claim(f"The four-head model picks the right one of two mentioned names at least {WIDE_MARGIN} more often than the one-head.")
@@ -70,6 +90,71 @@ def copying_appears_suddenly():
     j = ev.sudden_jump(ONE, "object")
     return Outcome(j["rise"] >= SUDDEN, f"{j['before']:.3f} at {j['from_tokens']:,} tokens -> "
                                         f"{j['after']:.3f} at {j['to_tokens']:,}")
+
+
+@claim(f"The one-head model's object accuracy stays near chance (within {NEAR_CHANCE}) for at least a tenth of "
+       f"its budget, then settles within {SETTLED} of its final value after at most {SHORT_STRETCH} of the budget more.")
+def copying_is_learned_in_a_short_stretch():
+    ph = ev.learning_phases(ONE, "object", NEAR_CHANCE, SETTLED)
+    if ph["flat_until"] is None:
+        return Outcome(False, "the first point of the curve is not near chance")
+    stretch = (ph["settled_at"] - ph["flat_until"]) / ph["budget"]
+    return Outcome(ph["flat_until"] >= 0.1 * ph["budget"] and stretch <= SHORT_STRETCH,
+                   f"near chance until {ph['flat_until']:,} tokens ({ph['last_flat']:.3f}), settled from "
+                   f"{ph['settled_at']:,} (final {ph['final']:.3f}); the rise takes {stretch:.1%} of "
+                   f"{ph['budget']:,} tokens")
+
+
+@claim(f"The one-head model learns names only in part: its name accuracy is at least {2 * NEAR_CHANCE} above "
+       f"chance and at least {WIDE_MARGIN} below the four-head model's.")
+def one_head_learns_names_in_part():
+    one, four, chance = _score(ONE, "name"), _score(FOUR, "name"), ev.chances()["name"]
+    return Outcome(one - chance >= 2 * NEAR_CHANCE and four - one >= WIDE_MARGIN,
+                   f"one head {one:.4f}, four heads {four:.4f}, chance {chance:.4f}")
+
+
+@claim("For both transformers, object and colour accuracy falls at every step from the nearest distance group to "
+       "33–64 tokens back.")
+def objects_and_colours_fall_with_distance():
+    labels = [bucket_label(b) for b in BUCKETS[:-1]]
+    parts, ok = [], True
+    for m in TRANSFORMERS:
+        for kind in ("object", "colour"):
+            out = trend(ev.by_distance(m, kind)[:-1], labels, "falls")
+            ok &= out.holds
+            parts.append(f"{m} {kind}: {out.evidence}")
+    return Outcome(ok, "; ".join(parts))
+
+
+FAR_RISES = ((ONE, "object"), (FOUR, "object"), (FOUR, "colour"))  # where the last column is above 33–64
+
+
+@claim("Beyond 64 tokens, the group with the fewest object and colour probes, the fall stops for objects in both "
+       "transformers and for the four-head model's colours: accuracy there is above that at 33–64 tokens.")
+def the_fall_stops_beyond_64_tokens():
+    counts = {k: ev.distance_counts(k) for k in ("object", "colour")}
+    fewest = all(c[-1] == min(c) for c in counts.values())
+    parts, ok = [], fewest
+    for m, kind in FAR_RISES:
+        near, far = ev.by_distance(m, kind)[-2:]
+        ok &= far > near
+        parts.append(f"{m} {kind} {near:.3f} -> {far:.3f}")
+    return Outcome(ok, "; ".join(parts) + f"; probes by distance {counts}")
+
+
+@claim("The story models' context holds the longest story, end-of-story marker included.")
+def context_holds_every_story():
+    longest, context = ev.longest_story(), load_config(FOUR).context
+    return Outcome(longest <= context, f"longest story {longest} tokens, context {context}")
+
+
+@claim("Splitting the width into heads costs no parameters: the four-head attention has as many as one head of the "
+       "same width.")
+def splitting_the_width_costs_nothing():
+    model, d = load(FOUR).model, load_config(FOUR).d_model
+    four = sum(p.numel() for p in model.blocks[0].attn.parameters())
+    one = sum(p.numel() for p in CausalSelfAttention(d, 1, d, d, rope=True).parameters())
+    return Outcome(four == one, f"{model.cfg.n_head} heads {four:,} parameters, one head of width {d} {one:,}")
 
 
 @claim(f"For names and colours one head puts at least {ROLE} of its attention on earlier mentions of the right "
@@ -147,6 +232,46 @@ def names_come_after_objects():
 def name_head_in_second_layer():
     layer, head = heads.looks(FOUR)["name"]
     return Outcome(layer == 1, f"name head L{layer + 1} H{head + 1}")
+
+
+@claim(f"For names and for colours one head does the looking: at least {ROLE} of its weight on earlier mentions, "
+       f"and at least {ONE_HEAD_DOES_IT} times any other head's.")
+def one_head_each_looks_at_names_and_colours():
+    mass = heads.mention_mass(FOUR)["mass"]
+    parts, ok = [], True
+    for kind in LOOKING_KINDS:
+        m = np.sort(mass[:, :, KIND_NAMES.index(kind)].ravel())[::-1]
+        ok &= m[0] >= ROLE and m[0] >= ONE_HEAD_DOES_IT * m[1]
+        parts.append(f"{kind}: largest {m[0]:.3f}, next {m[1]:.3f}")
+    return Outcome(ok, "; ".join(parts))
+
+
+@claim(f"Several first-layer heads (at least two) put at least {ROLE} of their weight on earlier objects.")
+def several_first_layer_heads_look_at_objects():
+    m = heads.mention_mass(FOUR)["mass"][0, :, KIND_NAMES.index("object")]
+    return Outcome(int((m >= ROLE).sum()) >= 2, "first layer: " + ", ".join(f"H{h + 1} {v:.3f}" for h, v in enumerate(m)))
+
+
+@claim(f"No head looks at earlier places: every head puts less than {GLANCE} of its weight on them.")
+def no_head_looks_at_places():
+    m = heads.mention_mass(FOUR)["mass"][:, :, KIND_NAMES.index("place")]
+    return Outcome(float(m.max()) < GLANCE, f"largest {m.max():.4f}")
+
+
+@claim(f"In the figure's story, some head puts at least {ROLE} on the earlier mentions of the coming word, and at every "
+       f"query word some head spreads its weight (no key above {SPREAD}) or puts at least half on the last {RECENT} "
+       "positions.")
+def the_shown_story_has_copying_and_other_heads():
+    copying, others = [], []
+    for q in heads.query_positions():
+        st = heads.query_state(FOUR, q)
+        z = st["z"]                                                   # (heads, keys)
+        on_mentions = z[:, st["mentions"]].sum(1) if st["mentions"] else np.zeros(len(z))
+        if on_mentions.max() >= ROLE:
+            copying.append(q)
+        others.append(bool(((z.max(1) < SPREAD) | (z[:, -RECENT:].sum(1) >= 0.5)).any()))
+    return Outcome(bool(copying) and all(others),
+                   f"copying at query positions {copying}; a spread or recent head at {sum(others)} of {len(others)}")
 
 
 @claim("For every model, object and colour accuracy stay below name and place accuracy of the four-head model.")

@@ -5,7 +5,7 @@ import plotly.graph_objects as go
 from IPython.display import HTML
 
 from ...present.palette import GUIDE
-from ...present.tables import rows_html
+from ...present.tables import fmt, rows_html
 from ...present.widgets import Widget, update_buttons
 from ...probes import BUCKETS, KIND_NAMES, bucket_label
 from .published import LABELS, MODELS
@@ -43,13 +43,15 @@ def distance_figure() -> go.Figure:
     for m in MODELS:
         fig.add_trace(go.Scatter(x=labels, y=ev.by_distance(f"story-{m}", SHOWN_KIND), name=LABELS[m],
                                  mode="lines+markers", line=dict(color=COLOURS[m]),
-                                 hovertemplate="%{x} tokens back: %{y:.3f}<extra>" + LABELS[m] + "</extra>"))
+                                 text=_printed(ev.by_distance(f"story-{m}", SHOWN_KIND)),
+                                 hovertemplate="%{x} tokens back: %{text}<extra>" + LABELS[m] + "</extra>"))
     chance = ev.chances()
     fig.add_trace(go.Scatter(x=labels, y=[chance[SHOWN_KIND]] * len(labels), name="chance", mode="lines",
                              line=dict(color=GUIDE, dash="dot"), hoverinfo="skip"))
 
     def args(kind):
-        return [{"y": [ev.by_distance(f"story-{m}", kind) for m in MODELS] + [[chance[kind]] * len(labels)]},
+        return [{"y": [ev.by_distance(f"story-{m}", kind) for m in MODELS] + [[chance[kind]] * len(labels)],
+                 "text": [_printed(ev.by_distance(f"story-{m}", kind)) for m in MODELS] + [[""] * len(labels)]},
                 {"title.text": f"{kind.capitalize()}s: accuracy against distance"}]
 
     fig.update_layout(height=420, margin=dict(l=60, r=20, t=100, b=50),
@@ -63,11 +65,16 @@ def distance_figure() -> go.Figure:
     return fig
 
 
+def _printed(values: list[float | None]) -> list[str]:
+    """Accuracies as the hover prints them (never rounded to exactly 1 or 0)."""
+    return ["" if v is None else fmt(v, 3) for v in values]
+
+
 def distance_summary() -> str:
     parts = []
     for m in MODELS:
         acc = ev.by_distance(f"story-{m}", SHOWN_KIND)
-        parts.append(f"{LABELS[m]} " + ", ".join(f"{bucket_label(b)}: {a:.2f}" for b, a in zip(BUCKETS, acc)
+        parts.append(f"{LABELS[m]} " + ", ".join(f"{bucket_label(b)}: {fmt(a, 2)}" for b, a in zip(BUCKETS, acc)
                                                  if a is not None))
     return "Name accuracy by distance (tokens back): " + "; ".join(parts) + ". Buttons show the other kinds."
 

@@ -5,6 +5,7 @@ import html
 
 from IPython.display import HTML
 
+from ...present.numbers import honest_format
 from ...present.tables import rows_html
 from .published import LABELS, MODELS
 from .states import samples
@@ -23,7 +24,8 @@ def samples_html() -> HTML:
 def counts_table() -> HTML:
     rows = []
     for kind, c in samples.all_counts().items():
-        rows.append((LABELS[kind], round(c.mean_words), c.at_most_two_names, c.colours_kept, c.copied))
+        rows.append((LABELS[kind], round(c.mean_words), honest_format(c.at_most_two_names, ".0%"),
+                     honest_format(c.colours_kept, ".0%"), c.copied))  # per cent, as the prose cites them
     return HTML(rows_html(["model", "tokens", "≤ 2 names", "colours kept", "copies"], rows, decimals=2,
                           caption=f"{samples.N_SAMPLES} samples per model (temperature "
                                   f"{samples.SAMPLING.temperature:g}, seed {samples.SEED}): mean tokens, shares that "

@@ -6,14 +6,14 @@ import plotly.graph_objects as go
 from IPython.display import HTML
 
 from ...present.palette import COLORSCALE
-from ...present.tables import matrix_html, rows_html
+from ...present.tables import fmt, matrix_html, rows_html
 from ...present.widgets import Widget, grid, update_buttons
 from ...probes import KIND_NAMES
 from .published import load, story_corpus
 from .states import heads
+from .states.heads import query_positions
 
 FOUR = "story-four-head"
-SHOWN_QUERIES = 6  # probes of the worked story offered as query words
 
 
 def shapes_table() -> HTML:
@@ -33,29 +33,12 @@ def shapes_table() -> HTML:
                           caption=f"One layer of the four-head model on the worked story (d = {d}, {H} heads of {dh})"))
 
 
-def query_positions() -> list[int]:
-    """Input positions of the worked story's first probes, one kind after another (the figure's buttons)."""
-    story = story_corpus().val[heads.worked_story()]
-    chosen, seen = [], set()
-    for p in story.probes:
-        if p.kind not in seen or len(chosen) < SHOWN_QUERIES and p.distance > 16:
-            chosen.append(p)
-            seen.add(p.kind)
-        if len(chosen) == SHOWN_QUERIES:
-            break
-    return sorted(p.target for p in chosen)
-
-
 def _state(q: int) -> dict:
     """The attention of every head from input position q (predicting story token q) over keys 0..q."""
-    A = heads.attention_on(FOUR, heads.worked_story())           # (L, H, T, T)
-    tokens = ["<eos>"] + list(story_corpus().val[heads.worked_story()].tokens)
-    L, H = A.shape[:2]
-    z = A[:, :, q, : q + 1].reshape(L * H, q + 1)                 # (heads, keys)
-    word = tokens[q + 1]
+    st = heads.query_state(FOUR, q)
+    tokens = st["tokens"]
     keys = [f"{j} {t}" for j, t in enumerate(tokens[: q + 1])]
-    mentions = [j for j in range(q + 1) if tokens[j] == word]
-    return {"z": z, "keys": keys, "word": word, "query": f"{q} {tokens[q]}", "mentions": mentions}
+    return {"z": st["z"], "keys": keys, "word": st["word"], "query": f"{q} {tokens[q]}", "mentions": st["mentions"]}
 
 
 def _title(st: dict) -> str:
@@ -69,7 +52,7 @@ def attention_figure() -> go.Figure:
     states = [_state(q) for q in qs]
 
     def data(st):
-        custom = [[f"{n} → {k}: {w:.3f}" for k, w in zip(st["keys"], row)] for n, row in zip(names, st["z"])]
+        custom = [[f"{n} → {k}: {fmt(w, 3)}" for k, w in zip(st["keys"], row)] for n, row in zip(names, st["z"])]
         return {"z": [st["z"].tolist()], "x": [list(range(len(st["keys"])))], "customdata": [custom]}
 
     first = states[0]
@@ -94,7 +77,7 @@ def strongest_keys() -> list[tuple]:
     A = heads.attention_on(FOUR, heads.worked_story())
     states = [_state(q) for q in query_positions()]
     names = heads.head_labels(*A.shape[:2])
-    return [(name, *[f"{st['keys'][int(np.argmax(st['z'][r]))].split(' ', 1)[1]} {st['z'][r].max():.2f}"
+    return [(name, *[f"{st['keys'][int(np.argmax(st['z'][r]))].split(' ', 1)[1]} {fmt(st['z'][r].max(), 2)}"
                      for st in states]) for r, name in enumerate(names)]
 
 
@@ -103,7 +86,7 @@ def attention_summary() -> str:
     names = heads.head_labels(*heads.attention_on(FOUR, heads.worked_story()).shape[:2])
     best = int(np.argmax(st["z"][:, st["mentions"]].sum(1))) if st["mentions"] else 0
     return (f"Query {st['query']}, next word {st['word']}: the head that looks most at its earlier mentions is "
-            f"{names[best]}, with {st['z'][best, st['mentions']].sum():.2f} of its weight there. "
+            f"{names[best]}, with {fmt(st['z'][best, st['mentions']].sum(), 2)} of its weight there. "
             "Buttons choose other query words of the same story.")
 
 
@@ -151,8 +134,8 @@ def knockout_summary() -> str:
     ko = heads.knockouts(FOUR)
     need = heads.needed(FOUR)
     return ("Within-kind accuracy with every head, then with one head zeroed: " + "; ".join(
-        f"without L{need[k][0] + 1} H{need[k][1] + 1} {k} falls from {ko['all heads'][k]:.2f} "
-        f"to {ko[need[k]][k]:.2f}" for k in KIND_NAMES) + ".")
+        f"without L{need[k][0] + 1} H{need[k][1] + 1} {k} falls from {fmt(ko['all heads'][k], 2)} "
+        f"to {fmt(ko[need[k]][k], 2)}" for k in KIND_NAMES) + ".")
 
 
 KNOCKOUTS = Widget(

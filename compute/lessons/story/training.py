@@ -6,7 +6,7 @@ from IPython.display import HTML
 from plotly.subplots import make_subplots
 
 from ...present.palette import ACCENT, BAR, GUIDE, TEAL
-from ...present.tables import rows_html
+from ...present.tables import fmt, rows_html
 from ...present.widgets import Widget, update_buttons
 from ...probes import KIND_NAMES
 from .published import LABELS, MODELS, load
@@ -28,16 +28,19 @@ def curve_figure() -> go.Figure:
                                  hovertemplate="%{x:.1f}M tokens: loss %{y:.3f}<extra>" + LABELS[kind] + "</extra>"),
                       row=1, col=1)
         fig.add_trace(go.Scatter(x=x, y=[p[SHOWN_KIND] for p in c], name=LABELS[kind], line=line, legendgroup=kind,
-                                 showlegend=False,
-                                 hovertemplate="%{x:.1f}M tokens: %{y:.3f}<extra>" + LABELS[kind] + "</extra>"),
+                                 showlegend=False, text=_printed(c, SHOWN_KIND),
+                                 hovertemplate="%{x:.1f}M tokens: %{text}<extra>" + LABELS[kind] + "</extra>"),
                       row=1, col=2)
     chance = ev.chances()
     fig.add_trace(go.Scatter(x=[0, x[-1]], y=[chance[SHOWN_KIND]] * 2, name="chance", mode="lines",
                              line=dict(color=GUIDE, dash="dot"), hoverinfo="skip"), row=1, col=2)
 
     def args(kind):
-        ys = [[p[kind] for p in ev.learning_curve(f"story-{m}")] for m in MODELS] + [[chance[kind]] * 2]
-        return [{"y": ys}, {"title.text": f"Probe accuracy for {kind}s as training goes on"}, [1, 3, 5, 6]]
+        curves = [ev.learning_curve(f"story-{m}") for m in MODELS]
+        ys = [[p[kind] for p in c] for c in curves] + [[chance[kind]] * 2]
+        texts = [_printed(c, kind) for c in curves] + [["", ""]]
+        return [{"y": ys, "text": texts}, {"title.text": f"Probe accuracy for {kind}s as training goes on"},
+                [1, 3, 5, 6]]
 
     fig.update_layout(height=430, margin=dict(l=60, r=20, t=110, b=50),
                       title=dict(text=f"Probe accuracy for {SHOWN_KIND}s as training goes on", font=dict(size=13),
@@ -51,15 +54,20 @@ def curve_figure() -> go.Figure:
     return fig
 
 
+def _printed(curve: list[dict], kind: str) -> list[str]:
+    """One kind's accuracies as the hover prints them (never rounded to exactly 1 or 0)."""
+    return ["" if p.get(kind) is None else fmt(p[kind], 3) for p in curve]
+
+
 def curve_summary() -> str:
     parts = []
     for kind in MODELS:
         c = ev.learning_curve(f"story-{kind}")
-        parts.append(f"{LABELS[kind]}: loss {c[0]['val_loss']:.2f} → {c[-1]['val_loss']:.2f}, "
-                     + ", ".join(f"{k} {c[-1][k]:.2f}" for k in KIND_NAMES))
+        parts.append(f"{LABELS[kind]}: loss {fmt(c[0]['val_loss'], 2)} → {fmt(c[-1]['val_loss'], 2)}, "
+                     + ", ".join(f"{k} {fmt(c[-1][k], 2)}" for k in KIND_NAMES))
     j = ev.sudden_jump("story-one-head", "object")
-    return ("; ".join(parts) + f". The one-head model's object accuracy jumps from {j['before']:.2f} to "
-            f"{j['after']:.2f} between {j['from_tokens'] / 1e6:.1f}M and {j['to_tokens'] / 1e6:.1f}M tokens.")
+    return ("; ".join(parts) + f". The one-head model's object accuracy jumps from {fmt(j['before'], 2)} to "
+            f"{fmt(j['after'], 2)} between {fmt(j['from_tokens'] / 1e6, 1)}M and {fmt(j['to_tokens'] / 1e6, 1)}M tokens.")
 
 
 CURVES = Widget(

@@ -45,6 +45,10 @@ def prose_values() -> dict[str, object]:
     v["total_seconds"] = sum(v[f"seconds_{k.replace('-', '_')}"] for k in MODELS)
     t = ev.top1_at_names(FOUR)
     v.update(top1_name=t["top1"], top1_pronoun=t["pronoun"], within_name=t["within_kind"])
+    ph = ev.learning_phases("story-one-head", "object", claims.NEAR_CHANCE, claims.SETTLED)
+    v.update(flat_until=ph["flat_until"] / 1e6, settled_at=ph["settled_at"] / 1e6, object_final_one_head=ph["final"],
+             near_chance=claims.NEAR_CHANCE, settled=claims.SETTLED, settled_left=(ph["budget"] - ph["settled_at"]) / 1e6)
+    v["far_probes"] = ev.distance_counts("object")[-1]
     j = ev.sudden_jump("story-one-head", "object")
     v.update(jump_before=j["before"], jump_after=j["after"], jump_from=j["from_tokens"] / 1e6,
              jump_to=j["to_tokens"] / 1e6)

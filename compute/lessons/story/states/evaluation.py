@@ -79,3 +79,32 @@ def sudden_jump(name: str, kind: str) -> dict:
     rises = [(b[kind] - a[kind], a, b) for a, b in zip(curve, curve[1:])]
     rise, a, b = max(rises, key=lambda r: r[0])
     return {"rise": rise, "from_tokens": a["tokens"], "to_tokens": b["tokens"], "before": a[kind], "after": b[kind]}
+
+
+def learning_phases(name: str, kind: str, near: float, settled: float) -> dict:
+    """How one kind's accuracy is learned: near chance (within `near`) up to `flat_until` tokens, within
+    `settled` of its final value from `settled_at` tokens on."""
+    curve = [p for p in learning_curve(name) if p.get(kind) is not None]
+    chance = chances()[kind]
+    flat = 0
+    while flat < len(curve) and curve[flat][kind] <= chance + near:
+        flat += 1
+    final = curve[-1][kind]
+    settle = len(curve) - 1
+    while settle > 0 and abs(curve[settle - 1][kind] - final) <= settled:
+        settle -= 1
+    return {"flat_until": curve[flat - 1]["tokens"] if flat else None, "settled_at": curve[settle]["tokens"],
+            "final": final, "last_flat": curve[flat - 1][kind] if flat else None, "budget": curve[-1]["tokens"]}
+
+
+def distance_counts(kind: str) -> list[int]:
+    """How many validation probes of one kind lie in each distance bucket."""
+    ps = probes()
+    of_kind = ps.kind == KIND_NAMES.index(kind)
+    return [int((of_kind & (ps.distance >= lo) & (ps.distance <= hi)).sum()) for lo, hi in BUCKETS]
+
+
+def longest_story() -> int:
+    """Tokens of the longest training or validation story, with the end-of-story marker before it."""
+    data = story_corpus()
+    return 1 + max(len(s.tokens) for s in [*data.train, *data.val])

@@ -12,6 +12,7 @@ from ..published import load, story_corpus
 from .evaluation import probes
 
 ROLE_STORIES = 300   # validation stories used for head roles and knock-outs (the first 500)
+SHOWN_QUERIES = 6    # probes of the worked story offered as query words in the lesson's figure
 
 
 def head_labels(n_layer: int, n_head: int) -> list[str]:
@@ -38,6 +39,30 @@ def worked_story() -> int:
         if ("name", True) in kinds and any(k == "object" for k, _ in kinds):
             return i
     raise ValueError("no validation story has both probes")
+
+
+def query_positions() -> list[int]:
+    """Input positions of the worked story's first probes, one kind after another (the figure's buttons)."""
+    story = story_corpus().val[worked_story()]
+    chosen, seen = [], set()
+    for p in story.probes:
+        if p.kind not in seen or len(chosen) < SHOWN_QUERIES and p.distance > 16:
+            chosen.append(p)
+            seen.add(p.kind)
+        if len(chosen) == SHOWN_QUERIES:
+            break
+    return sorted(p.target for p in chosen)
+
+
+def query_state(name: str, q: int) -> dict:
+    """Every head's weights from input position q of the worked story over keys 0..q: z (heads, keys),
+    the word to come, the positions where it was mentioned before, and the story's tokens."""
+    A = attention_on(name, worked_story())                        # (L, H, T, T)
+    tokens = ["<eos>"] + list(story_corpus().val[worked_story()].tokens)
+    L, H = A.shape[:2]
+    word = tokens[q + 1]
+    return {"z": A[:, :, q, : q + 1].reshape(L * H, q + 1), "word": word, "tokens": tokens,
+            "mentions": [j for j in range(q + 1) if tokens[j] == word]}
 
 
 @lru_cache(maxsize=4)
