@@ -83,7 +83,7 @@ def build_site(root: Path, base: str = "/") -> dict:
     stems = lesson_stems(root)
     remove_leftovers(root / "site")
     private_tmp(root)
-    audits = []  # AUDIT-HOOK (enabled once every page is bound)
+    audits = audit_site(root)
     try:
         run_preflight_if_changed(root, build_dir)
         executed = build_html(root, build_dir)

@@ -90,7 +90,7 @@ def built(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
 def test_a_bound_lesson_builds_and_the_build_counts_its_sentences(built):
     root, proc = built
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "claims: posts/lesson.md: 1 sentences bound to 1 claims, 1 marked (method 1)" in proc.stdout
+    assert "claims: posts/lesson.md: 1 sentence bound to 1 claim, 1 marked (method 1)" in proc.stdout
 
 
 def test_a_glued_share_of_0_9997_never_prints_as_100_percent(built):
@@ -125,3 +125,21 @@ def test_a_failing_bound_claim_stops_the_build_naming_its_sentence(built, tmp_pa
                      "claim share_below_limit, which fails: The share is below 0.5. [share 0.9997] (the mini lesson)"
                      ), proc.stderr
     assert tree_digest(root / "site") == before
+
+
+def test_a_planted_unbound_comparison_stops_the_build_naming_file_and_line(built, tmp_path):
+    good, _ = built
+    root = tmp_path / "copy"
+    shutil.copytree(good, root, symlinks=True)
+    lesson = root / "posts" / "lesson.md"
+    lesson.write_text(lesson.read_text() + "\nThe share rises\nwith every build.\n")
+    before = tree_digest(root / "site")
+    proc = _build(root)
+    assert proc.returncode == 1
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("error: ")]
+    line = len(LESSON.splitlines()) + 2  # after the blank line that opens the new paragraph
+    assert len(errors) == 1 and errors[0].startswith(f"error: posts/lesson.md, line {line}: unbound comparison "
+                                                     "(rises, every) in \"The share rises with every build.\"")
+    assert tree_digest(root / "site") == before
+    lesson.write_text(lesson.read_text().replace("every build.", "every build {about}`method`."))
+    assert _build(root).returncode == 0
