@@ -290,7 +290,7 @@ def test_hover_and_summary_numbers_never_round_to_a_bound_they_are_not():
     for trace, key in zip(spread.data[1:], ("raw", "scaled")):
         assert list(trace.customdata) == [fmt(x, 3) for x in scaling.measured_spread()[key]]
         assert "%{y:" not in trace.hovertemplate
-    assert ">0.999999" in scaling_page.saturation_table().data  # 0.99999989 at d_k = 256, not 1.0000
+    assert "&gt;0.999999" in scaling_page.saturation_table().data  # 0.99999989 at d_k = 256, not 1.0000 (HTML-escaped)
     fig = prediction.last_position_figure()
     for button, (key, att) in zip(fig.layout.updatemenus[0].buttons, attn.PREDICT_STATES):
         s = attn.prediction_state(key, att)
