@@ -8,7 +8,7 @@ published checkpoints are not touched). Reported per model: the training loop's
 seconds (evaluations excluded, as the manifest records them) and the whole
 command's wall time (corpus, learning-curve evaluations and the final evaluation
 included), and the checkpoint's size. Budget (the Part III issue): all three
-trained in at most 10 minutes together; the four-head checkpoint at most 1.3 MB.
+trained in at most 12 minutes together; the four-head checkpoint at most 1.3 MB.
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from compute.training.machine import cpu_model  # noqa: E402
 
 MODELS = ("mlp", "one-head", "four-head")
-BUDGET_S, BUDGET_BYTES = 600.0, 1_300_000
+BUDGET_S, BUDGET_BYTES = 720.0, 1_300_000
 
 
 def one_run(model: str, out: Path) -> dict:
@@ -39,6 +39,10 @@ def one_run(model: str, out: Path) -> dict:
     manifest = json.loads((out / f"story-{model}.json").read_text())
     return {"wall": wall, "train": manifest["train_seconds"], "bytes": (out / f"story-{model}.safetensors").stat().st_size,
             "loss": manifest["metrics"]["val_loss"]}
+
+
+def runs_said(n: int) -> str:
+    return f"Medians of {n} runs" if n > 1 else "One run of each model (--runs 3 gives medians)"
 
 
 def markdown(runs: dict[str, list[dict]]) -> str:
@@ -54,7 +58,7 @@ def markdown(runs: dict[str, list[dict]]) -> str:
     lines.append(f"All three, whole commands: {total:.0f} s ({total / 60:.1f} min; budget {BUDGET_S / 60:.0f} min, "
                  f"{'within' if total <= BUDGET_S else 'over'} budget). Four-head checkpoint "
                  f"{med['four-head']['bytes'] / 1e6:.2f} MB in float32 (budget {BUDGET_BYTES / 1e6:.1f} MB). "
-                 f"Medians of {n} runs; {cpu_model()}, 2 threads, Python {platform.python_version()}.")
+                 f"{runs_said(n)}; {cpu_model()}, 2 threads, Python {platform.python_version()}.")
     return "\n".join(lines)
 
 

@@ -60,10 +60,19 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=seed_value, default=0, help="initialisation and batch order (default %(default)s)")
     s.add_argument("--data", type=Path, default=None,
                    help="train on a TinyStories-format text file instead of the generated stories")
-    s.add_argument("--tokens", type=positive, default=None, help="token budget (default: the recipe's)")
+    budget = s.add_mutually_exclusive_group()
+    budget.add_argument("--tokens", type=positive, default=None,
+                        help="token budget (default: the recipe's; with --data at most 10 passes over the file)")
+    budget.add_argument("--passes", type=positive_number, default=None, metavar="P",
+                        help="token budget as P passes over the training text (0.5, 3, ...)")
+    s.add_argument("--keep", choices=["best", "last"], default=None,
+                   help="keep the weights with the lowest validation loss or the last ones "
+                        "(default: best with --data, last on the generated stories)")
     s.add_argument("--name", default=None, help="checkpoint name (default story-<model>)")
+    t.add_argument("--out", type=Path, default=None, help="folder for the checkpoint (default: the published one)")
+    s.add_argument("--out", type=Path, default=None,
+                   help="folder for the checkpoint (default: the published one; required with --data)")
     for cmd in (t, s):
-        cmd.add_argument("--out", type=Path, default=None, help="folder for the checkpoint (default: the published one)")
         cmd.add_argument("--quiet", action="store_true", help="no progress bar")
     c = sub.add_parser("check", help="check every lesson's claims and checkpoints")
     c.add_argument("lessons", nargs="*", metavar="LESSON", type=lesson_name,
@@ -86,6 +95,16 @@ def positive(text: str) -> int:
         value = 0
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be a whole number above 0, got {text!r}")
+    return value
+
+
+def positive_number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number above 0, got {text!r}")
     return value
 
 

@@ -6,7 +6,10 @@ name slot also accepts a pronoun), so a probe counts as right when, among the
 words of its kind, the model's highest score is the right one: *within-kind
 accuracy*, with chance 1 / (words of that kind). Where two or more words of the
 kind were mentioned before, we also ask whether the model picks the right one
-of those: *among-mentioned accuracy*, chance 1 / (words mentioned).
+of those: *among-mentioned accuracy*, chance 1 / (words mentioned). And whether the
+word the model ranks first among its kind is one the story mentioned at all: a
+model that copies picks a mentioned word, right or wrong; one that does not
+copies nothing and picks any word of the kind (*a mentioned word*).
 """
 from __future__ import annotations
 
@@ -75,6 +78,8 @@ class ProbeResults:
     among_mentioned: np.ndarray  # (P,) bool: ... among the words of its kind mentioned before (2+ only)
     ambiguous: np.ndarray        # (P,) bool: two or more words of the kind mentioned before
     top1: np.ndarray             # (P,) the single most likely word's id
+    copies: np.ndarray           # (P,) bool: the word ranked first among its kind was mentioned before
+    choice: np.ndarray           # (P,) id of the word ranked first among its kind
 
 
 def kind_masks(vocab: Vocabulary) -> torch.Tensor:
@@ -112,10 +117,13 @@ def run_probes(model: torch.nn.Module, ps: ProbeSet, vocab: Vocabulary, batch: i
         at = (story >= lo) & (story < lo + len(x))
         rows[at] = logits[story[at] - lo, position[at]]
     word = torch.from_numpy(ps.word)
-    within = rows.masked_fill(~kinds[torch.from_numpy(ps.kind)], float("-inf")).argmax(1) == word
+    first = rows.masked_fill(~kinds[torch.from_numpy(ps.kind)], float("-inf")).argmax(1)   # (P,) first of its kind
+    within = first == word
     ambiguous = mentioned.sum(1) > 1
     among = (rows.masked_fill(~mentioned, float("-inf")).argmax(1) == word) & ambiguous
-    return ProbeResults(total / count, within.numpy(), among.numpy(), ambiguous.numpy(), rows.argmax(1).numpy())
+    copies = mentioned[torch.arange(len(first)), first]
+    return ProbeResults(total / count, within.numpy(), among.numpy(), ambiguous.numpy(), rows.argmax(1).numpy(),
+                        copies.numpy(), first.numpy())
 
 
 def chance(kind: str) -> float:
@@ -132,6 +140,7 @@ def summary(ps: ProbeSet, r: ProbeResults) -> dict:
         out[f"{name}"] = _rate(r.within_kind, of_kind)
         out[f"{name} beyond 8"] = _rate(r.within_kind, of_kind & (ps.distance > BUCKETS[0][1]))
         out[f"{name} among mentioned"] = _rate(r.among_mentioned, of_kind & r.ambiguous)
+        out[f"{name} a mentioned word"] = _rate(r.copies, of_kind)
         for b in BUCKETS:
             out[f"{name} {bucket_label(b)}"] = _rate(r.within_kind, of_kind & (ps.distance >= b[0]) & (ps.distance <= b[1]))
     return out

@@ -9,6 +9,8 @@ extension works it out from the lesson's text, before anything runs:
 * the checkpoint files those modules declare in a module-level
   `CHECKPOINT_FILES = (...)`, looked up in the folder the lesson will read
   (`COMPUTE_CHECKPOINTS`, or compute/checkpoints);
+* the data files those modules declare in a module-level `DATA_FILES = (...)`,
+  beside the module (a hand-written story set, say);
 * requirements.txt, since the pinned libraries shape the outputs too.
 
 Their paths and contents hash to the lesson's *stamp*. On `source-read` the
@@ -41,6 +43,7 @@ class Dependencies:
     modules: tuple[Path, ...]      # compute/**.py files the lesson's cells import
     checkpoints: tuple[Path, ...]  # files in the checkpoint folder those modules read
     others: tuple[Path, ...]       # requirements.txt
+    data: tuple[Path, ...] = ()    # files beside those modules that they read (DATA_FILES)
 
 
 def checkpoint_folder(root: Path) -> Path:
@@ -91,13 +94,14 @@ def with_parents(name: str) -> list[str]:
     return [".".join(parts[: k + 1]) for k in range(len(parts))]
 
 
-def declared_checkpoints(tree: ast.Module) -> list[str]:
-    """The file names in a module-level `CHECKPOINT_FILES = (...)` of literal strings (or names of them)."""
+def declared_checkpoints(tree: ast.Module, variable: str = "CHECKPOINT_FILES") -> list[str]:
+    """The file names in a module-level `CHECKPOINT_FILES = (...)` (or `variable`) of literal strings (or names
+    of them)."""
     consts = {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             consts[node.targets[0].id] = node.value
-    value = consts.get("CHECKPOINT_FILES")
+    value = consts.get(variable)
     if not isinstance(value, (ast.Tuple, ast.List)):
         return []
     out = []
@@ -117,6 +121,7 @@ def lesson_dependencies(root: Path, text: str) -> Dependencies:
             continue  # the kernel will report it; nothing to follow
     seen: dict[str, Path] = {}
     checkpoints: set[str] = set()
+    data: set[Path] = set()
     while todo:
         name = todo.pop()
         for mod in with_parents(name):
@@ -128,16 +133,19 @@ def lesson_dependencies(root: Path, text: str) -> Dependencies:
             package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
             todo |= imported_names(tree, package) - set(seen)
             checkpoints.update(declared_checkpoints(tree))
+            data.update(path.parent / name for name in declared_checkpoints(tree, "DATA_FILES"))
     folder = checkpoint_folder(root)
     others = tuple(p for p in [root / "requirements.txt"] if p.is_file())
-    return Dependencies(tuple(sorted(set(seen.values()))), tuple(folder / n for n in sorted(checkpoints)), others)
+    return Dependencies(tuple(sorted(set(seen.values()))), tuple(folder / n for n in sorted(checkpoints)), others,
+                        tuple(sorted(data)))
 
 
 def stamp_hash(root: Path, text: str) -> str:
     """sha256 over the names and contents of everything the lesson `text` reads (a missing file counts too)."""
     deps = lesson_dependencies(root, text)
     h = hashlib.sha256()
-    for kind, paths in (("module", deps.modules), ("checkpoint", deps.checkpoints), ("other", deps.others)):
+    for kind, paths in (("module", deps.modules), ("checkpoint", deps.checkpoints), ("other", deps.others),
+                        ("data", deps.data)):
         for path in paths:
             name = path.name if kind == "checkpoint" else path.relative_to(root).as_posix()
             h.update(f"{kind}:{name}\0".encode())
@@ -146,9 +154,10 @@ def stamp_hash(root: Path, text: str) -> str:
 
 
 def tree_hash(root: Path) -> str:
-    """sha256 over every compute module and every file of the checkpoint folder (the preflight's key)."""
+    """sha256 over every file of compute (modules and their data) and of the checkpoint folder (the preflight's
+    key)."""
     h = hashlib.sha256()
-    files = sorted((root / PACKAGE).rglob("*.py")) if (root / PACKAGE).is_dir() else []
+    files = sorted(p for p in (root / PACKAGE).rglob("*") if p.is_file()) if (root / PACKAGE).is_dir() else []
     folder = checkpoint_folder(root)
     files += sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
     h.update(str(folder.resolve()).encode() + b"\0")

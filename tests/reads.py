@@ -33,5 +33,5 @@ def undeclared_reads(lesson: str, report_line: str) -> tuple[list[str], int]:
     compute, folder = (ROOT / "compute").resolve(), checkpoint_folder(ROOT).resolve()
     ours = {p for p in read if (p.is_relative_to(compute) or p.is_relative_to(folder)) and p.is_file()}
     deps = lesson_dependencies(ROOT, text)
-    declared = {p.resolve() for p in (*deps.modules, *deps.checkpoints)}
+    declared = {p.resolve() for p in (*deps.modules, *deps.checkpoints, *deps.data)}
     return sorted(p.relative_to(ROOT).as_posix() for p in ours - declared), len(ours)

@@ -16,138 +16,7 @@ from .tokenizer import words
 # The word kinds a probe can ask for; within-kind chance is 1 / len(KINDS[kind]).
 KINDS: dict[str, tuple[str, ...]] = {"name": NAMES, "object": OBJECTS, "colour": COLOURS, "place": PLACES}
 
-# A story's template is a list of sentences with slots. "~" is a gap for filler sentences
-# about the world, "~~" a gap that may also hold sentences about the two children together,
-# and a leading "?" makes a sentence optional. Slots: {H} {F} the hero and friend; {h.he}
-# {h.him} {h.his} {h.kid} (and capitalised {h.He} {h.His}) their pronouns; {thing} "red ball",
-# {a_thing} "a red ball"; {thing2} a second owned object; {place} {place2}; {in_place}
-# "at the park"; {a_d1} {a_d2} distractor objects; any LEXICON key draws a word afresh.
-#
-# Each pronoun's referent is the nearest name before it, so a reader (and the test) never
-# has to guess: after the friend is named, the hero is named again before "she" means her.
-TEMPLATES: dict[str, tuple[str, ...]] = {
-    "lost": (
-        "Once upon a time, there was a {little} {h.kid} named {H}.",
-        "{H} had {a_thing}. {h.He} loved {h.his} {thing}.",
-        "~",
-        "{day}, {h.he} took {h.his} {thing} to the {place}.",
-        "?{h.He} saw {a_d1} and {a_d2} there.",
-        "~",
-        "Then the {thing} was gone!",
-        "~",
-        "{H} felt {sad}. {h.His} friend {F} came to help.",
-        "They {looked} {spot} and {spot}.",
-        "~~",
-        "At last, {F} found the {thing} {spot}!",
-        "\"Thank you!\" said {H}.",
-        "?They played {in_place} until the sun went down.",
-    ),
-    "share": (
-        "{H} was a {little} {h.kid}. {day}, {h.his} mom gave {h.him} {a_thing}.",
-        "~",
-        "{H} took {h.his} {thing} to the {place}.",
-        "~",
-        "There {h.he} met {h.his} friend {F}, who had {a_d1}.",
-        "\"Can I play with your {thing}?\" asked {F}.",
-        "\"No, it is mine,\" said {H}. {F} was {sad}.",
-        "~",
-        "{H} looked at {h.his} {thing} and did not feel good.",
-        "{h.He} ran to {F} and said, \"I am sorry. Let's play together.\"",
-        "~~",
-        "They took turns with the {thing} {in_place}.",
-        "?{H} learned that sharing is fun.",
-    ),
-    "fix": (
-        "There was a {h.kid} named {H} who had {a_thing} and {a_d1}.",
-        "The {thing} was the toy {h.he} loved most.",
-        "~",
-        "{day}, {h.he} dropped the {thing} {in_place} and it broke.",
-        "~",
-        "{H} began to cry. {h.His} friend {F} came to see.",
-        "~",
-        "{F} had an idea. {f.He} ran home and came back with some glue.",
-        "~~",
-        "Together, they fixed the {thing}.",
-        "{H} was {happy} and gave {F} a big hug.",
-        "~~",
-        "Then they played {in_place} until dinner.",
-    ),
-    "forgot": (
-        "{H} and {F} were best friends.",
-        "{day}, they went to the {place}, and {H} brought {h.his} {thing}.",
-        "~~",
-        "They played {in_place} for a long time.",
-        "~~",
-        "Then they walked to the {place2} to have a snack.",
-        "?They saw {a_d1} there.",
-        "~~",
-        "{H} looked for {h.his} {thing}, but it was gone!",
-        "\"I left it {in_place}!\" said {H}.",
-        "~",
-        "So they ran back to the {place}.",
-        "~",
-        "The {thing} was {spot}, right where {H} left it.",
-        "\"Thank you, {F},\" said {H}.",
-    ),
-    "gift": (
-        "It was {F}'s birthday, and {H} wanted to give {F} a present.",
-        "~",
-        "At the {place}, {H} saw {a_d1}, but it was too big.",
-        "~",
-        "Then {h.he} saw {a_thing}.",
-        "\"{F} will love this {thing}!\" thought {H}.",
-        "~",
-        "At the party, {H} gave the present to {F}.",
-        "{F} opened it and saw the {thing}.",
-        "\"{A_thing}! I love it!\" said {F}.",
-        "~~",
-        "{F} and {H} played with the {thing} {in_place} all day.",
-        "?It was the best birthday ever.",
-    ),
-    "swap": (
-        "{H} had {a_thing}, and {h.his} friend {F} had {a_thing2}.",
-        "~",
-        "{day}, they met {in_place} and traded for a day.",
-        "~~",
-        "{H} played with the {thing2}, but {h.he} missed {h.his} {thing}.",
-        "~",
-        "{F} played with the {thing}, but {f.he} missed {f.his} {thing2}.",
-        "~",
-        "The next day, they met {in_place} again.",
-        "\"I miss my {thing},\" said {H}. \"I miss my {thing2},\" said {F}.",
-        "~~",
-        "They laughed and traded back.",
-        "?{H} hugged {h.his} {thing}, and {F} hugged {f.his} {thing2}.",
-    ),
-    "wind": (
-        "{H} and {F} went to the {place} with {H}'s {thing}.",
-        "?They saw {a_d1} near the path.",
-        "~~",
-        "Suddenly, the wind took the {thing} away!",
-        "It landed {spot}. \"My {thing}!\" cried {H}.",
-        "~",
-        "{F} had an idea. {f.He} used a long stick to get the {thing} down.",
-        "~",
-        "{F} gave the {thing} back to {H}.",
-        "\"You are a good friend, {F},\" said {H}.",
-        "~~",
-        "They stayed {in_place} until the sun went down.",
-    ),
-    "rain": (
-        "{H} and {F} were playing {in_place} with {H}'s {thing}.",
-        "~~",
-        "Then it began to rain, and they ran home.",
-        "~",
-        "At home, {H} saw that {h.his} {thing} was not there.",
-        "\"My {thing} is still {in_place}!\" said {H}.",
-        "~",
-        "The next morning, {H} and {F} went back to the {place}.",
-        "~~",
-        "They found the {thing} {spot}, next to {a_d1}.",
-        "~",
-        "{H} was {happy}. {h.He} took {h.his} {thing} home.",
-    ),
-}
+from .story_templates import HELD_OUT, RECALLS, TEMPLATES  # noqa: E402  (families, phrasings)
 
 
 @dataclass(frozen=True)
@@ -169,18 +38,21 @@ class Probe:
 
 @dataclass(frozen=True)
 class Story:
-    """One story: its text, its word tokens, and its probes."""
+    """One story: its text, its word tokens, its probes, and the template family it was drawn from."""
     text: str
     tokens: tuple[str, ...]
     probes: tuple[Probe, ...]
+    family: str = ""  # "" for a story that no template made (read from a file, written by hand)
 
 
 @dataclass(frozen=True)
 class CorpusConfig:
-    """How many training and validation stories, from which seed."""
+    """How many training and validation stories, from which seed, with which template families held out."""
     seed: int = 0
-    n_train: int = 40_000
-    n_val: int = 2_000
+    n_train: int = 40_000                  # from the trained families only
+    n_val: int = 2_000                     # validation stories from the trained families
+    n_held_out: int = 1_000                # validation stories from the held-out families, never trained on
+    held_out: tuple[str, ...] = HELD_OUT
 
 
 @dataclass(frozen=True)
@@ -254,30 +126,36 @@ class _Slots(dict):
 
 def cast(rng: random.Random) -> dict:
     """Draw a story's characters, objects and places; each kind word names one thing only."""
-    hero, friend = rng.sample(NAMES, 2)
-    colour, colour2, colour3, colour4 = rng.sample(COLOURS, 4)
+    hero, friend, passer, host = rng.sample(NAMES, 4)
+    colour, colour2, colour3, colour4, colour5 = rng.sample(COLOURS, 5)
     obj, obj2, obj3, obj4 = rng.sample(OBJECTS, 4)
     place, place2 = rng.sample(PLACES, 2)
     distractors = [f"{c if rng.random() < 0.5 else rng.choice(LEXICON['size'])} {o}"
                    for c, o in ((colour3, obj3), (colour4, obj4))]
-    thing, thing2 = f"{colour} {obj}", f"{colour2} {obj2}"
+    thing, thing2, thing3 = f"{colour} {obj}", f"{colour2} {obj2}", f"{colour5} {obj}"
+    in_place = f"{PLACE_PREPOSITIONS[place]} the {place}"
     return {
-        "H": hero.capitalize(), "F": friend.capitalize(),
-        "h": PRONOUNS[GENDER[hero]], "f": PRONOUNS[GENDER[friend]],
+        "H": hero.capitalize(), "F": friend.capitalize(), "D": passer.capitalize(), "P": host.capitalize(),
+        "h": PRONOUNS[GENDER[hero]], "f": PRONOUNS[GENDER[friend]], "d": PRONOUNS[GENDER[passer]],
         "thing": thing, "a_thing": with_article(thing), "A_thing": with_article(thing).capitalize(),
-        "thing2": thing2, "a_thing2": with_article(thing2),
-        "place": place, "place2": place2, "in_place": f"{PLACE_PREPOSITIONS[place]} the {place}",
+        "thing2": thing2, "a_thing2": with_article(thing2), "thing3": thing3, "a_thing3": with_article(thing3),
+        "colour": colour, "obj": obj,
+        "place": place, "place2": place2, "in_place": in_place, "in_place_cap": in_place.capitalize(),
+        "in_place2": f"{PLACE_PREPOSITIONS[place2]} the {place2}",
         "a_d1": with_article(distractors[0]), "a_d2": with_article(distractors[1]),
     }
 
 
-def render(template: Sequence[str], slots: _Slots) -> str:
-    """The template's sentences with slots filled, optional sentences drawn, gaps filled."""
+def render(template: Sequence[str | tuple[str, ...]], slots: _Slots) -> str:
+    """The template's sentences with slots filled, one of each step's phrasings drawn, optional sentences
+    drawn, gaps filled (a "~~" gap may recall the children by name)."""
     rng, sentences = slots.rng, []
     for line in template:
+        if isinstance(line, tuple):
+            line = rng.choice(line)
         if line in ("~", "~~"):
-            pool = ALONE_FILLERS + (TOGETHER_FILLERS if line == "~~" else ())
-            sentences.extend(slots.fresh(pool) for _ in range(rng.choice(GAP_SIZES)))
+            pool = ALONE_FILLERS + (TOGETHER_FILLERS + RECALLS if line == "~~" else ())
+            sentences.extend(slots.fresh(pool).format_map(slots) for _ in range(rng.choice(GAP_SIZES)))
         elif line.startswith("?"):
             if rng.random() < 0.5:
                 sentences.append(line[1:].format_map(slots))
@@ -288,10 +166,10 @@ def render(template: Sequence[str], slots: _Slots) -> str:
 
 def story(rng: random.Random) -> Story:
     """One story drawn from rng."""
-    template = TEMPLATES[rng.choice(sorted(TEMPLATES))]
-    text = render(template, _Slots(cast(rng), rng))
+    family = rng.choice(sorted(TEMPLATES))
+    text = render(TEMPLATES[family], _Slots(cast(rng), rng))
     tokens = tuple(words(text))
-    return Story(text, tokens, probes_for(tokens))
+    return Story(text, tokens, probes_for(tokens), family)
 
 
 def stream(seed: int) -> Iterator[Story]:
@@ -323,8 +201,27 @@ def split_unique(stories: Iterable[Story], n_train: int, n_val: int) -> tuple[li
 
 
 def corpus(cfg: CorpusConfig = CorpusConfig()) -> tuple[list[Story], list[Story]]:
-    """Training and validation stories; no validation text is also a training text."""
-    return split_unique(stream(cfg.seed), cfg.n_train, cfg.n_val)
+    """Training stories from the trained families; then validation stories, n_val from the trained families
+    and n_held_out from the held-out ones (in that order). No validation text is also a training text, and
+    no story of a held-out family is trained on."""
+    if cfg.n_held_out and not cfg.held_out:
+        raise ValueError("n_held_out validation stories need held-out families")
+    unknown = set(cfg.held_out) - set(TEMPLATES)
+    if unknown:
+        raise ValueError(f"no template family is called {sorted(unknown)}")
+    stories = stream(cfg.seed)
+    trained = (s for s in stories if s.family not in cfg.held_out)
+    train = list(itertools.islice(trained, cfg.n_train))
+    seen = {s.text for s in train}
+    kept: dict[bool, list[Story]] = {False: [], True: []}
+    want = {False: cfg.n_val, True: cfg.n_held_out}
+    while any(len(kept[k]) < want[k] for k in kept):
+        s = next(stories)
+        held = s.family in cfg.held_out
+        if len(kept[held]) < want[held] and s.text not in seen:
+            seen.add(s.text)
+            kept[held].append(s)
+    return train, kept[False] + kept[True]
 
 
 def corpus_sha256(stories: Iterable[Story]) -> str:

@@ -64,6 +64,9 @@ ALONE_FILLERS: tuple[str, ...] = (
     "The flowers smelled sweet.",
     "Two squirrels ran up a tree.",
     "The air was fresh and cool.",
+    "It did not rain.",
+    "It was still early.",
+    "It was the first warm day of the year.",
 )
 # For gaps where the two children are together.
 TOGETHER_FILLERS: tuple[str, ...] = (
@@ -73,5 +76,9 @@ TOGETHER_FILLERS: tuple[str, ...] = (
     "They were good friends.",
     "They sat down to rest for a while.",
     "They shared a snack and talked.",
+    "They liked playing together.",
+    "They spent some time there.",
+    "They wanted to play more.",
+    "\"We can go out again before dinner,\" they said.",
 )
 GAP_SIZES: tuple[int, ...] = (0, 0, 0, 0, 1, 1, 1, 2, 3, 4)  # filler sentences per gap, drawn uniformly

@@ -40,7 +40,7 @@ def export_files(name: str = NAME) -> dict[str, bytes]:
     if len(blob) > MAX_BYTES:
         raise ValueError(f"{name}: the exported weights take {len(blob):,} bytes, more than {MAX_BYTES:,}")
     header = {"model": name, "dtype": "float16", "config": asdict(published.config), "tensors": tensors,
-              "vocabulary": published.manifest["vocabulary"], "proper": list(KINDS["name"]), "bytes": len(blob),
+              "vocabulary": list(published.vocab.itos), "proper": list(KINDS["name"]), "bytes": len(blob),
               "sha256": hashlib.sha256(bytes(blob)).hexdigest(), "checkpoint_sha256": published.manifest["checkpoint_sha256"]}
     return {FILES[0]: bytes(blob), FILES[1]: (json.dumps(header, separators=(",", ":")) + "\n").encode()}
 

@@ -13,17 +13,24 @@ from tqdm import tqdm
 from ..models.story import StoryModelConfig, build, init_weights, parameter_count
 from .machine import machine_record
 
+KEEP = ("last", "best")
+
 
 @dataclass(frozen=True)
 class StoryRecipe:
-    tokens: int = 9_000_000     # the budget: training targets seen, the same for every model
+    tokens: int = 12_000_000    # the budget: training targets seen, the same for every model
     batch: int = 32             # sequences per step
     context: int = 256          # tokens per sequence
     lr: float = 3e-3            # AdamW peak learning rate
     weight_decay: float = 0.1   # AdamW decoupled decay on matrices (not on biases, gains or embeddings)
     warmup: int = 100           # steps of linear warm-up, then cosine decay to lr / 10
     threads: int = 2            # torch threads: results differ bitwise across thread counts
-    eval_every: int = 300_000   # training tokens between two points of the learning curve
+    eval_every: int = 500_000   # training tokens between two points of the learning curve
+    keep: str = "last"          # the weights kept: the "last" ones, or the "best" point of the curve (validation loss)
+
+    def __post_init__(self):
+        if self.keep not in KEEP:
+            raise ValueError(f"keep must be one of {', '.join(KEEP)}, got {self.keep!r}")
 
     @property
     def steps(self) -> int:
@@ -39,14 +46,40 @@ class StoryRun:
     curve: list[dict] = field(default_factory=list)  # {"tokens", "train_loss", ...eval metrics}
     seconds: float = 0.0                              # wall time of the training loop (evaluations excluded)
     trained_on: dict = field(default_factory=dict)
+    kept: dict = field(default_factory=dict)          # which weights were kept: rule, step, tokens, val_loss
 
     def manifest(self) -> dict:
         return {"seed": self.seed, "recipe": asdict(self.recipe), "config": asdict(self.config),
                 "parameters": sum(w.numel() for w in self.weights.values()), "steps": self.recipe.steps,
                 "tokens_seen": self.recipe.steps * self.recipe.batch * self.recipe.context,
                 "train_seconds": round(self.seconds, 1), "learning_curve": self.curve,
-                "final_loss": self.curve[-1]["val_loss"] if self.curve else float("nan"),
+                "final_loss": self.kept.get("val_loss", float("nan")), "kept": self.kept,
                 "trained_on": self.trained_on}
+
+
+class BestWeights:
+    """Wraps an evaluate callback to copy the weights at the curve point with the lowest validation loss."""
+
+    def __init__(self, evaluate: Callable[[torch.nn.Module], dict]):
+        self.evaluate, self.calls, self.index, self.loss, self.weights = evaluate, 0, -1, math.inf, {}
+
+    def __call__(self, model: torch.nn.Module) -> dict:
+        out = self.evaluate(model)
+        if out["val_loss"] < self.loss:
+            self.index, self.loss = self.calls, out["val_loss"]
+            self.weights = {n: p.detach().clone() for n, p in model.named_parameters()}
+        self.calls += 1
+        return out
+
+
+def kept_point(curve: list[dict], index: int, recipe: StoryRecipe) -> dict:
+    """The record of the kept weights: the rule, the optimizer steps and tokens behind them, their validation loss."""
+    if not curve:
+        return {"rule": recipe.keep, "step": recipe.steps, "tokens": recipe.steps * recipe.batch * recipe.context,
+                "val_loss": None}
+    point = curve[index]
+    return {"rule": recipe.keep, "step": point["tokens"] // (recipe.batch * recipe.context),
+            "tokens": point["tokens"], "val_loss": point["val_loss"]}
 
 
 def learning_rate(step: int, recipe: StoryRecipe) -> float:
@@ -76,15 +109,22 @@ def optimizer(model: torch.nn.Module, recipe: StoryRecipe) -> torch.optim.AdamW:
 def train_story_model(config: StoryModelConfig, stream: torch.Tensor, seed: int, recipe: StoryRecipe = StoryRecipe(),
                       evaluate: Callable[[torch.nn.Module], dict] | None = None,
                       progress: bool = False) -> StoryRun:
-    """Train one model from `seed` on the token stream (1-D ids, stories separated by <eos>)."""
+    """Train one model from `seed` on the token stream (1-D ids, stories separated by <eos>).
+
+    The run keeps the last weights, or (recipe.keep == "best") those of the learning-curve point with the lowest
+    validation loss, which needs `evaluate`."""
+    if recipe.keep == "best" and evaluate is None:
+        raise ValueError("keeping the best weights needs an evaluate callback that gives val_loss")
     torch.set_num_threads(recipe.threads)
     generator = torch.Generator().manual_seed(seed)
     model = build(config)
     init_weights(model, generator)
     run = StoryRun(seed, recipe, config, {}, trained_on=machine_record(recipe.threads))
     desc = f"{config.kind} ({parameter_count(model):,} parameters)"
-    run.curve, run.seconds = fit(model, stream, generator, recipe, evaluate, progress, desc)
-    run.weights = {n: p.detach().clone() for n, p in model.named_parameters()}
+    best = BestWeights(evaluate) if recipe.keep == "best" else None
+    run.curve, run.seconds = fit(model, stream, generator, recipe, best or evaluate, progress, desc)
+    run.weights = best.weights if best else {n: p.detach().clone() for n, p in model.named_parameters()}
+    run.kept = kept_point(run.curve, best.index if best else -1, recipe)
     return run
 
 

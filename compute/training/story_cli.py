@@ -1,34 +1,42 @@
 """`python -m compute train story`: data, training with a learning curve, and the checkpoint with its manifest."""
 from __future__ import annotations
 
-import hashlib
+import sys
 from dataclasses import asdict, replace
 from pathlib import Path
 
 import torch
 
+from ..data.handwritten import read_handwritten
 from ..data.story import CorpusConfig, Story, corpus, corpus_sha256
-from ..data.tinystories import stories_from_file
+from ..data.tinystories import SEPARATOR, read_story_file
 from ..data.tokenizer import EOS, Vocabulary, build_vocabulary
 from ..models.story import preset
 from ..probes import probe_set, run_probes, summary
 from ..store import checkpoint_dir, save_checkpoint
 from .story import StoryRecipe, train_story_model
+from .story_file import budget_tokens, file_data, file_eval_every, passes, unknown_share
 
 CURVE_STORIES = 300   # validation stories scored at each point of the learning curve
-VAL_SHARE = 20        # a TinyStories file: every 20th story is held out for validation
 
 
-def story_data(path: Path | None) -> tuple[list[Story], list[Story], dict]:
-    """Training and validation stories, and where they came from (for the manifest)."""
+def story_data(path: Path | None) -> tuple[list[Story], list[Story], dict[str, list[Story]], dict]:
+    """Training and validation stories, further validation splits scored apart (the generated corpus's held-out
+    families and the hand-written stories), and where the data came from (for the manifest)."""
     if path is None:
         cfg = CorpusConfig()
         train, val = corpus(cfg)
-        return train, val, {"source": "generated", "corpus": asdict(cfg), "sha256": corpus_sha256(train + val)}
-    stories = stories_from_file(path)
-    val = stories[VAL_SHARE - 1::VAL_SHARE] or stories[-1:]
-    train = [s for i, s in enumerate(stories) if (i + 1) % VAL_SHARE] or stories
-    return train, val, {"source": str(path), "sha256": hashlib.sha256(Path(path).read_bytes()).hexdigest()}
+        splits = {"held-out": val[cfg.n_val:], "hand-written": [h.story for h in read_handwritten()]}
+        source = {"source": "generated", "corpus": asdict(cfg), "sha256": corpus_sha256(train + val)}
+        return train, val[:cfg.n_val], splits, source
+    story_file = read_story_file(path)
+    if story_file.last_unclosed:
+        print(f"note: the last story of {path} has no closing {SEPARATOR} line; it is kept as a story "
+              "(check that the file was not cut short)")
+    data, source = file_data(path, story_file)
+    print(f"{source['stories']:,} stories in {path}: {source['held_out']} held out for validation, "
+          f"{source['val_dropped_as_repeats']:,} of those dropped as repeats of other stories")
+    return data.train, data.val, {}, source
 
 
 def token_stream(stories: list[Story], vocab: Vocabulary) -> torch.Tensor:
@@ -42,31 +50,68 @@ def token_stream(stories: list[Story], vocab: Vocabulary) -> torch.Tensor:
     return torch.tensor(ids, dtype=torch.long)
 
 
+def story_recipe(args, train_tokens: int) -> StoryRecipe:
+    """The recipe for this run: the budget (tokens or passes), the weights kept, and for a file a curve point
+    often enough that the best weights are found."""
+    from_file = args.data is not None
+    recipe = replace(StoryRecipe(), tokens=budget_tokens(train_tokens, args.tokens, args.passes, from_file),
+                     keep=args.keep or ("best" if from_file else "last"))
+    return replace(recipe, eval_every=file_eval_every(recipe.tokens, recipe)) if from_file else recipe
+
+
+def refuse_published(args) -> bool:
+    """True (after one sentence on stderr) when --data would write into the published checkpoint folder."""
+    if args.data is None or args.out is not None:
+        return False
+    print(f"error: training on {args.data} needs --out FOLDER, so that the published checkpoints stay as they are "
+          f"(pass --out {checkpoint_dir()} to replace the published one deliberately)", file=sys.stderr)
+    return True
+
+
 def train_story(args) -> int:
-    train, val, source = story_data(args.data)
+    if refuse_published(args):
+        return 1
+    train, val, splits, source = story_data(args.data)
     vocab = build_vocabulary([s.tokens for s in train])
     config = preset(args.model, len(vocab))
-    recipe = StoryRecipe() if args.tokens is None else replace(StoryRecipe(), tokens=args.tokens)
     stream = token_stream(train, vocab)
+    recipe = story_recipe(args, len(stream))
     curve_set = probe_set(val[:CURVE_STORIES], vocab, config.context)
+    unknown = {"train": unknown_share(train, vocab), "val": unknown_share(val, vocab)}
 
     def evaluate(model):
         return summary(curve_set, run_probes(model, curve_set, vocab))
 
     print(f"{len(train):,} training stories ({len(stream):,} tokens), {len(val):,} validation stories, "
-          f"vocabulary {len(vocab)} words; {recipe.steps:,} steps of {recipe.batch}×{recipe.context} tokens")
+          f"vocabulary {len(vocab)} words; unknown words (<unk>): {unknown['train']:.2%} of training tokens, "
+          f"{unknown['val']:.2%} of validation tokens")
+    print(f"{recipe.steps:,} steps of {recipe.batch}×{recipe.context} tokens = {passes(recipe, len(stream)):.2f} "
+          f"passes over the training text; a curve point every {recipe.eval_every:,} tokens; keeping the "
+          + ("weights with the lowest validation loss" if recipe.keep == "best" else "last weights"))
     run = train_story_model(config, stream, args.seed, recipe, evaluate, progress=not args.quiet)
-    full = probe_set(val, vocab, config.context)
-    metrics = summary(full, run_probes(_model(run), full, vocab))
+    model = _model(run)
+    metrics = _scores(model, val, vocab, config.context)
+    by_split = {name: _scores(model, stories, vocab, config.context) for name, stories in splits.items()}
     name = args.name or f"story-{args.model}"
-    manifest = {**run.manifest(), "data": source, "data_sha256": source["sha256"],
-                "vocabulary": list(vocab.itos), "vocabulary_sha256": vocab.sha256(), "metrics": metrics}
+    manifest = {**run.manifest(), "data": source, "data_sha256": source["sha256"], "unknown_share": unknown,
+                "passes": passes(recipe, len(stream)), "vocabulary": list(vocab.itos),
+                "vocabulary_sha256": vocab.sha256(), "metrics": metrics, "metrics_by_split": by_split}
     path = save_checkpoint((args.out or checkpoint_dir()) / f"{name}.safetensors", run.weights, manifest)
-    print(f"trained in {run.seconds:.0f} s; validation loss {metrics['val_loss']:.3f}; "
-          + ", ".join(f"{k} {v:.2f}" for k, v in metrics.items() if k in ("name", "object", "colour", "place")
-                      and v is not None))
+    kept = run.kept
+    print(f"trained in {run.seconds:.0f} s; kept the {kept['rule']} weights (step {kept['step']:,}, "
+          f"{kept['tokens']:,} tokens, curve validation loss {kept['val_loss']:.3f}); validation loss "
+          f"{metrics['val_loss']:.3f}" + "".join(f", {k} {v:.2f}" for k, v in metrics.items()
+                                               if k in ("name", "object", "colour", "place") and v is not None))
+    for name, m in by_split.items():
+        print(f"{name}: " + ", ".join(f"{k} {m[k]:.2f}" for k in ("name", "object", "colour", "place")
+                                      if m.get(k) is not None))
     print(f"wrote {path} and {path.with_suffix('.json').name}")
     return 0
+
+
+def _scores(model, stories: list[Story], vocab: Vocabulary, context: int) -> dict:
+    ps = probe_set(stories, vocab, context)
+    return summary(ps, run_probes(model, ps, vocab))
 
 
 def _model(run):
@@ -74,4 +119,3 @@ def _model(run):
     model = build(run.config)
     model.load_state_dict(run.weights)
     return model.eval()
-

@@ -74,4 +74,34 @@ def test_knockout_cells_and_marked_probes(lesson):
     z = np.array(data(lesson, heads_page.KNOCKOUTS.id)[0]["z"], dtype=float)
     assert np.allclose(z, heads_page.knockout_grid())
     probes = sum(len(story_corpus().val[i].probes) for i in range(len(story_corpus().val))[:2])
-    assert lesson.page.locator("mark.probe").count() == probes
+    assert lesson.page.locator("mark.probe:not(div.hand-written mark)").count() == probes
+
+
+def test_every_hand_written_story_is_readable_with_its_probes_and_wrong_picks(lesson):
+    """All the hand-written stories are on the page: the first few open, the rest behind a summary that opens by
+    mouse and by keyboard; every probe is marked, and a bracketed word follows exactly the four-head model's misses."""
+    stories = ev.handwritten()
+    block = lesson.page.locator("div.hand-written")
+    assert block.locator(".story-sample").count() == len(stories)
+    assert block.locator("mark.probe").count() == sum(len(h.story.probes) for h in stories)
+    r = ev.results("story-four-head", "hand-written")
+    assert block.locator(".probe-miss").count() == int((~r.within_kind).sum()) > 0
+    folded = block.locator("details.hand-stories")
+    last = folded.locator(".story-label").last
+    assert last.text_content().startswith(f"{stories[-1].number}.") and not last.is_visible()
+    summary = folded.locator("summary")
+    summary.click()
+    assert last.is_visible()
+    summary.focus()
+    lesson.page.keyboard.press("Enter")
+    assert not last.is_visible()
+    lesson.page.keyboard.press("Enter")
+    assert last.is_visible()
+
+
+def test_the_hand_written_summary_is_a_touch_target_at_375_px(page):
+    page.page.set_viewport_size({"width": 375, "height": 800})
+    page.open(PATH)
+    box = page.page.locator("details.hand-stories summary").bounding_box()
+    assert box["height"] >= 24 and box["width"] >= 24
+    assert page.external_requests == []

@@ -109,3 +109,16 @@ def test_structure_names_are_numbered_by_object_not_by_timing(built_site):
     again, renumbered = handouts.renumber_structure_ids(moved), handouts.renumber_structure_ids(original)
     assert again == renumbered and len(renumbered) == len(original)
     assert len(PdfReader(io.BytesIO(renumbered)).pages) == len(PdfReader(io.BytesIO(original)).pages)
+
+
+def test_story_handout_prints_every_hand_written_story(built_site):
+    """The folded hand-written stories are open in print: every one's number and title is in the PDF (NFKC undoes
+    the ligatures the PDF's text layer keeps, 'ﬀ' for 'ff')."""
+    import unicodedata
+    from compute.data.handwritten import read_handwritten
+    reader = PdfReader(built_site / "handouts" / "story-models.pdf")
+    text = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", " ".join(p.extract_text() for p in reader.pages)))
+    stories = read_handwritten()
+    assert len(stories) >= 40
+    missing = [h.number for h in stories if re.sub(r"\s+", " ", f"{h.number}. {h.title}") not in text]
+    assert missing == []

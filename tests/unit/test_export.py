@@ -3,12 +3,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
+import pytest
 import torch
 
-from compute.export.story import FILES, MAX_BYTES, model_from_export, write
-from compute.lessons.story.published import load
+from compute.export.story import FILES, MAX_BYTES, export_files, model_from_export, write
+from compute.lessons.story.published import CHECKPOINT_FILES, load, story_corpus
+from compute.store import CheckpointError, checkpoint_dir
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_export_is_small_hashed_and_reads_back_as_float16_of_the_published_model(tmp_path):
@@ -16,7 +25,7 @@ def test_export_is_small_hashed_and_reads_back_as_float16_of_the_published_model
     blob, header = (tmp_path / FILES[0]).read_bytes(), json.loads((tmp_path / FILES[1]).read_text())
     assert len(blob) == header["bytes"] <= MAX_BYTES
     assert hashlib.sha256(blob).hexdigest() == header["sha256"]
-    assert header["vocabulary"][:2] == ["<eos>", "<unk>"] and "mia" in header["proper"]
+    assert header["vocabulary"] == list(story_corpus().vocab.itos) and "mia" in header["proper"]
     published = load("story-four-head").model
     back = model_from_export(tmp_path)
     for (name, p), (name2, q) in zip(published.named_parameters(), back.named_parameters()):
@@ -34,3 +43,38 @@ def test_the_float16_model_predicts_like_the_published_one(tmp_path):
         b = model_from_export(tmp_path)(ids)
     assert np.abs((a - b).numpy()).max() < 0.05                            # float16 rounding, not another model
     assert torch.equal(a.argmax(-1), b.argmax(-1))
+
+
+@pytest.fixture
+def edited(tmp_path, monkeypatch) -> Path:
+    """A copy of the published story checkpoints whose four-head manifest lists two words of its vocabulary
+    swapped, its hashes left alone; COMPUTE_CHECKPOINTS points at it. Returns the edited manifest."""
+    folder = tmp_path / "checkpoints"
+    folder.mkdir()
+    for name in CHECKPOINT_FILES:
+        shutil.copy2(checkpoint_dir() / name, folder / name)
+    manifest_file = folder / "story-four-head.json"
+    manifest = json.loads(manifest_file.read_text())
+    words = manifest["vocabulary"]
+    words[2], words[3] = words[3], words[2]
+    manifest_file.write_text(json.dumps(manifest, indent=1))
+    monkeypatch.setenv("COMPUTE_CHECKPOINTS", str(folder))
+    return manifest_file
+
+
+def test_an_edited_vocabulary_list_stops_loading_and_export_naming_the_manifest(edited):
+    for attempt in (lambda: load("story-four-head"), export_files):
+        with pytest.raises(CheckpointError) as err:
+            attempt()
+        message = str(err.value)
+        assert message.startswith(f"{edited}: ") and "vocabulary list does not match" in message
+        assert "\n" not in message
+
+
+def test_an_edited_vocabulary_list_stops_check_with_one_line(edited):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-m", "compute", "check", "story"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 1
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {edited}: ") and "vocabulary list" in lines[0]

@@ -119,3 +119,19 @@ def test_the_stamp_cell_goes_last_and_shifts_no_line():
     assert out.endswith(f"```{{code-cell}} ipython3\n:tags: [remove-cell]\n{STAMP_PREFIX}abc\n```\n")
     assert code_cells(out)[-1] == f"{STAMP_PREFIX}abc"
     assert insert_stamp("# Title", "abc").startswith("# Title\n\n```")
+
+
+def test_data_files_a_module_declares_beside_it_are_part_of_the_stamp(tmp_path):
+    root = _project(tmp_path)
+    page = root / "compute" / "lessons" / "demo" / "page.py"
+    page.write_text('DATA_FILES = ("stories.txt",)\n' + page.read_text())
+    data = page.with_name("stories.txt")
+    data.write_text("## 1. A story\n")
+    (page.with_name("other.txt")).write_text("not declared")
+    deps = lesson_dependencies(root, LESSON)
+    assert _rel(root, deps.data) == ["compute/lessons/demo/stories.txt"]
+    before = stamp_hash(root, LESSON)
+    page.with_name("other.txt").write_text("changed, but no lesson reads it")
+    assert stamp_hash(root, LESSON) == before
+    data.write_text("## 1. Another story\n")
+    assert stamp_hash(root, LESSON) != before

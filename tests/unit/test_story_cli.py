@@ -1,57 +1,221 @@
-"""`python -m compute train story`: trains on a TinyStories-format file; bad files and options get one sentence."""
+"""`python -m compute train story`: trains on a TinyStories-format file without touching the published folder,
+holds out whole stories, keeps the best weights; bad files and options get one sentence."""
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import torch
 
-from compute.data.story import generate
-from compute.data.tinystories import write_stories
+from compute.data.story import Story
+from compute.data.tinystories import SEPARATOR
+from compute.data.tokenizer import words
+from compute.models.story import preset
+from compute.training.story import StoryRecipe, train_story_model
+from compute.training.story_file import FileSplit, budget_tokens, file_eval_every, split_stories
 
 ROOT = Path(__file__).resolve().parents[2]
-ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+NAMES = ("Lily", "Tom", "Mia", "Ben", "Sue")
+THINGS = ("ball", "kite", "cake", "boat")
+N_STORIES = 220      # 11 held out (every 20th); one of them repeats a training story, so 10 validate
+REPEAT = (39, 0)     # the 40th story (held out) repeats the first (training)
 
 
-def run(*args):
-    return subprocess.run([sys.executable, "-m", "compute", "train", "story", *args], cwd=ROOT, env=ENV,
+def letters(i: int) -> str:
+    """A word for the number i ('bj' for 19): each story's own word, so no two texts are the same."""
+    return "".join("abcdefghij"[int(d)] for d in str(i))
+
+
+def tiny_story(i: int) -> str:
+    """A story in the format's own style: curly quotes, an em and an en dash, a blank line inside."""
+    name, thing = NAMES[i % len(NAMES)], THINGS[i // 5 % len(THINGS)]
+    held = f" {name} said qq{letters(i)}." if (i + 1) % 20 == 0 else ""   # a word only validation has
+    return (f"Once upon a time, {name} found a {thing} \u2014 a big one.\n\n"
+            f"\u201cLook!\u201d said {name}. \u2018It is mine,\u2019 {name} thought \u2013 and smiled.{held}\n"
+            f"It was day {letters(i)}.")
+
+
+def tiny_texts() -> list[str]:
+    texts = [tiny_story(i) for i in range(N_STORIES)]
+    texts[REPEAT[0]] = texts[REPEAT[1]]
+    return texts
+
+
+def write_file(path: Path, texts: list[str], close_last: bool) -> Path:
+    body = "".join(f"{t}\n{SEPARATOR}\n" for t in texts[:-1]) + texts[-1] + (f"\n{SEPARATOR}\n" if close_last
+                                                                             else "\n")
+    path.write_text(body, encoding="utf-8")
+    return path
+
+
+def folder_hashes(folder: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+
+@pytest.fixture
+def published(tmp_path) -> Path:
+    """A stand-in for the published folder (COMPUTE_CHECKPOINTS), holding a story checkpoint to be left alone."""
+    folder = tmp_path / "published"
+    folder.mkdir()
+    for name in ("story-mlp.safetensors", "story-mlp.json"):
+        (folder / name).write_bytes(b"published " + name.encode())
+    return folder
+
+
+def run(published: Path, *args):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COMPUTE_CHECKPOINTS": str(published)}
+    return subprocess.run([sys.executable, "-m", "compute", "train", "story", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=300)
 
 
-def test_trains_on_a_tinystories_file_and_writes_a_checkpoint(tmp_path):
-    data = tmp_path / "stories.txt"
-    write_stories(data, [s.text for s in generate(5, 120)])
-    proc = run("--model", "mlp", "--data", str(data), "--tokens", "20000", "--out", str(tmp_path), "--quiet")
+def one_error_line(proc) -> str:
+    assert proc.returncode == 1
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ")
+    return lines[0]
+
+
+def test_trains_on_a_tinystories_file_into_out_and_leaves_the_published_folder_alone(tmp_path, published):
+    data = write_file(tmp_path / "stories.txt", tiny_texts(), close_last=False)
+    before = folder_hashes(published)
+    out = tmp_path / "mine"
+    proc = run(published, "--model", "mlp", "--data", str(data), "--passes", "2", "--out", str(out), "--quiet")
     assert proc.returncode == 0, proc.stderr
-    manifest = json.loads((tmp_path / "story-mlp.json").read_text())
-    assert manifest["data"]["source"] == str(data) and manifest["vocabulary"][:2] == ["<eos>", "<unk>"]
-    assert manifest["config"]["kind"] == "mlp" and manifest["tokens_seen"] >= 20000
-    assert manifest["learning_curve"][-1]["val_loss"] < manifest["learning_curve"][0]["val_loss"]
-    assert (tmp_path / "story-mlp.safetensors").is_file()
+    assert folder_hashes(published) == before
+    m = json.loads((out / "story-mlp.json").read_text())
+    # the split: whole stories, every 20th held out, the held-out repeat of a training story dropped
+    texts = tiny_texts()
+    val_texts = [t for i, t in enumerate(texts) if (i + 1) % 20 == 0 and i != REPEAT[0]]
+    assert m["data"]["stories"] == N_STORIES and m["data"]["last_story_unclosed"] is True
+    assert (m["data"]["train_stories"], m["data"]["val_stories"], m["data"]["val_dropped_as_repeats"]) == (209, 10, 1)
+    assert "note: the last story" in proc.stdout and "no closing" in proc.stdout
+    # the unknown-word shares: training text is the vocabulary's; each validation story has two words of its own
+    val_tokens = sum(len(words(t)) for t in val_texts)
+    assert m["unknown_share"]["train"] == 0
+    assert m["unknown_share"]["val"] == pytest.approx(2 * len(val_texts) / val_tokens)
+    assert f"{m['unknown_share']['val']:.2%} of validation tokens" in proc.stdout
+    vocab = m["vocabulary"]
+    assert vocab[:2] == ["<eos>", "<unk>"] and f"qq{letters(19)}" not in vocab and "look" in vocab
+    assert '"' in vocab and "'" not in vocab and not {"\u201c", "\u2018", "\u2014", "\u2013"} & set(vocab)
+    # the budget: two passes over the training tokens, in whole steps, said in passes
+    stream = sum(len(words(t)) + 1 for i, t in enumerate(texts) if (i + 1) % 20) + 1
+    assert m["recipe"]["tokens"] == 2 * stream and m["tokens_seen"] >= 2 * stream
+    assert m["passes"] == pytest.approx(m["tokens_seen"] / stream) and f"{m['passes']:.2f} passes" in proc.stdout
+    # the kept weights: the curve point with the lowest validation loss, recorded; the saved weights give it
+    curve = m["learning_curve"]
+    best = min(range(len(curve)), key=lambda i: curve[i]["val_loss"])
+    assert len(curve) >= 3 and m["recipe"]["keep"] == "best"
+    assert m["kept"] == {"rule": "best", "step": curve[best]["tokens"] // (32 * 256), "tokens": curve[best]["tokens"],
+                         "val_loss": curve[best]["val_loss"]}
+    assert m["final_loss"] == m["kept"]["val_loss"] == pytest.approx(m["metrics"]["val_loss"], abs=1e-6)
+
+
+def test_data_without_out_is_refused_and_writes_nothing(tmp_path, published):
+    data = write_file(tmp_path / "stories.txt", tiny_texts(), close_last=True)
+    before = folder_hashes(published)
+    line = one_error_line(run(published, "--model", "mlp", "--data", str(data), "--tokens", "1000", "--quiet"))
+    assert str(data) in line and "--out" in line and f"--out {published}" in line
+    assert folder_hashes(published) == before
+
+
+def utf16(text: str) -> bytes:
+    return text.encode("utf-16")
+
+
+STORIES = "".join(f"{tiny_story(i)}\n{SEPARATOR}\n" for i in range(30))
 
 
 @pytest.mark.parametrize("content, problem", [
     (b"", "holds no stories"),
     (b"\x00\x01\x02binary", "is not a UTF-8 text file"),
     (b"Once upon a time.<|endoftext|>The end.\n", "<|endoftext|>"),
-])
-def test_a_bad_data_file_gets_one_sentence_and_exit_1(tmp_path, content, problem):
+    (("Once upon a time, a cat sat. " * 70_000).encode(), "has no <|endoftext|> line"),
+    (STORIES.encode("utf-16"), "is UTF-16 (little-endian) text"),
+    (STORIES.encode("utf-16-le"), "is UTF-16 (little-endian) text"),
+    (STORIES.encode("utf-16-be"), "is UTF-16 (big-endian) text"),
+    (STORIES.encode(), "needs at least 190 training and 10 validation stories"),
+    ("".join(f"{tiny_story(i % 19)}\n{SEPARATOR}\n" for i in range(400)).encode(), "and 0 validation stories"),
+], ids=["empty", "binary", "inline separator", "one long line", "utf-16 with bom", "utf-16-le", "utf-16-be",
+        "too few stories", "validation all repeats"])
+def test_a_bad_data_file_gets_one_sentence_and_exit_1(tmp_path, published, content, problem):
     data = tmp_path / "bad.txt"
     data.write_bytes(content)
-    proc = run("--model", "mlp", "--data", str(data), "--tokens", "1000", "--out", str(tmp_path), "--quiet")
-    assert proc.returncode == 1
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: ") and str(data) in lines[0] and problem in lines[0]
+    line = one_error_line(run(published, "--model", "mlp", "--data", str(data), "--tokens", "1000",
+                              "--out", str(tmp_path / "out"), "--quiet"))
+    assert str(data) in line and problem in line
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize("args, message", [
     (["--model", "eight-head"], "invalid choice"),
     (["--model", "mlp", "--tokens", "0"], "must be a whole number above 0"),
+    (["--model", "mlp", "--passes", "0"], "must be a number above 0"),
+    (["--model", "mlp", "--passes", "nan"], "must be a number above 0"),
+    (["--model", "mlp", "--passes", "2", "--tokens", "100"], "not allowed with argument"),
+    (["--model", "mlp", "--keep", "first"], "invalid choice"),
     (["--model", "mlp", "--seed", "-1"], "seed must be a whole number"),
 ])
-def test_bad_options_exit_2(args, message):
-    proc = run(*args)
+def test_bad_options_exit_2(published, args, message):
+    proc = run(published, *args)
     assert proc.returncode == 2 and message in proc.stderr
+
+
+def story(text: str) -> Story:
+    return Story(text, tuple(words(text)), ())
+
+
+def test_every_20th_story_is_held_out_and_repeats_never_validate():
+    texts = [f"Story {letters(i)}." for i in range(60)]
+    texts[19] = texts[3]           # held out, but a training story has its text
+    texts[59] = texts[39]          # held out twice: validated once
+    data = split_stories([story(t) for t in texts], FileSplit())
+    assert [s.text for s in data.val] == [texts[39]] and data.dropped == 2
+    assert len(data.train) == 57 and not {s.text for s in data.val} & {s.text for s in data.train}
+
+
+def test_the_budget_counts_tokens_or_passes_and_a_file_defaults_to_ten_passes():
+    recipe = StoryRecipe()
+    assert budget_tokens(1000, 5000, None, True) == 5000
+    assert budget_tokens(1000, None, 2.5, True) == 2500
+    assert budget_tokens(1000, None, None, True) == 10_000 < recipe.tokens
+    assert budget_tokens(10**8, None, None, True) == budget_tokens(1000, None, None, False) == recipe.tokens
+    per_step = recipe.batch * recipe.context
+    assert file_eval_every(40 * per_step, recipe) == 2 * per_step                  # 20 curve points
+    assert file_eval_every(recipe.tokens, recipe) == recipe.eval_every            # the recipe's, when often enough
+
+
+def test_keep_best_keeps_the_weights_of_the_lowest_curve_point():
+    """The curve's losses go 3, 1, 2, ...: the kept weights are those seen at the second point, not the last."""
+    g = torch.Generator().manual_seed(0)
+    stream = torch.randint(2, 20, (4000,), generator=g)
+    recipe = StoryRecipe(tokens=6 * 4 * 32, batch=4, context=32, warmup=1, eval_every=2 * 4 * 32, threads=1,
+                         keep="best")
+    seen, losses = [], iter([3.0, 1.0, 2.0, 2.5])
+
+    def evaluate(model):
+        seen.append({n: p.detach().clone() for n, p in model.named_parameters()})
+        return {"val_loss": next(losses)}
+
+    run = train_story_model(preset("one-head", 20), stream, 0, recipe, evaluate)
+    assert [p["tokens"] for p in run.curve] == [0, 256, 512, 768] and len(seen) == 4
+    assert run.kept == {"rule": "best", "step": 2, "tokens": 256, "val_loss": 1.0}
+    assert all(torch.equal(run.weights[n], seen[1][n]) for n in run.weights)
+    assert not all(torch.equal(run.weights[n], seen[-1][n]) for n in run.weights)
+    assert run.manifest()["final_loss"] == 1.0
+    last = train_story_model(preset("one-head", 20), stream, 0, replace(recipe, keep="last"),
+                             lambda m: {"val_loss": 1.0})
+    assert last.kept["rule"] == "last" and last.kept["step"] == recipe.steps
+
+
+def test_keep_best_needs_a_curve():
+    with pytest.raises(ValueError, match="needs an evaluate callback"):
+        train_story_model(preset("mlp", 20), torch.arange(100) % 20, 0,
+                          StoryRecipe(tokens=64, batch=1, context=8, keep="best"))
+    with pytest.raises(ValueError, match="keep must be one of last, best"):
+        StoryRecipe(keep="first")

@@ -89,6 +89,12 @@ def lose_attention_at_2048(d):
     d["results"] = [r for r in d["results"] if not (r["model"] == "attend" and r["T"] == 2048)]
 
 
+def lose_story_length(model, measure, T):
+    def damage(d):
+        d["results"] = [r for r in d["results"] if (r["model"], r["measure"], r["T"]) != (model, measure, T)]
+    return damage
+
+
 DAMAGE = [
     (setter("schema", "context-timings/1"), "has schema 'context-timings/1', expected 'context-timings/2'"),
     (setter("units", "milliseconds"), "gives times in 'milliseconds'"),
@@ -104,6 +110,9 @@ DAMAGE = [
     (row(2, "faults", -1), "has faults = -1"),
     (row(4, "peak_bytes", "much"), "has peak_bytes = 'much'"),
     (lose_attention_at_2048, "has no forward time of attend at T = 2048"),
+    (lose_story_length("story-four-head", "token cached", 128),
+     "has no token cached time of story-four-head at T = 128"),
+    (lose_story_length("story-mlp", "token uncached", 256), "has no token uncached time of story-mlp at T = 256"),
 ]
 
 
@@ -141,6 +150,28 @@ def test_quick_bench_writes_a_valid_file_the_lesson_refuses_and_check_names_it(t
     lines = check.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and str(out) in lines[0]
     assert "has no forward time of" in lines[0]
+
+
+def test_the_lesson_needs_each_story_model_at_every_length_up_to_its_context():
+    story = {(m, measure): lengths for m, measure, lengths in published.needed() if m.startswith("story-")}
+    assert story[("story-four-head", "token cached")] == (16, 32, 64, 128, 256)
+    assert story[("story-mlp", "token uncached")] == (16, 32, 64, 128, 256)
+    assert ("story-mlp", "token cached") not in story and len(story) == 8
+
+
+def test_a_story_length_missing_stops_check_context_naming_the_file(tmp_path, stored):
+    """The handout's story figure draws every length up to the context: a file without one is refused."""
+    lose_story_length("story-one-head", "token uncached", 64)(stored)
+    folder = tmp_path / "checkpoints"
+    folder.mkdir()
+    (folder / published.TIMINGS).write_text(json.dumps(stored))
+    env = {**os.environ, "COMPUTE_CHECKPOINTS": str(folder), "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-m", "compute", "check", "context"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {folder / published.TIMINGS}: ")
+    assert "has no token uncached time of story-one-head at T = 64" in lines[0]
 
 
 def test_bench_refuses_a_bad_repeat_count():

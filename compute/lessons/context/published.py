@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ...costs import MIXERS
 from ...measure.context import CONCAT_MAX, LENGTHS, SCHEMA, STORY, VARIANTS
+from ...models.story import preset
 from ...store import CheckpointError, checkpoint_dir, read_bytes
 
 TIMINGS = "context-timings.json"
@@ -84,9 +85,14 @@ def needed() -> list[tuple[str, str, tuple[int, ...]]]:
         want += [(m, measure, lengths) for measure in MEASURES if (m, measure) != ("concatenate", "token cached")]
     want += [(v, "forward", LENGTHS) for v in VARIANTS]
     for name in STORY:
-        want += [(name, measure, LENGTHS[:2]) for measure in MEASURES
-                 if (name, measure) != ("story-mlp", "token cached")]
+        lengths = tuple(t for t in LENGTHS if t <= story_context(name))
+        want += [(name, measure, lengths) for measure in MEASURES if (name, measure) != ("story-mlp", "token cached")]
     return want
+
+
+def story_context(name: str) -> int:
+    """The context of a story model of the comparison (story-mlp, ...): the longest T its timings reach."""
+    return preset(name.removeprefix("story-"), vocab_size=2).context
 
 
 def require_coverage(t: Timings, path: Path) -> Timings:

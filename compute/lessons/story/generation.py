@@ -24,9 +24,10 @@ def samples_html() -> HTML:
 def counts_table() -> HTML:
     rows = []
     for kind, c in samples.all_counts().items():
-        rows.append((LABELS[kind], round(c.mean_words), honest_format(c.at_most_two_names, ".0%"),
+        rows.append((LABELS[kind], round(c.mean_words), honest_format(c.cast_kept, ".0%"),
                      honest_format(c.colours_kept, ".0%"), c.copied))  # per cent, as the prose cites them
-    return HTML(rows_html(["model", "tokens", "≤ 2 names", "colours kept", "copies"], rows, decimals=2,
+    return HTML(rows_html(["model", "tokens", "cast kept", "colours kept", "copies"], rows, decimals=2,
                           caption=f"{samples.N_SAMPLES} samples per model (temperature "
                                   f"{samples.SAMPLING.temperature:g}, seed {samples.SEED}): mean tokens, shares that "
-                                  "keep to two names and keep each object's colour, copies of training stories"))
+                                  "name no more children, and give no object more colours, than a training story "
+                                  "does; copies of training stories"))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import torch
 
-from ...data.story import Story, corpus, corpus_sha256
+from ...data.story import CorpusConfig, Story, corpus, corpus_sha256
 from ...data.tokenizer import Vocabulary, build_vocabulary
 from ...models.story import StoryModelConfig, build
 from ...store import CheckpointError, checkpoint_path, load_checkpoint, read_manifest
@@ -25,7 +25,8 @@ CHECKPOINT_FILES = ("story-mlp.safetensors", "story-mlp.json", "story-one-head.s
 @dataclass(frozen=True)
 class Corpus:
     train: list[Story]
-    val: list[Story]
+    val: list[Story]         # validation stories of the trained template families
+    held_out: list[Story]    # validation stories of the families no model trained on
     vocab: Vocabulary
     sha256: str
 
@@ -33,8 +34,10 @@ class Corpus:
 @lru_cache(maxsize=1)
 def story_corpus() -> Corpus:
     """The generated corpus the models were trained on (seeded: the same on every machine)."""
-    train, val = corpus()
-    return Corpus(train, val, build_vocabulary([s.tokens for s in train]), corpus_sha256(train + val))
+    cfg = CorpusConfig()
+    train, val = corpus(cfg)
+    return Corpus(train, val[:cfg.n_val], val[cfg.n_val:], build_vocabulary([s.tokens for s in train]),
+                  corpus_sha256(train + val))
 
 
 @dataclass
@@ -43,6 +46,7 @@ class Published:
     config: StoryModelConfig
     model: torch.nn.Module   # float32, eval mode
     manifest: dict
+    vocab: Vocabulary        # verified: the corpus's, which the manifest's hash and list both match
 
 
 def load_story_model(path: Path, data: Corpus) -> Published:
@@ -54,11 +58,21 @@ def load_story_model(path: Path, data: Corpus) -> Published:
         raise CheckpointError(f"{path.with_suffix('.json')}: manifest's model config is unusable ({err})") from None
     if manifest.get("vocabulary_sha256") != data.vocab.sha256() or config.vocab_size != len(data.vocab):
         raise CheckpointError(f"{path}: checkpoint was trained with another vocabulary than the generated corpus gives")
+    require_listed_vocabulary(manifest, path, data.vocab)
     model = build(config)
     shapes = {n: tuple(p.shape) for n, p in model.named_parameters()}
     weights, manifest = load_checkpoint(path, shapes, data.sha256, "compute/data/story.py")
     model.load_state_dict(weights)
-    return Published(path.stem, config, model.eval(), manifest)
+    return Published(path.stem, config, model.eval(), manifest, data.vocab)
+
+
+def require_listed_vocabulary(manifest: dict, path: Path, vocab: Vocabulary) -> None:
+    """CheckpointError naming the manifest unless its `vocabulary` list is the verified one, word for word
+    (an edited list with its hash left alone would otherwise reach the page and the exported model)."""
+    listed = manifest.get("vocabulary")
+    if not isinstance(listed, list) or tuple(listed) != vocab.itos:
+        raise CheckpointError(f"{path.with_suffix('.json')}: manifest's vocabulary list does not match its "
+                              f"vocabulary_sha256 and the generated corpus (was it edited?)")
 
 
 @lru_cache(maxsize=8)

@@ -1,13 +1,13 @@
 """Every number (and computed word) Part III's prose cites, as plain Python values for glue."""
 from __future__ import annotations
 
-from ...data.story import KINDS, TEMPLATES
+from ...data.story import HELD_OUT, KINDS, RECALLS, TEMPLATES
 from ...probes import BUCKETS, bucket_label
-from . import claims
+from . import claims, claims_heads
 from .data import corpus_facts
 from .heads import FOUR, query_positions
 from .live import weights_size
-from .published import MODELS, SECOND_SEED, load
+from .published import MODELS, SECOND_SEED, load, story_corpus
 from .states import evaluation as ev
 from .states import heads, samples
 
@@ -19,6 +19,11 @@ def head(lh: tuple[int, int]) -> str:
 def prose_values() -> dict[str, object]:
     v: dict[str, object] = dict(corpus_facts())
     v["n_templates"] = len(TEMPLATES)
+    v["n_recalls"] = len(RECALLS)
+    v["n_held_families"], v["held_families"] = len(HELD_OUT), " and ".join(f"“{f}”" for f in HELD_OUT)
+    v["n_held_out"] = len(story_corpus().held_out)
+    v["n_hand"] = len(ev.handwritten())
+    v["n_hand_probes"] = sum(len(h.story.probes) for h in ev.handwritten())
     for kind, words in KINDS.items():
         v[f"n_{kind}s"] = len(words)
         v[f"chance_{kind}"] = 1 / len(words)
@@ -42,6 +47,12 @@ def prose_values() -> dict[str, object]:
         v[f"names_mentioned_{key}"] = c[k]["name among mentioned"]
         v[f"name_far_{key}"] = c[k]["name beyond 8"]
         v[f"object_far_{key}"] = c[k]["object beyond 8"]
+    for split, short in (("in-template", "in"), ("held-out", "held"), ("hand-written", "hand")):
+        for k in MODELS:
+            s = ev.scores(f"story-{k}", split)
+            for kind in KINDS:
+                v[f"{short}_{kind}_{k.replace('-', '_')}"] = s[kind]
+                v[f"{short}_{kind}_mentioned_{k.replace('-', '_')}"] = s[f"{kind} a mentioned word"]
     v["total_seconds"] = sum(v[f"seconds_{k.replace('-', '_')}"] for k in MODELS)
     t = ev.top1_at_names(FOUR)
     v.update(top1_name=t["top1"], top1_pronoun=t["pronoun"], within_name=t["within_kind"])
@@ -66,18 +77,22 @@ def prose_values() -> dict[str, object]:
     v["object_worst_drop"] = max(heads.drop(FOUR, "object", key) for key in ko if key != "all heads")
     second = heads.looks(SECOND_SEED)
     v["second_seed"] = int(load(SECOND_SEED).manifest["seed"])
-    for kind in claims.LOOKING_KINDS:
+    for kind in KINDS:
         v[f"{kind}_head_seed2"] = head(second[kind])
-    v["roles_moved"] = sum(second[k] != look[k] for k in claims.LOOKING_KINDS)
-    v["role_kinds"] = len(claims.LOOKING_KINDS)
+    v["roles_moved"] = sum(second[k] != look[k] for k in KINDS)
+    v["role_kinds"] = len(KINDS)
+    v["name_layer"], v["name_layer_seed2"] = claims_heads.name_head_layers()
+    v["glance"] = claims_heads.GLANCE
     v["role_stories"] = heads.ROLE_STORIES
     v["n_queries"] = len(query_positions())
     sc = samples.all_counts()
     v["weights_mb"] = weights_size() / 1e6
     v["n_samples"] = samples.N_SAMPLES
+    v["cast_limit"], v["colour_limit"] = samples.training_limits()["names"], samples.training_limits()["colours"]
     v["temperature"] = samples.SAMPLING.temperature
     for k in MODELS:
         key = k.replace("-", "_")
-        v[f"two_names_{key}"] = sc[k].at_most_two_names
+        v[f"cast_kept_{key}"] = sc[k].cast_kept
         v[f"colours_kept_{key}"] = sc[k].colours_kept
+        v[f"repeats_{key}"] = sc[k].with_repeats
     return v

@@ -8,27 +8,45 @@ import torch
 
 from ....data.story import KINDS
 from ....probes import BUCKETS, KIND_NAMES, ProbeResults, ProbeSet, bucket_label, probe_set, run_probes, summary
+from ....data.handwritten import read_handwritten
+from ....data.story import Story
 from ..published import MODELS, load, story_corpus
 
 PRONOUNS = ("he", "she", "him", "her", "his", "they", "them", "their")
 
 
+SPLITS = ("in-template", "held-out", "hand-written")
+
+
 @lru_cache(maxsize=1)
-def probes() -> ProbeSet:
+def handwritten() -> tuple:
+    """The hand-written probe stories (compute/data/handwritten_stories.txt), read once."""
+    return tuple(read_handwritten())  # validation stories: trained families, held-out ones, by hand
+
+
+def split_stories(split: str) -> list[Story]:
+    """The validation stories of one split."""
     data = story_corpus()
-    return probe_set(data.val, data.vocab, load("story-four-head").config.context)
+    if split == "hand-written":
+        return [h.story for h in handwritten()]
+    return {"in-template": data.val, "held-out": data.held_out}[split]
 
 
-@lru_cache(maxsize=8)
-def results(name: str) -> ProbeResults:
-    """One pass of a published model over every validation story."""
+@lru_cache(maxsize=3)
+def probes(split: str = "in-template") -> ProbeSet:
+    return probe_set(split_stories(split), story_corpus().vocab, load("story-four-head").config.context)
+
+
+@lru_cache(maxsize=16)
+def results(name: str, split: str = "in-template") -> ProbeResults:
+    """One pass of a published model over every validation story of a split."""
     torch.set_num_threads(2)
-    return run_probes(load(name).model, probes(), story_corpus().vocab)
+    return run_probes(load(name).model, probes(split), story_corpus().vocab)
 
 
-def scores(name: str) -> dict:
+def scores(name: str, split: str = "in-template") -> dict:
     """Loss and accuracies (by kind, by kind and distance, beyond 8, among mentioned) of one model."""
-    return summary(probes(), results(name))
+    return summary(probes(split), results(name, split))
 
 
 def by_distance(name: str, kind: str) -> list[float | None]:
@@ -108,3 +126,15 @@ def longest_story() -> int:
     """Tokens of the longest training or validation story, with the end-of-story marker before it."""
     data = story_corpus()
     return 1 + max(len(s.tokens) for s in [*data.train, *data.val])
+
+
+def split_probe_counts(split: str) -> dict[str, int]:
+    """How many probes of each kind a split has (inside the models' context)."""
+    ps = probes(split)
+    return {k: int((ps.kind == i).sum()) for i, k in enumerate(KIND_NAMES)}
+
+
+def handwritten_right(name: str) -> list[int]:
+    """For each hand-written story, how many of its probes the model gets right (within kind)."""
+    ps, r = probes("hand-written"), results(name, "hand-written")
+    return [int(r.within_kind[ps.story == i].sum()) for i in range(len(handwritten()))]

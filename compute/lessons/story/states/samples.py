@@ -20,8 +20,9 @@ SHOWN = 2           # samples printed per model
 @dataclass(frozen=True)
 class SampleCounts:
     n: int
-    at_most_two_names: float   # share of samples that mention at most two distinct names
-    colours_kept: float        # share of samples with a repeated object that give it the same colour each time
+    cast_kept: float           # share of samples naming no more children than a training story ever does
+    colours_kept: float        # share of samples with a repeated object that give no object more colours than a
+                               # training story gives one
     with_repeats: int          # samples that mention some object (with a colour) more than once
     copied: int                # samples equal to a training story word for word
     mean_words: float
@@ -42,23 +43,33 @@ def as_text(tokens) -> str:
     return "".join(space + word for space, word in readable(tokens, KINDS["name"]))
 
 
+@lru_cache(maxsize=1)
+def training_limits() -> dict[str, int]:
+    """The most names any training story mentions, and the most colours it gives one object."""
+    names = set(KINDS["name"])
+    stories = [s.tokens for s in story_corpus().train]
+    return {"names": max(len(names & set(s)) for s in stories),
+            "colours": max((len(set(v)) for s in stories for v in object_colours(s).values()), default=1)}
+
+
 def counts(kind: str) -> SampleCounts:
     stories = samples(kind)
     train = {s.tokens for s in story_corpus().train}
-    names = set(KINDS["name"])
+    names, limit = set(KINDS["name"]), training_limits()
     coloured = [c for c in map(object_colours, stories) if any(len(v) > 1 for v in c.values())]
     return SampleCounts(
         n=len(stories),
-        at_most_two_names=sum(len(names & set(s)) <= 2 for s in stories) / len(stories),
-        colours_kept=sum(all(len(set(v)) == 1 for v in c.values()) for c in coloured) / max(1, len(coloured)),
+        cast_kept=sum(len(names & set(s)) <= limit["names"] for s in stories) / len(stories),
+        colours_kept=sum(all(len(set(v)) <= limit["colours"] for v in c.values()) for c in coloured)
+        / max(1, len(coloured)),
         with_repeats=len(coloured),
         copied=sum(tuple(s) in train for s in stories),
         mean_words=sum(len(s) for s in stories) / len(stories))
 
 
 def object_colours(tokens) -> dict[str, list[str]]:
-    """For each object word, the colour word just before each of its mentions (the generator always
-    gives an object the same colour, so a change of colour means the writer lost track)."""
+    """For each object word, the colour word just before each of its mentions (a story gives an object one
+    colour, or two when its owner chooses between two of them; more means the writer lost track)."""
     objects, colours = set(KINDS["object"]), set(KINDS["colour"])
     out: dict[str, list[str]] = {}
     for before, word in zip(tokens, tokens[1:]):

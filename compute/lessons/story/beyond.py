@@ -1,0 +1,78 @@
+"""Beyond the templates: each model on stories of the families it trained on, of families it never saw, and on
+stories written by hand."""
+from __future__ import annotations
+
+import html
+
+from IPython.display import HTML
+
+from ...data.story import KINDS
+from ...data.tokenizer import readable
+from ...present.tables import rows_html
+from ...probes import KIND_NAMES
+from .published import LABELS, MODELS, story_corpus
+from .states import evaluation as ev
+
+SPLIT_LABELS = {"in-template": "trained families", "held-out": "held-out families", "hand-written": "written by hand"}
+SHOWN_STORIES = 4  # hand-written stories printed in full, probes marked
+
+
+def splits_table() -> HTML:
+    """Within-kind accuracy of each model, by kind, on the three kinds of validation story."""
+    rows = []
+    for split in ev.SPLITS:
+        counts = ev.split_probe_counts(split)
+        for m in MODELS:
+            s = ev.scores(f"story-{m}", split)
+            rows.append((SPLIT_LABELS[split], LABELS[m], *(s[k] if s[k] is not None else "" for k in KIND_NAMES)))
+        rows.append((SPLIT_LABELS[split], "probes", *(counts[k] for k in KIND_NAMES)))
+    return HTML(rows_html(["stories", "model", *KIND_NAMES], rows, decimals=3,
+                          caption="Within-kind accuracy on stories of the trained template families, of the held-out "
+                                  "families, and on stories written by hand"))
+
+
+def _marked(index: int) -> str:
+    """One hand-written story with each probe marked; where the four-head model ranks another word first among
+    the probe's kind, that word follows in brackets."""
+    h = ev.handwritten()[index]
+    ps, r, itos = ev.probes("hand-written"), ev.results("story-four-head", "hand-written"), story_corpus().vocab.itos
+    picked = {int(ps.position[p]): itos[int(r.choice[p])] for p in range(len(ps.word)) if ps.story[p] == index}
+    at = {p.target: p for p in h.story.probes}
+    out = []
+    for i, (space, word) in enumerate(readable(h.story.tokens, KINDS["name"])):
+        word = html.escape(word)
+        if i in at:
+            p, choice = at[i], picked.get(i)
+            shown = choice.capitalize() if choice in KINDS["name"] else choice
+            miss = "" if choice == h.story.tokens[i] or choice is None else \
+                f' <span class="probe-miss">(four heads: {html.escape(shown or "")})</span>'
+            word = f'<mark class="probe probe-{p.kind}">{word}<sub>{p.kind[0]}{p.distance}</sub></mark>{miss}'
+        out.append(space + word)
+    return (f'<div class="story-sample"><p class="story-label">{h.number}. {html.escape(h.title)}</p>'
+            f'<p class="story-text">{"".join(out)}</p></div>')
+
+
+def handwritten_examples() -> HTML:
+    """Every hand-written story, probes marked and the four-head model's wrong picks beside them: the first few
+    open, the rest folded (a handout prints them all)."""
+    legend = ("Marked words are probes (n name, o object, c colour, p place; the number is how many tokens back "
+              "the deciding mention is). Where the four-head model ranks another word of the kind first, that word "
+              "follows in brackets.")
+    n = len(ev.handwritten())
+    first = "".join(_marked(i) for i in range(min(SHOWN_STORIES, n)))
+    rest = "".join(_marked(i) for i in range(SHOWN_STORIES, n))
+    folded = (f'<details class="hand-stories"><summary>The other {n - SHOWN_STORIES} stories, marked the same '
+              f'way</summary>{rest}</details>') if rest else ""
+    return HTML(f'<div class="hand-written"><p class="story-legend">{html.escape(legend)}</p>{first}{folded}</div>')
+
+
+def handwritten_table() -> HTML:
+    """Every hand-written story: its title, its probes, and how many each model gets right."""
+    per_story = {m: ev.handwritten_right(f"story-{m}") for m in MODELS}
+    rows = []
+    for i, h in enumerate(ev.handwritten()):
+        n = len(h.story.probes)
+        rows.append((h.number, h.title, n, *(f"{per_story[m][i]} of {n}" for m in MODELS)))
+    return HTML(rows_html(["", "story (what it tests)", "probes", *(LABELS[m] for m in MODELS)], rows,
+                          caption="The hand-written stories (compute/data/handwritten_stories.txt): probes the "
+                                  "models get right, each story"))

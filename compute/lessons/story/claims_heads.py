@@ -1,0 +1,86 @@
+"""Part III's claims about the four-head model's heads: where they look, which are needed, and how the roles move
+between two seeds; merged into claims.STORY."""
+from __future__ import annotations
+
+from ...claims import Outcome, Registry
+from ...probes import KIND_NAMES
+from .published import NAMES, SECOND_SEED
+from .states import heads
+
+HEADS = Registry()
+claim = HEADS.claim
+
+FOUR = NAMES["four-head"]
+LOOKS = 10.0        # a head "looks at" a kind: at least this many times the weight an even spread puts there
+NEEDED = 0.15       # its knock-out costs that kind at least this much accuracy
+GLANCE = 0.2        # less than this on earlier mentions: a head does not look at them
+ROLE = 0.5          # "more than half of its weight"
+SHARED = 0.2        # no single head's knock-out costs more than this: a shared job
+
+
+def _head(lh) -> str:
+    return f"L{lh[0] + 1} H{lh[1] + 1}"
+
+
+def _looking(name: str, kind: str) -> tuple[tuple[int, int], float, float]:
+    """The head that puts the most weight on earlier mentions of a kind, its weight, and an even spread's."""
+    m, k = heads.mention_mass(name), KIND_NAMES.index(kind)
+    lh = heads.looks(name)[kind]
+    return lh, float(m["mass"][lh[0], lh[1], k]), float(m["uniform"][k])
+
+
+@claim(f"For every kind, the head that puts the most weight on earlier mentions of the word (at least {LOOKS:g} times "
+       f"an even spread) is also the head whose knock-out costs that kind the most (at least {NEEDED}).")
+def looking_heads_are_the_needed_heads():
+    parts, ok = [], True
+    for kind in KIND_NAMES:
+        lh, mass, even = _looking(FOUR, kind)
+        need, d = heads.needed(FOUR)[kind], heads.drop(FOUR, kind, lh)
+        ok &= need == lh and mass >= LOOKS * even and d >= NEEDED
+        parts.append(f"{kind}: looks {_head(lh)} ({mass:.3f}, even {even:.3f}), knock-out drop {d:.3f}, "
+                     f"most needed {_head(need)}")
+    return Outcome(ok, "; ".join(parts))
+
+
+@claim(f"Every kind's looking head sits in the first layer, and no second-layer head puts {GLANCE} or more of its "
+       "weight on earlier mentions of any kind.")
+def roles_sit_in_the_first_layer():
+    looks = heads.looks(FOUR)
+    second = float(heads.mention_mass(FOUR)["mass"][1].max())
+    return Outcome(all(lh[0] == 0 for lh in looks.values()) and second < GLANCE,
+                   ", ".join(f"{k} {_head(v)}" for k, v in looks.items()) + f"; second layer at most {second:.3f}")
+
+
+@claim(f"Several first-layer heads (at least two) put at least {ROLE} of their weight on earlier objects.")
+def several_first_layer_heads_look_at_objects():
+    m = heads.mention_mass(FOUR)["mass"][0, :, KIND_NAMES.index("object")]
+    return Outcome(int((m >= ROLE).sum()) >= 2, "first layer: " + ", ".join(f"H{h + 1} {v:.3f}" for h, v in enumerate(m)))
+
+
+@claim(f"Object copying is shared: no single head's knock-out costs more than {SHARED} of object accuracy.")
+def object_copying_is_shared():
+    ko = heads.knockouts(FOUR)
+    worst = max((ko["all heads"]["object"] - v["object"], k) for k, v in ko.items() if k != "all heads")
+    return Outcome(worst[0] <= SHARED, f"largest drop {worst[0]:.3f} ({_head(worst[1])})")
+
+
+@claim(f"In the second seed, too, every kind has a head that looks at it (at least {LOOKS:g} times an even spread).")
+def roles_exist_in_the_second_seed():
+    found = {k: _looking(SECOND_SEED, k) for k in KIND_NAMES}
+    return Outcome(all(mass >= LOOKS * even for _, mass, even in found.values()),
+                   ", ".join(f"{k} {_head(lh)} {mass:.3f}" for k, (lh, mass, _) in found.items()))
+
+
+@claim("At least one role sits in a different head in the second seed than in the published model, and the name "
+       "head sits in another layer.")
+def roles_move_between_seeds():
+    first, second = heads.looks(FOUR), heads.looks(SECOND_SEED)
+    moved = [k for k in KIND_NAMES if first[k] != second[k]]
+    return Outcome(bool(moved) and first["name"][0] != second["name"][0],
+                   "moved: " + (", ".join(f"{k} {_head(first[k])} -> {_head(second[k])}" for k in moved) or "none"))
+
+
+def name_head_layers() -> tuple[int, int]:
+    """The layer (from 1) of the name head in the published model and in the second seed."""
+    return heads.looks(FOUR)["name"][0] + 1, heads.looks(SECOND_SEED)["name"][0] + 1
+
