@@ -23,7 +23,8 @@ language = "en"
 # The pages are written by these extensions too: when their code changes, every page is
 # written again (Sphinx re-reads all sources when an "env" config value changes).
 sitebuild_extensions_hash = hashlib.sha256(b"".join(
-    (ROOT / "sitebuild" / f"{name}.py").read_bytes() for name in ("stamps", "pages", "reading", "claimroles"))).hexdigest()
+    (ROOT / "sitebuild" / f"{name}.py").read_bytes() for name in ("stamps", "pages", "reading", "claimroles",
+                                                                         "lessonlist"))).hexdigest()
 
 extensions = [
     "myst_nb",
@@ -31,6 +32,7 @@ extensions = [
     "sitebuild.stamps",  # stale-cache guard: a lesson re-executes when a file it reads changes
     "sitebuild.pages",  # per-page: plotly.js only where needed, handout link, matrix scroll
     "sitebuild.reading",  # the landing page's reading times, counted from the lessons
+    "sitebuild.lessonlist",  # the landing and 404 pages' lesson lists, from compute's lesson records
     "sitebuild.claimroles",  # {claim} and {about} bind sentences (rendered as nothing); honest glued numbers
 ]
 

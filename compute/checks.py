@@ -1,11 +1,14 @@
-"""What the build asks of every lesson package: its claims, its preflight() and its files for the site."""
+"""The lessons, read from their records (each package's LESSON): the list in order, their claims, their
+preflight() and their files for the site."""
 from __future__ import annotations
 
 import importlib
 import pkgutil
+from dataclasses import replace
 from types import ModuleType
 
 from . import lessons
+from .lessons.record import Lesson
 
 
 def lesson_names() -> list[str]:
@@ -18,10 +21,31 @@ def lesson_packages(names: list[str] | None = None) -> list[ModuleType]:
     return [importlib.import_module(f"{lessons.__name__}.{name}") for name in names or lesson_names()]
 
 
+def lesson_records(names: list[str] | None = None) -> list[Lesson]:
+    """The records of the lesson packages called `names` (default: all), in the order the site lists them;
+    ValueError naming a package without one, or two records with one page or place."""
+    records = []
+    for package in lesson_packages(names):
+        record = getattr(package, "LESSON", None)
+        if not isinstance(record, Lesson):
+            raise ValueError(f"{package.__name__} declares no LESSON = Lesson(...) in its __init__.py")
+        records.append(replace(record, package=package.__name__.rpartition(".")[2]))
+    for field in ("page", "order"):
+        values = [getattr(r, field) for r in records]
+        twice = sorted({v for v in values if values.count(v) > 1}, key=str)
+        if twice:
+            raise ValueError(f"two lessons declare the same {field}: {', '.join(map(str, twice))}")
+    return sorted(records, key=lambda r: r.order)
+
+
+def lesson_pages() -> list[str]:
+    """Every lesson's page stem, in the site's order."""
+    return [r.page for r in lesson_records()]
+
+
 def claim_results(names: list[str] | None = None) -> list[tuple[str, list]]:
     """The lessons' claims with their outcomes, under a heading naming what they were checked on."""
-    return [r for package in lesson_packages(names) if hasattr(package, "claim_results")
-            for r in package.claim_results()]
+    return [r for record in lesson_records(names) for r in record.claim_results()]
 
 
 def claim_lessons(names: list[str] | None = None) -> dict[str, str]:
@@ -45,15 +69,13 @@ def claim_lessons(names: list[str] | None = None) -> dict[str, str]:
 
 def preflight(names: list[str] | None = None) -> None:
     """Raise CheckpointError or ClaimError (one line each) unless the lessons (default: all) can be built."""
-    for package in lesson_packages(names):
-        if hasattr(package, "preflight"):
-            package.preflight()
+    for record in lesson_records(names):
+        record.preflight()
 
 
 def site_files() -> dict[str, bytes]:
     """Every lesson's files for the site itself (paths relative to the site's root)."""
     out: dict[str, bytes] = {}
-    for package in lesson_packages():
-        if hasattr(package, "site_files"):
-            out.update(package.site_files())
+    for record in lesson_records():
+        out.update(record.site_files())
     return out

@@ -151,11 +151,81 @@ def audited_pages(root: Path) -> list[Path]:
     return [p for p in [root / "index.md", root / "404.md", *sorted((root / "posts").glob("*.md"))] if p.is_file()]
 
 
+def page_text(path: Path, root: Path) -> str:
+    """A page's text; AuditError naming the page, the first byte that is not UTF-8 and where it is."""
+    blob = path.read_bytes()
+    try:
+        return blob.decode("utf-8")
+    except UnicodeDecodeError as err:
+        before = blob[:err.start]
+        line, column = before.count(b"\n") + 1, err.start - (before.rfind(b"\n") + 1) + 1
+        raise AuditError(f"{path.relative_to(root).as_posix()}: not UTF-8 text (byte 0x{blob[err.start]:02x} at "
+                         f"line {line}, column {column}); save it as UTF-8") from None
+
+
+def record_texts(root: Path) -> list[tuple[str, str]]:
+    """(file, text) of every sentence-bearing field of the lesson records (sitebuild.lessonlist writes them into
+    the landing page), the text shifted by blank lines to sit at its line in the record's file."""
+    from .lessonlist import records
+    out = []
+    for r in records(root):
+        path = root / "compute" / "lessons" / r.package / "__init__.py"
+        source = path.read_text(encoding="utf-8") if path.is_file() else ""
+        for value in (r.does, r.reading):
+            at = source.find(value.splitlines()[0]) if value.strip() else -1
+            line = source[:at].count("\n") if at >= 0 else 0
+            out.append((path.relative_to(root).as_posix(), "\n" * line + value.lstrip(",; ")))
+    return out
+
+
+def record_sentences(root: Path) -> list[tuple[str, Sentence]]:
+    return [(page, s) for page, text in record_texts(root) for s in sentences(text)]
+
+
+def record_audit(root: Path, known: set[str] | None) -> PageAudit:
+    """The landing page's lesson list, audited where the records write it."""
+    result = PageAudit("index.md")
+    for page, text in record_texts(root):
+        part = audit_page(page, text, known)
+        result.bound += part.bound
+        result.marked.update(part.marked)
+        result.findings += part.findings
+    return result
+
+
+def unlisted_pages(root: Path) -> list[str]:
+    """A sentence for every lesson page without a record and every record without its page (none in a project
+    without records)."""
+    from .lessonlist import records
+    listed = {r.page: r for r in records(root)}
+    if not listed:
+        return []
+    pages = {p.stem for p in (root / "posts").glob("*.md")}
+    return ([f"posts/{page}.md: no lesson record lists this page (add LESSON = Lesson(page=\"{page}\", ...) to "
+             "its package's __init__.py under compute/lessons)" for page in sorted(pages - set(listed))]
+            + [f"compute/lessons/{listed[page].package}/__init__.py: its LESSON's page posts/{page}.md does not exist"
+               for page in sorted(set(listed) - pages)])
+
+
+def audit_pages(root: Path, paths: list[Path], known: set[str] | None) -> list[PageAudit]:
+    """Each page's audit; the landing page's includes the lesson list its records write."""
+    audits = [audit_page(p.relative_to(root).as_posix(), page_text(p, root), known) for p in paths]
+    for a in audits:
+        if a.path == "index.md":
+            listed = record_audit(root, known)
+            a.bound += listed.bound
+            a.marked.update(listed.marked)
+            a.findings += listed.findings
+    return audits
+
+
 def audit_site(root: Path) -> list[PageAudit]:
-    """Audit every page; raise AuditError listing every finding (one line each)."""
-    known = known_claim_names()
-    audits = [audit_page(p.relative_to(root).as_posix(), p.read_text(encoding="utf-8"), known)
-              for p in audited_pages(root)]
+    """Audit every page (the landing page with its lesson list, from the records); raise AuditError listing every
+    finding (one line each)."""
+    audits = audit_pages(root, audited_pages(root), known_claim_names())
+    unlisted = unlisted_pages(root)
+    if unlisted:
+        raise AuditError("\n".join(unlisted))
     findings = [f for a in audits for f in a.findings]
     if findings:
         raise AuditError("\n".join(str(f) for f in findings))
@@ -169,6 +239,8 @@ def sentences_for(root: Path, claim: str) -> list[tuple[str, Sentence]]:
         for s in sentences(p.read_text(encoding="utf-8", errors="replace")):
             if claim in claim_names(s):
                 out.append((p.relative_to(root).as_posix(), s))
+        if p.name == "index.md" and p.parent == root:
+            out += [(page, s) for page, s in record_sentences(root) if claim in claim_names(s)]
     return out
 
 
@@ -230,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.insert(0, str(ROOT))
     known = known_claim_names()
     paths = [ROOT / p for p in args.pages] or audited_pages(ROOT)
-    audits = [audit_page(p.relative_to(ROOT).as_posix(), p.read_text(encoding="utf-8"), known) for p in paths]
+    audits = audit_pages(ROOT, paths, known)
     for page, a in zip(paths, audits):
         if args.list:
             for s in sentences(page.read_text(encoding="utf-8")):

@@ -91,7 +91,8 @@ def prose_blocks(text: str) -> list[_Block]:
             continue
         if in_math:
             continue
-        if not s or s.startswith(":") and fences or re.fullmatch(r"\([\w-]+\)=", s) or s.startswith("<!--"):
+        if (not s or s.startswith(":") and fences or re.fullmatch(r"\([\w-]+\)=", s) or s.startswith("<!--")
+                or s.startswith("%")):                      # a MyST comment line
             close()
             continue
         if s.startswith("#") or s.startswith("|"):  # a heading or a table row stands alone

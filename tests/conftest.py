@@ -15,8 +15,9 @@ sys.path.insert(0, str(ROOT))
 
 from sitebuild import browser as sb_browser  # noqa: E402
 from sitebuild.serve import serve  # noqa: E402
+from compute.checks import lesson_pages  # noqa: E402
 
-LESSONS = sorted(p.stem for p in (ROOT / "posts").glob("*.md"))
+LESSONS = lesson_pages()  # every lesson page, in the site's order (compute.checks reads the records)
 KINDS = ("unit", "lessons", "build", "browser", "pdf")  # the test folders, and their markers (pytest.ini)
 
 
@@ -83,10 +84,40 @@ class PageVisit:
         return self.page.evaluate(sb_browser.WAIT_FOR_PAGE_JS)
 
 
+def new_visit(browser, base: str, width: int = 1280, height: int = 900, touch: bool = False,
+              init_script: str | None = None) -> tuple[PageVisit, object]:
+    """A tab in a fresh browser context (a phone: width=375, touch=True), every non-local request blocked and
+    recorded, console errors collected; and its context, for the caller to close."""
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch)
+    if init_script:
+        context.add_init_script(init_script)
+    tab = context.new_page()
+    external, errors = sb_browser.watch(tab)
+    return PageVisit(tab, base, external, errors), context
+
+
 @pytest.fixture
 def page(browser, http_server):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    pw_page = context.new_page()
-    external, errors = sb_browser.watch(pw_page)
-    yield PageVisit(pw_page, http_server, external, errors)
+    """A desktop-sized tab on the built site."""
+    visit, context = new_visit(browser, http_server)
+    yield visit
     context.close()
+
+
+@pytest.fixture
+def visit(browser, http_server):
+    """visit(path, width=375, touch=True, init_script=...) -> a PageVisit opened on `path` (None: not opened),
+    in a context of its own; it checks that no page it opened asked for anything outside the site."""
+    opened = []
+
+    def open_visit(path: str | None = None, **options) -> PageVisit:
+        v, context = new_visit(browser, http_server, **options)
+        opened.append((v, context))
+        if path is not None:
+            v.open(path)
+        return v
+
+    yield open_visit
+    for v, context in opened:
+        context.close()
+        assert v.external_requests == []

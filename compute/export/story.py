@@ -15,9 +15,9 @@ import numpy as np
 import torch
 
 from ..data.story import KINDS
-from ..lessons.story.published import load
+from ..published.story import FOUR_HEAD, load
 
-NAME = "story-four-head"
+NAME = FOUR_HEAD
 FILES = ("story-four-head.f16.bin", "story-four-head.json")  # written into the site's _static/models/
 MAX_BYTES = 700_000
 

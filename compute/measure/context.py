@@ -30,14 +30,11 @@ from pathlib import Path
 import torch
 
 from ..nn.mixers import AttentionMixer, AverageMixer, ConcatMixer
+from ..published.story import load
+from ..published.timings import CONCAT_MAX, LENGTHS, SCHEMA, STORY, VARIANTS
 from ..training.machine import machine_record
 
-SCHEMA = "context-timings/2"
 D = 64                                               # the mixers' width (the story models' one-head width)
-LENGTHS = (16, 32, 64, 128, 256, 512, 1024, 2048)
-CONCAT_MAX = 1024                                    # beyond, the concatenated windows (T^2 d numbers) take gigabytes
-STORY = ("story-mlp", "story-one-head", "story-four-head")
-VARIANTS = ("average, matrix kept", "average, running sum")   # averaging's forward pass, timed two other ways
 
 
 def median_seconds(fn, repeats: int, warmup: int = 2) -> tuple[float, float]:
@@ -134,7 +131,6 @@ def mixer_rows(T: int, repeats: int) -> list[dict]:
 
 def story_rows(T: int, repeats: int) -> list[dict]:
     """Per-token and forward times of the published story models at context T (at most their context)."""
-    from ..lessons.story.published import load
     rows = []
     ids = torch.randint(2, 300, (1, T), generator=torch.Generator().manual_seed(T))
     for name in STORY:

@@ -31,6 +31,22 @@ class StoryModelConfig:
     layer_norm: bool = False   # pre-LayerNorm in each block, and before W_U
     rope: bool = False         # rotary positions; otherwise learned position rows P
 
+    def __post_init__(self):
+        """ValueError with one sentence for a config no model can have (n_head = 0, a width heads cannot split)."""
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {self.kind!r}")
+        for name in ("vocab_size", "d_model", "context", "n_layer", "n_head", "d_ff", "window"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ValueError(f"{name} must be a whole number of at least 1, not {v!r}")
+        for name in ("layer_norm", "rope"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be true or false, not {getattr(self, name)!r}")
+        if self.d_model % self.n_head:
+            raise ValueError(f"d_model {self.d_model} does not split into {self.n_head} heads")
+        if self.rope and (self.d_model // self.n_head) % 2:
+            raise ValueError(f"rotary positions need an even head width, not {self.d_model // self.n_head}")
+
     def block(self) -> BlockConfig:
         return BlockConfig(self.d_model, n_head=self.n_head, d_ff=self.d_ff, layer_norm=self.layer_norm,
                            rope=self.rope)

@@ -7,19 +7,24 @@ from dataclasses import asdict
 
 import numpy as np
 
+from typing import Callable
+
 from ..data.walkthrough import CUE_ANSWERS, answer_rows
-from ..lessons.walkthrough import claims
-from ..lessons.walkthrough.published import from_weights
+from ..published.walkthrough import Walkthrough, from_weights
 from .walkthrough import Recipe, train
 
 CONVERGED = ("determined_words_are_certain", "loss_near_floor")
 
+# The checks a seed must pass, given by the caller (the walkthrough lesson's claims, which sit above training):
+# a function of the trained Walkthrough giving (claim, outcome) pairs, each with .name and .holds.
+Judge = Callable[[Walkthrough], list]
 
-def summarize_seed(seed: int, recipe: Recipe) -> dict:
+
+def summarize_seed(seed: int, recipe: Recipe, judge: Judge) -> dict:
     """Train one seed and describe what it learned: loss, convergence, where the answer rows look."""
     result = train(seed, recipe)
     wt = from_weights(result.weights)
-    outcomes = {c.name: o.holds for c, o in claims.check_all(wt)}
+    outcomes = {c.name: o.holds for c, o in judge(wt)}
     rows = {}
     for row in answer_rows():
         a = wt["A"][row]
@@ -44,29 +49,32 @@ def _summarize(args):
     return summarize_seed(*args)
 
 
-def search(seeds: range, recipe: Recipe = Recipe(), workers: int = 2, progress: bool = True) -> list[dict]:
-    """Summaries of every seed in the range (each trained on one thread)."""
+def search(seeds: range, judge: Judge, recipe: Recipe = Recipe(), workers: int = 2,
+           progress: bool = True) -> list[dict]:
+    """Summaries of every seed in the range (each trained on one thread); `judge` is a module-level function
+    (the worker processes import it by name)."""
     from tqdm import tqdm
-    jobs = [(s, recipe) for s in seeds]
+    jobs = [(s, recipe, judge) for s in seeds]
     with mp.get_context("spawn").Pool(workers) as pool:
         it = pool.imap(_summarize, jobs)
         return list(tqdm(it, total=len(jobs), desc="seeds", disable=not progress))
 
 
-def chosen_seeds(entries: list[dict]) -> tuple[int | None, int | None]:
+def chosen_seeds(entries: list[dict], dominant: float) -> tuple[int | None, int | None]:
     """The published seed (first to pass every claim) and the alternative shown beside it: the first
-    converged seed whose last answer row (13) puts over 0.9 on a word other than its cue ('fall')."""
+    converged seed whose last answer row (13) puts over `dominant` (the lesson's 0.9) on a word other than its
+    cue ('fall')."""
     row, cue = str(answer_rows()[-1]), CUE_ANSWERS[-1][0]
     published = next((e["seed"] for e in entries if not e["failed_claims"]), None)
     alternative = next((e["seed"] for e in entries if e["converged"]
                         and e["rows"][row]["word"] != cue
-                        and e["rows"][row]["weight"] > claims.DOMINANT), None)
+                        and e["rows"][row]["weight"] > dominant), None)
     return published, alternative
 
 
-def record(entries: list[dict], recipe: Recipe) -> dict:
+def record(entries: list[dict], recipe: Recipe, dominant: float) -> dict:
     """The seed-search record stored beside the checkpoints."""
-    published, alternative = chosen_seeds(entries)
+    published, alternative = chosen_seeds(entries, dominant)
     converged = [e for e in entries if e["converged"]]
     return {
         "recipe": asdict(recipe),

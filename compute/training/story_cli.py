@@ -13,11 +13,11 @@ from ..data.tinystories import SEPARATOR, read_story_file
 from ..data.tokenizer import EOS, Vocabulary, build_vocabulary
 from ..models.story import preset
 from ..probes import probe_set, run_probes, summary
+from ..published.story import CHECK_STORIES, NAMES
 from ..store import checkpoint_dir, save_checkpoint
 from .story import StoryRecipe, train_story_model
 from .story_file import budget_tokens, file_data, file_eval_every, passes, unknown_share
 
-CURVE_STORIES = 300   # validation stories scored at each point of the learning curve
 
 
 def story_data(path: Path | None) -> tuple[list[Story], list[Story], dict[str, list[Story]], dict]:
@@ -76,7 +76,7 @@ def train_story(args) -> int:
     config = preset(args.model, len(vocab))
     stream = token_stream(train, vocab)
     recipe = story_recipe(args, len(stream))
-    curve_set = probe_set(val[:CURVE_STORIES], vocab, config.context)
+    curve_set = probe_set(val[:CHECK_STORIES], vocab, config.context)
     unknown = {"train": unknown_share(train, vocab), "val": unknown_share(val, vocab)}
 
     def evaluate(model):
@@ -92,7 +92,7 @@ def train_story(args) -> int:
     model = _model(run)
     metrics = _scores(model, val, vocab, config.context)
     by_split = {name: _scores(model, stories, vocab, config.context) for name, stories in splits.items()}
-    name = args.name or f"story-{args.model}"
+    name = args.name or NAMES[args.model]
     manifest = {**run.manifest(), "data": source, "data_sha256": source["sha256"], "unknown_share": unknown,
                 "passes": passes(recipe, len(stream)), "vocabulary": list(vocab.itos),
                 "vocabulary_sha256": vocab.sha256(), "metrics": metrics, "metrics_by_split": by_split}

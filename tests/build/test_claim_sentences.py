@@ -27,6 +27,9 @@ def share_below_limit():
 '''
 
 PACKAGE = '''\
+from ..record import Lesson
+
+
 def preflight():
     from . import claims
     if IN_PREFLIGHT:
@@ -34,6 +37,8 @@ def preflight():
 
 
 IN_PREFLIGHT = True
+LESSON = Lesson(page="lesson", order=1, handout="the mini lesson", does="One share {about}`method`.",
+                preflight=preflight)
 '''
 
 LESSON = """\
@@ -72,6 +77,7 @@ def _project(tmp_path: Path, lesson: str = LESSON) -> Path:
     mini = root / "compute" / "lessons" / "mini"
     mini.mkdir(parents=True)
     (root / "compute" / "lessons" / "__init__.py").write_text("")
+    shutil.copy2(ROOT / "compute" / "lessons" / "record.py", root / "compute" / "lessons" / "record.py")
     (mini / "__init__.py").write_text(PACKAGE)
     (mini / "claims.py").write_text(CLAIMS)
     return root

@@ -3,7 +3,7 @@ import pytest
 
 from compute.claims import ClaimError
 from compute.lessons.walkthrough import claims
-from compute.lessons.walkthrough.published import ALTERNATIVE, NAME, load
+from compute.published.walkthrough import ALTERNATIVE, NAME, load
 
 
 def test_every_claim_holds_for_the_published_checkpoint():

@@ -8,7 +8,8 @@ import json
 import pytest
 import torch
 
-from compute.lessons.context import claims, published
+from compute.lessons.context import claims
+from compute.published import timings as published
 from compute.measure.context import memory
 from compute.nn.mixers import AttentionMixer, AverageMixer
 from compute.store import checkpoint_dir

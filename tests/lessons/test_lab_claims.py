@@ -8,25 +8,13 @@ import torch
 from compute.claims import ClaimError
 from compute.lessons import lab
 from compute.lessons.lab import claims
-from compute.lessons.lab.run import LabRun, Settings, data, probes, run_probes, summary, train_or_load
-from compute.lessons.lab.tensors import compute_model
-
-PUBLISHED = Settings(train=False, tokens=4_000_000, seed=0)
-
-
-def compute_fn(kind):
-    return lambda p, x: compute_model(kind, p)(x)
-
-
-def attention(p, x):
-    trace = compute_model("one-head", p).trace(x)
-    return trace.logits, trace.attention[0].A
+from compute.lessons.lab.states.published import attention, published_runs
+from compute.lessons.lab.states.run import LabRun, data, probes, run_probes, summary
 
 
 @pytest.fixture(scope="module")
 def runs():
-    mlp = train_or_load("mlp", compute_fn("mlp"), {}, PUBLISHED)
-    head = train_or_load("one-head", compute_fn("one-head"), {}, PUBLISHED)
+    mlp, head, _ = published_runs()
     return mlp, head
 
 

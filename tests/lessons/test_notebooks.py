@@ -23,7 +23,7 @@ def _notebook(site, stem):
 
 
 def test_one_notebook_per_lesson(built_site):
-    assert sorted(p.stem for p in (built_site / "notebooks").glob("*.ipynb")) == LESSONS
+    assert sorted(p.stem for p in (built_site / "notebooks").glob("*.ipynb")) == sorted(LESSONS)
 
 
 @pytest.mark.parametrize("stem", LESSONS)
@@ -58,7 +58,8 @@ def test_lesson_pages_link_their_notebook(built_site):
 
 # The lab's download trains for real; tests/lessons/test_lab_notebook.py runs it on a small budget and checks
 # its answers.
-@pytest.mark.parametrize("stem", [s for s in LESSONS if s != "lab"])
+@pytest.mark.notebooks
+@pytest.mark.parametrize("stem", [s for s in LESSONS if s != "lab"])   # the lab's: test_lab_notebook.py
 def test_notebook_runs_top_to_bottom(built_site, stem, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")  # keep compute/ free of __pycache__

@@ -13,6 +13,8 @@ from safetensors.torch import load_file
 
 from compute.lessons.story import claims
 from compute.lessons.story.states import heads
+from compute.probes import probe_set, run_probes
+from compute.published.story import CHECK_STORIES, load_story_model, story_corpus
 from compute.store import checkpoint_dir, save_checkpoint
 from conftest import ROOT
 
@@ -43,7 +45,17 @@ def silenced(tmp_path):
     for key in ("checkpoint_sha256", "tensors", "torch_version"):
         manifest.pop(key)
     save_checkpoint(path, weights, manifest)
+    # Its own record, as training would have written it: the pre-check compares the loss with the manifest's.
+    manifest = {k: v for k, v in json.loads(path.with_suffix(".json").read_text()).items()
+                if k not in ("checkpoint_sha256", "tensors", "torch_version")}
+    manifest["final_loss"] = manifest["kept"]["val_loss"] = recorded_loss(load_story_model(path, story_corpus()))
+    save_checkpoint(path, weights, manifest)
     return tmp_path
+
+
+def recorded_loss(p) -> float:
+    ps = probe_set(story_corpus().val[:CHECK_STORIES], p.vocab, p.config.context)
+    return run_probes(p.model, ps, p.vocab).val_loss
 
 
 def test_claims_fail_when_the_name_head_is_silenced(silenced):

@@ -10,7 +10,7 @@ import pytest
 
 from compute.data.walkthrough import VOCAB
 from compute.lessons.walkthrough import figures as F
-from compute.lessons.walkthrough.published import NAME, load
+from compute.published.walkthrough import NAME, load
 
 BOUND = re.compile(r"^-?(?:1|0)(?:\.0+)?$")  # 1, 1.00, 0.000, ...
 

@@ -12,7 +12,7 @@ import torch
 from compute.claims import ClaimError
 from compute.data import walkthrough as data
 from compute.lessons.walkthrough import claims, page_claims
-from compute.lessons.walkthrough.published import ALTERNATIVE, NAME, from_weights, load
+from compute.published.walkthrough import ALTERNATIVE, NAME, from_weights, load
 from compute.lessons.walkthrough.seeds import seed_record
 
 

@@ -65,6 +65,15 @@ def test_audit_site_raises_one_line_per_finding(tmp_path):
     assert "(best)" in lines[0] and "(grows)" in lines[1]
 
 
+def test_a_lesson_that_is_not_utf8_is_named_with_its_byte_and_place(tmp_path):
+    (tmp_path / "posts").mkdir()
+    (tmp_path / "index.md").write_text("# Home\n")
+    (tmp_path / "posts" / "a.md").write_bytes("# A\n\nA caf\u00e9 here.\n".encode("latin-1"))
+    with pytest.raises(AuditError) as err:
+        audit_site(tmp_path)
+    assert str(err.value) == ("posts/a.md: not UTF-8 text (byte 0xe9 at line 3, column 6); save it as UTF-8")
+
+
 def test_failed_claims_are_read_from_a_claim_error():
     msg = ("posts/p.md, line 3: ClaimError: claim a fails: Row 5 [of S] leads. [A[5,1] = 0.3]; "
            "claim b fails: B holds. [x 1] (the published model)")

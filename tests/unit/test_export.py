@@ -14,7 +14,7 @@ import pytest
 import torch
 
 from compute.export.story import FILES, MAX_BYTES, export_files, model_from_export, write
-from compute.lessons.story.published import CHECKPOINT_FILES, load, story_corpus
+from compute.published.story import CHECKPOINT_FILES, load, story_corpus
 from compute.store import CheckpointError, checkpoint_dir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,3 +78,13 @@ def test_an_edited_vocabulary_list_stops_check_with_one_line(edited):
     assert proc.returncode == 1
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: {edited}: ") and "vocabulary list" in lines[0]
+
+
+def test_export_into_a_folder_that_cannot_be_made_is_one_sentence(tmp_path):
+    """--out under a regular file: one error line naming the folder, exit 1, no traceback."""
+    (tmp_path / "a-file").write_text("not a folder")
+    out = tmp_path / "a-file" / "export"
+    proc = subprocess.run([sys.executable, "-m", "compute", "export", "story", "--out", str(out)],
+                          cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1
+    assert proc.stderr == f"error: {out}: cannot write the export there (Not a directory)\n"

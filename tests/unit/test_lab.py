@@ -8,7 +8,7 @@ import nbformat
 import pytest
 import torch
 
-from compute.lessons.lab import run as lab_run
+from compute.lessons.lab.states import run as lab_run
 from compute.lessons.lab.tensors import TensorModel
 from compute.models.story import build, init_weights, preset
 from compute.store import CheckpointError

@@ -24,7 +24,10 @@ def module_path(name: str) -> Path | None:
 
 def imports(path: Path) -> set[str]:
     """The project modules a file imports, anywhere in it (lazy imports included)."""
-    tree = ast.parse(path.read_text())
+    return imports_in(ast.parse(path.read_text()), path)
+
+
+def imports_in(tree: ast.Module, path: Path) -> set[str]:
     package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
     out = set()
     for node in ast.walk(tree):
@@ -73,3 +76,104 @@ def test_claims_and_states_never_import_presentation():
         text = path.read_text()
         bad = [n for n in imports(path) if n.startswith("compute.present")] + (["plotly"] if "plotly" in text else [])
         assert not bad, f"{path.relative_to(ROOT)} imports presentation: {bad}"
+
+
+# --- packages, transitively ---------------------------------------------------------------------------------------
+
+GRAPH = {module_name(p): imports(p) for p in MODULES}
+ABOVE_LESSONS = ("compute.cli", "compute.checks", "compute.__main__", "compute.commands")  # commands, claim registry
+
+
+def reach(name: str) -> set[str]:
+    """Every project module that importing `name` can run, through any chain of imports (lazy ones too)."""
+    seen, todo = set(), [name]
+    while todo:
+        for other in GRAPH.get(todo.pop(), ()):
+            if other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return seen
+
+
+def top_package(name: str) -> str:
+    """compute.lessons.story.states.heads -> compute.lessons; compute.store -> compute.store."""
+    return ".".join(name.split(".")[:2])
+
+
+def test_nothing_below_the_lessons_imports_a_lesson():
+    """Training, export, measurement, the published layer and every other package reach no lesson module, through
+    any chain of imports; only the commands and the claim registry sit above the lessons."""
+    below = [n for n in GRAPH if n.startswith("compute") and not n.startswith("compute.lessons")
+             and top_package(n) not in ABOVE_LESSONS and n != "compute"]
+    assert "compute.published.story" in below and "compute.training.seedsearch" in below
+    bad = {n: sorted(m for m in reach(n) if m.startswith("compute.lessons"))[:3] for n in below}
+    assert {n: m for n, m in bad.items() if m} == {}
+
+
+def test_packages_import_without_cycles():
+    """compute's packages (compute.data, compute.published, compute.lessons, ...) form no cycle."""
+    packages: dict[str, set[str]] = {}
+    for name, deps in GRAPH.items():
+        if name.startswith("compute.") and top_package(name) not in ABOVE_LESSONS:
+            packages.setdefault(top_package(name), set()).update(
+                top_package(d) for d in deps if d.startswith("compute.") and top_package(d) not in ABOVE_LESSONS)
+    for package, deps in packages.items():
+        deps.discard(package)
+    cycles = [(a, b) for a in packages for b in packages[a] if a in reach_packages(packages, b)]
+    assert cycles == []
+
+
+def reach_packages(packages: dict[str, set[str]], start: str) -> set[str]:
+    seen, todo = set(), [start]
+    while todo:
+        for other in packages.get(todo.pop(), ()):
+            if other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return seen
+
+
+def third_party(path: Path) -> set[str]:
+    """The top-level names of what a file imports (plotly, numpy, ...)."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            out.add(node.module.split(".")[0])
+    return out
+
+
+def runtime_imports(path: Path) -> set[str]:
+    """The project modules a file imports when it runs: those under `if TYPE_CHECKING:` left out."""
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            node.body = []
+    return imports_in(tree, path)
+
+
+def runtime_reach(name: str) -> set[str]:
+    """Every module importing `name` runs: its packages' __init__ files too, and all they import, in turn."""
+    seen, todo = set(), [name]
+    while todo:
+        current = todo.pop()
+        parts = current.split(".")
+        for other in runtime_imports(module_path(current)) | {".".join(parts[:k]) for k in range(1, len(parts))}:
+            if other not in seen and module_path(other):
+                seen.add(other)
+                todo.append(other)
+    return seen
+
+
+def test_claims_and_states_never_reach_presentation_through_a_helper():
+    """A lesson's claims and states import neither compute.present nor plotly when they run, directly, through
+    any module they import, or through the packages that hold them."""
+    checked = [*(ROOT / "compute" / "lessons").glob("*/claims*.py"),
+               *(ROOT / "compute" / "lessons").glob("*/states/*.py")]
+    assert len(checked) > 5
+    for path in checked:
+        reached = runtime_reach(module_name(path)) | {module_name(path)}
+        bad = sorted(n for n in reached if n.startswith("compute.present")
+                     or "plotly" in third_party(module_path(n)))
+        assert not bad, f"{path.relative_to(ROOT)} reaches presentation through {bad}"

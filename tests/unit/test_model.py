@@ -5,7 +5,7 @@ import torch
 
 import reference
 from compute.data.walkthrough import SENTENCES, inputs_and_targets
-from compute.lessons.walkthrough.published import load_weights
+from compute.published.walkthrough import load_weights
 from compute.models.walkthrough import Decoder, DecoderConfig, parameter_shapes
 from compute.nn.functional import causal_mask, softmax_rows
 from compute.store import checkpoint_path

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from compute.lessons.walkthrough.published import load_weights
+from compute.published.walkthrough import load_weights
 from compute.models.walkthrough import DecoderConfig, parameter_shapes
 from compute.store import CheckpointError, checkpoint_path, sha256_file
 

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from compute.lessons.context import published
+from compute.published import timings as published
 from compute.store import CheckpointError, checkpoint_dir
 from conftest import ROOT
 

@@ -15,7 +15,7 @@ import pytest
 import torch
 
 from compute.lessons.walkthrough import claims
-from compute.lessons.walkthrough.published import from_weights, load_weights
+from compute.published.walkthrough import from_weights, load_weights
 from compute.training.machine import FIELDS, differences, machine_record
 from compute.training.walkthrough import Recipe, train
 

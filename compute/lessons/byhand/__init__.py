@@ -4,6 +4,8 @@ Positions are numbered 1..T, as the lesson numbers them (array index = position 
 """
 from __future__ import annotations
 
+from ..record import Lesson
+
 
 def claim_results():
     """(heading, [(claim, outcome), ...]) for the hand-set model."""
@@ -15,3 +17,12 @@ def preflight() -> None:
     """Raise ClaimError (one line) unless every claim of this lesson holds."""
     from . import claims
     claims.require_all()
+
+
+LESSON = Lesson(
+    page="attention-by-hand", order=1, handout="attention by hand",
+    does="""Build attention from nothing on a four-feature model you can check with
+          pencil and paper: context, pooling, queries, keys and values, the mask,
+          scaling, the final prediction, and positions {about}`method`.""",
+    claim_results=claim_results, preflight=preflight,
+)

@@ -1,6 +1,8 @@
 """Part 2B, the cost of a longer context: counted work of concatenating, averaging and attending, and timings."""
 from __future__ import annotations
 
+from ..record import Lesson
+
 
 def claim_results():
     from . import claims
@@ -11,6 +13,15 @@ def claim_results():
 def preflight() -> None:
     """Raise CheckpointError or ClaimError (one line each) unless the timings file loads and every claim holds."""
     from . import claims
-    from .published import timings
+    from ...published.timings import timings
     timings()
     claims.require_all()
+
+
+LESSON = Lesson(
+    page="context-cost", order=5, handout="Part 2B, the cost of context",
+    does="""Part 2B (optional): count and time what a longer context costs when a
+          model concatenates, averages or attends, with and without a KV cache, up
+          to the sizes of GPT-2 and GPT-3 {about}`method`.""",
+    claim_results=claim_results, preflight=preflight,
+)

@@ -5,13 +5,12 @@ import math
 
 from ...claims import Outcome, Registry, trend
 from ...costs import GPT3, MIXERS, costs, kv_cache_bytes
-from ..story.published import load
-from .counts import SHOWN_D, SHOWN_T
-from .published import timings
-from .scale import scale_rows
-from .states.growth import (KEPT, LARGE_T, LENGTHS, RUNNING, SMALL_T, at, build_per_byte_ratio, build_seconds,
-                            cache_speedup, counted, counted_slope, counted_steps, longest, macs_per_second, measured,
-                            measured_slope, measured_steps, rate, record)
+from ...published.story import FOUR_HEAD, MLP, load
+from ...published.timings import timings
+from .states.growth import (KEPT, LARGE_T, LENGTHS, RUNNING, SHOWN_D, SHOWN_T, SMALL_T, at, build_per_byte_ratio,
+                            build_seconds, cache_speedup, counted, counted_slope, counted_steps, longest,
+                            macs_per_second, measured, measured_slope, measured_steps, rate, record)
+from .states.scale import scale_rows
 
 CONTEXT = Registry()
 claim = CONTEXT.claim
@@ -68,7 +67,7 @@ def training_costs_three_forward_passes():
 
 @claim("The KV cache the four-head story model allocates holds exactly 2 × n_layer × T × d_model numbers.")
 def kv_cache_bytes_equal_the_formula():
-    model = load("story-four-head").model
+    model = load(FOUR_HEAD).model
     cfg = model.cfg
     held = sum(c.K.nbytes + c.V.nbytes for c in model.new_caches(1))
     want = kv_cache_bytes(cfg.n_layer, cfg.d_model, cfg.context, bytes_per_number=4)
@@ -294,14 +293,14 @@ def running_sum_is_flat():
 @claim(f"The story MLP's time per new token does not grow with T: |slope| below {FLAT}, the slowest at most "
        f"{FLAT_SPREAD:g} times the fastest.")
 def mlp_time_is_flat():
-    return _flat("story-mlp", "token uncached")
+    return _flat(MLP, "token uncached")
 
 
 @claim(f"At its full context, the four-head story model writes a new token at least {STORY_SPEEDUP:g} times faster "
        "with its KV cache than reading everything again.")
 def four_head_cache_pays():
-    T = longest("story-four-head", "token cached")
-    s = cache_speedup("story-four-head", T)
+    T = longest(FOUR_HEAD, "token cached")
+    s = cache_speedup(FOUR_HEAD, T)
     return Outcome(s >= STORY_SPEEDUP, f"{s:.1f} times at T = {T}")
 
 

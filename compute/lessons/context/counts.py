@@ -8,7 +8,7 @@ from ...costs import MIXERS, costs
 from ...present.palette import ACCENT, BAR, TEAL
 from ...present.tables import fmt, rows_html
 from ...present.widgets import Widget
-from .states.growth import LENGTHS, WIDTHS, counted, counted_slope
+from .states.growth import LENGTHS, SHOWN_D, SHOWN_T, WIDTHS, counted, counted_slope
 
 COLOURS = dict(zip(MIXERS, (ACCENT, TEAL, BAR)))
 
@@ -20,7 +20,6 @@ def t_axis(lengths, title: str = "context length T (tokens)") -> dict:
 FIELDS = (("parameters", "parameters"), ("forward", "forward pass (MACs)"), ("training", "training pass (MACs)"),
           ("token_uncached", "new token, nothing kept (MACs)"), ("token_cached", "new token, cache kept (MACs)"),
           ("activations", "activations (numbers)"), ("kept", "kept between tokens (numbers)"))
-SHOWN_T, SHOWN_D = 256, 64
 
 
 def cost_table(T: int = SHOWN_T, d: int = SHOWN_D) -> HTML:

@@ -5,19 +5,18 @@ import plotly.graph_objects as go
 from IPython.display import HTML
 
 from ...costs import MIXERS
-from ...measure.context import LENGTHS, STORY, VARIANTS
 from ...present.palette import ACCENT, BAR, TEAL
 from ...present.tables import fmt, rows_html
 from ...present.widgets import Widget, update_buttons
+from ...published.story import LABELS, MODELS, NAMES
+from ...published.timings import LENGTHS, STORY, VARIANTS, timings
 from .counts import COLOURS, t_axis
-from .published import timings
 from .states.growth import LARGE_T, at, measured, measured_slope, record
 
 MEASURES = (("forward", "forward pass"), ("token uncached", "new token, nothing kept"),
             ("token cached", "new token, cache kept"))
 BUTTONS = ("forward", "no cache", "with cache")     # short enough for a phone
-STORY_LABELS = {"story-mlp": "MLP, window of 8", "story-one-head": "1 layer × 1 head",
-                "story-four-head": "2 layers × 4 heads"}
+STORY_LABELS = {NAMES[k]: LABELS[k] for k in MODELS}
 STORY_COLOURS = dict(zip(STORY, (ACCENT, TEAL, BAR)))
 VARIANT_DASHES = dict(zip(VARIANTS, ("dash", "dot")))   # averaging's other forward passes: its colour, dashed
 # What each timed forward pass runs (compute/nn/mixers.py), for the kernel table.

@@ -3,35 +3,10 @@ from __future__ import annotations
 
 from IPython.display import HTML
 
-from ...costs import PUBLISHED, kv_cache_bytes, token_macs
+from ...costs import PUBLISHED
 from ...present.numbers import honest_format
 from ...present.tables import rows_html
-from ..story.published import load
-
-
-def story_size() -> dict:
-    cfg = load("story-four-head").config
-    return {"name": "Part III, 2 × 4 heads", "n_layer": cfg.n_layer, "d_model": cfg.d_model,
-            "context": cfg.context}
-
-
-def scale_rows() -> list[dict]:
-    """Each model at its full context: KV cache per sequence (16-bit numbers) and the MACs of one new token."""
-    rows = []
-    for size in [story_size(), *({"name": s.name, "n_layer": s.n_layer, "d_model": s.d_model, "context": s.context,
-                                  "source": s.source} for s in PUBLISHED)]:
-        T = size["context"]
-        cache = kv_cache_bytes(size["n_layer"], size["d_model"], T)
-        parts = _token(size, T)
-        total = sum(parts.values())
-        rows.append({**size, "kv_bytes": cache, "token_macs": total,
-                     "attention_share": parts["attention over T"] / total})
-    return rows
-
-
-def _token(size: dict, T: int) -> dict[str, int]:
-    from ...costs import ModelSize
-    return token_macs(ModelSize(size["name"], size["n_layer"], size["d_model"], 1, T, ""), T)
+from .states.scale import scale_rows
 
 
 def human_bytes(n: int) -> str:

@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 from ...costs import GPT2_SMALL, GPT3, costs, kv_cache_bytes
+from ...published.story import FOUR_HEAD
+from ...published.timings import timings
 from . import claims
-from .counts import SHOWN_D, SHOWN_T
 from .measured import MB, where_measured
-from .published import timings
-from .scale import human_bytes, scale_rows
-from .states.growth import (KEPT, LARGE_T, LENGTHS, RUNNING, SMALL_T, at, build_per_byte_ratio, build_seconds,
-                            cache_speedup, counted_slope, longest, macs_per_second, measured, measured_slope, rate,
-                            record)
+from .scale import human_bytes
+from .states.growth import (KEPT, LARGE_T, LENGTHS, RUNNING, SHOWN_D, SHOWN_T, SMALL_T, at, build_per_byte_ratio,
+                            build_seconds, cache_speedup, counted_slope, longest, macs_per_second, measured,
+                            measured_slope, rate, record)
+from .states.scale import scale_rows
 
 
 def prose_values() -> dict[str, object]:
@@ -63,9 +64,9 @@ def prose_values() -> dict[str, object]:
     v["peak_max_mb"] = record("average", "forward", T_max, "peak_bytes") / MB
     v["cache_mb"] = (timings().measured_on.get("last_level_cache_bytes") or 0) / MB
     v["per_byte_ratio"] = build_per_byte_ratio(T_max, T_before)
-    four_T = longest("story-four-head", "token cached")
+    four_T = longest(FOUR_HEAD, "token cached")
     v["four_T"] = four_T
-    v["four_speedup"] = cache_speedup("story-four-head", four_T)
+    v["four_speedup"] = cache_speedup(FOUR_HEAD, four_T)
     rows = {r["name"]: r for r in scale_rows()}
     v["gpt2_cache"] = human_bytes(kv_cache_bytes(GPT2_SMALL.n_layer, GPT2_SMALL.d_model, GPT2_SMALL.context))
     v["gpt3_cache"] = human_bytes(kv_cache_bytes(GPT3.n_layer, GPT3.d_model, GPT3.context))

@@ -3,23 +3,61 @@ trained here or loaded from Part III's checkpoints, and followed through one pre
 
 The notebook's own cells hold the two models (plain functions of a dict of tensors); this package holds
 what a learner should not have to type: the data, the training loop, the evaluation and the displays.
+Its names load on first use, so that the claims (states/, claims.py) never import the displays.
 """
 from __future__ import annotations
 
-from . import claims
-from .answers import answers, reveal
-from .follow import Case, follow
-from .run import LabRun, config, data, initial_params, setup, scores_table, shapes, train_or_load
-from .tensors import TensorModel, check_against_compute
+from ..record import Lesson
 
-__all__ = ["Case", "claims", "LabRun", "TensorModel", "answers", "check_against_compute", "config", "data", "follow",
-           "initial_params", "preflight", "reveal", "scores_table", "setup", "shapes", "train_or_load"]
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the names below load (and what the build's cache stamp follows), without running it
+    from . import claims
+    from .exercises import answers, reveal
+    from .followed import Case, follow
+    from .states.run import LabRun, config, data, initial_params, setup, train_or_load
+    from .tables import scores_table, shapes
+    from .tensors import TensorModel, check_against_compute
+
+_WHERE = {"answers": ".exercises", "reveal": ".exercises", "Case": ".followed", "follow": ".followed",
+          "LabRun": ".states.run", "config": ".states.run", "data": ".states.run",
+          "initial_params": ".states.run", "setup": ".states.run", "train_or_load": ".states.run",
+          "scores_table": ".tables", "shapes": ".tables", "TensorModel": ".tensors", "check_against_compute": ".tensors",
+          "claims": None}
+__all__ = [*_WHERE, "claim_results", "preflight"]
+
+
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if _WHERE[name] is None:
+        return importlib.import_module(f".{name}", __name__)
+    return getattr(importlib.import_module(_WHERE[name], __name__), name)
+
+
+def claim_results():
+    """(heading, [(claim, outcome), ...]) on the runs the page shows: Part III's two checkpoints, scored here."""
+    from . import claims
+    from .states.published import published_runs
+    return [("the lab's published runs (compute/checkpoints/story-mlp, story-one-head)",
+             claims.check_all(*published_runs()))]
 
 
 def preflight() -> None:
     """Raise CheckpointError (one line) unless the two published models and the measured run are usable."""
-    from ..story.published import load
-    from .run import measured_run
-    load("story-mlp")
-    load("story-one-head")
+    from ...published.story import MLP, ONE_HEAD, verified
+    from .states.run import measured_run
+    verified(MLP)
+    verified(ONE_HEAD)
     measured_run()
+
+
+LESSON = Lesson(
+    page="lab", order=4, handout="the lab",
+    does="""The lab: write the window MLP and the one-head model yourself from plain
+          tensors, check them against `compute`, train them, and follow one
+          prediction through both. A notebook to download and run.""",
+    reading="; a few minutes to run {claim}`the_lab_runs_in_a_few_minutes`",
+    claim_results=claim_results, preflight=preflight,
+)

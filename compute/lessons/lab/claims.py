@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from ...claims import Outcome, Registry
 from ...probes import chance
-from .answers import knocked_out
-from .follow import KIND, Case
-from .run import LabRun, measured_run
+from .states.follow import KIND, Case
+from .states.knockout import knocked_out
+from .states.run import LabRun, measured_run
 
 LAB = Registry()
 claim = LAB.claim

@@ -7,7 +7,7 @@ import torch
 from torch import nn
 
 from ...claims import ClaimError
-from ..story.published import story_corpus
+from ...published.story import story_corpus
 
 Params = dict[str, torch.Tensor]
 LogitsFn = Callable[[Params, torch.Tensor], torch.Tensor]

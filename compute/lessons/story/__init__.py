@@ -1,6 +1,8 @@
 """Part III, the story models: three models on generated stories, their probes, heads, samples and claims."""
 from __future__ import annotations
 
+from ..record import Lesson
+
 
 def claim_results():
     """(heading, [(claim, outcome), ...]) for the published story models."""
@@ -13,12 +15,21 @@ def preflight() -> None:
 
     The claims need a pass over the validation stories with every model; the lesson checks them as its
     first cell (and `python -m compute check` does too), so the build does not run that pass twice."""
-    from .published import MODELS, NAMES, SECOND_SEED, load
+    from ...published.story import MODELS, NAMES, SECOND_SEED, verified
     for name in [*(NAMES[k] for k in MODELS), SECOND_SEED]:
-        load(name)
+        verified(name)
 
 
 def site_files() -> dict[str, bytes]:
     """The four-head model exported for the page's JavaScript (_static/models/)."""
     from .live import site_files as files
     return files()
+
+
+LESSON = Lesson(
+    page="story-models", order=3, handout="Part III, the story models",
+    does="""Part III: split attention into four heads, train three small models on
+          the same children's stories, and measure where each one can look back,
+          what they write, and what each head does {about}`method`.""",
+    claim_results=claim_results, preflight=preflight, site_files=site_files,
+)

@@ -10,7 +10,7 @@ from ...data.story import KINDS
 from ...data.tokenizer import readable
 from ...present.tables import rows_html
 from ...probes import KIND_NAMES
-from .published import LABELS, MODELS, story_corpus
+from ...published.story import FOUR_HEAD, LABELS, MODELS, NAMES, story_corpus
 from .states import evaluation as ev
 
 SPLIT_LABELS = {"in-template": "trained families", "held-out": "held-out families", "hand-written": "written by hand"}
@@ -23,7 +23,7 @@ def splits_table() -> HTML:
     for split in ev.SPLITS:
         counts = ev.split_probe_counts(split)
         for m in MODELS:
-            s = ev.scores(f"story-{m}", split)
+            s = ev.scores(NAMES[m], split)
             rows.append((SPLIT_LABELS[split], LABELS[m], *(s[k] if s[k] is not None else "" for k in KIND_NAMES)))
         rows.append((SPLIT_LABELS[split], "probes", *(counts[k] for k in KIND_NAMES)))
     return HTML(rows_html(["stories", "model", *KIND_NAMES], rows, decimals=3,
@@ -35,7 +35,7 @@ def _marked(index: int) -> str:
     """One hand-written story with each probe marked; where the four-head model ranks another word first among
     the probe's kind, that word follows in brackets."""
     h = ev.handwritten()[index]
-    ps, r, itos = ev.probes("hand-written"), ev.results("story-four-head", "hand-written"), story_corpus().vocab.itos
+    ps, r, itos = ev.probes("hand-written"), ev.results(FOUR_HEAD, "hand-written"), story_corpus().vocab.itos
     picked = {int(ps.position[p]): itos[int(r.choice[p])] for p in range(len(ps.word)) if ps.story[p] == index}
     at = {p.target: p for p in h.story.probes}
     out = []
@@ -68,7 +68,7 @@ def handwritten_examples() -> HTML:
 
 def handwritten_table() -> HTML:
     """Every hand-written story: its title, its probes, and how many each model gets right."""
-    per_story = {m: ev.handwritten_right(f"story-{m}") for m in MODELS}
+    per_story = {m: ev.handwritten_right(NAMES[m]) for m in MODELS}
     rows = []
     for i, h in enumerate(ev.handwritten()):
         n = len(h.story.probes)

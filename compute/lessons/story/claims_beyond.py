@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...claims import Outcome, Registry
 from ...probes import KIND_NAMES
-from .published import NAMES
+from ...published.story import NAMES
 from .states import evaluation as ev
 
 BEYOND = Registry()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...claims import Outcome, Registry
 from ...probes import KIND_NAMES
-from .published import NAMES, SECOND_SEED
+from ...published.story import NAMES, SECOND_SEED
 from .states import heads
 
 HEADS = Registry()

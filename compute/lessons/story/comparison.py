@@ -8,7 +8,7 @@ from ...present.palette import GUIDE
 from ...present.tables import fmt, rows_html
 from ...present.widgets import Widget, update_buttons
 from ...probes import BUCKETS, KIND_NAMES, bucket_label
-from .published import LABELS, MODELS
+from ...published.story import LABELS, MODELS, NAMES
 from .states import evaluation as ev
 from .training import COLOURS
 
@@ -31,7 +31,7 @@ def accuracy_table() -> HTML:
 
 
 def distance_table() -> HTML:
-    rows = [(LABELS[m], kind, *ev.by_distance(f"story-{m}", kind)) for kind in KIND_NAMES for m in MODELS]
+    rows = [(LABELS[m], kind, *ev.by_distance(NAMES[m], kind)) for kind in KIND_NAMES for m in MODELS]
     return HTML(rows_html(["model", "kind", *[f"{bucket_label(b)} back" for b in BUCKETS]],
                           [tuple("" if v is None else v for v in r) for r in rows], decimals=3,
                           caption="Accuracy within kind by distance to the deciding mention"))
@@ -41,17 +41,17 @@ def distance_figure() -> go.Figure:
     labels = [bucket_label(b) for b in BUCKETS]
     fig = go.Figure()
     for m in MODELS:
-        fig.add_trace(go.Scatter(x=labels, y=ev.by_distance(f"story-{m}", SHOWN_KIND), name=LABELS[m],
+        fig.add_trace(go.Scatter(x=labels, y=ev.by_distance(NAMES[m], SHOWN_KIND), name=LABELS[m],
                                  mode="lines+markers", line=dict(color=COLOURS[m]),
-                                 text=_printed(ev.by_distance(f"story-{m}", SHOWN_KIND)),
+                                 text=_printed(ev.by_distance(NAMES[m], SHOWN_KIND)),
                                  hovertemplate="%{x} tokens back: %{text}<extra>" + LABELS[m] + "</extra>"))
     chance = ev.chances()
     fig.add_trace(go.Scatter(x=labels, y=[chance[SHOWN_KIND]] * len(labels), name="chance", mode="lines",
                              line=dict(color=GUIDE, dash="dot"), hoverinfo="skip"))
 
     def args(kind):
-        return [{"y": [ev.by_distance(f"story-{m}", kind) for m in MODELS] + [[chance[kind]] * len(labels)],
-                 "text": [_printed(ev.by_distance(f"story-{m}", kind)) for m in MODELS] + [[""] * len(labels)]},
+        return [{"y": [ev.by_distance(NAMES[m], kind) for m in MODELS] + [[chance[kind]] * len(labels)],
+                 "text": [_printed(ev.by_distance(NAMES[m], kind)) for m in MODELS] + [[""] * len(labels)]},
                 {"title.text": f"{kind.capitalize()}s: accuracy against distance"}]
 
     fig.update_layout(height=420, margin=dict(l=60, r=20, t=100, b=50),
@@ -73,7 +73,7 @@ def _printed(values: list[float | None]) -> list[str]:
 def distance_summary() -> str:
     parts = []
     for m in MODELS:
-        acc = ev.by_distance(f"story-{m}", SHOWN_KIND)
+        acc = ev.by_distance(NAMES[m], SHOWN_KIND)
         parts.append(f"{LABELS[m]} " + ", ".join(f"{bucket_label(b)}: {fmt(a, 2)}" for b, a in zip(BUCKETS, acc)
                                                  if a is not None))
     return "Name accuracy by distance (tokens back): " + "; ".join(parts) + ". Buttons show the other kinds."

@@ -10,7 +10,7 @@ from ...data.tokenizer import readable
 from ...present.numbers import honest_format
 from ...present.tables import rows_html
 from ...probes import BUCKETS, KIND_NAMES, bucket_label
-from .published import story_corpus
+from ...published.story import FOUR_HEAD, story_corpus
 from .states.evaluation import chances, probe_counts, probes, top1_at_names
 
 SHOWN_STORIES = (0, 1)  # validation stories printed with their probes marked
@@ -67,7 +67,7 @@ def distance_table() -> HTML:
 
 def top1_table() -> HTML:
     """At name probes: the four-head model's single top word against the name it ranks first among names."""
-    t = top1_at_names("story-four-head")
+    t = top1_at_names(FOUR_HEAD)
     rows = [(what, honest_format(t[key], ".1%")) for what, key in  # per cent, as the prose cites them
             [("top-1 word is the right name", "top1"), ("top-1 word is a pronoun", "pronoun"),
              ("right name ranked first among the names", "within_kind")]]

@@ -7,7 +7,7 @@ from IPython.display import HTML
 
 from ...present.numbers import honest_format
 from ...present.tables import rows_html
-from .published import LABELS, MODELS
+from ...published.story import LABELS, MODELS
 from .states import samples
 
 

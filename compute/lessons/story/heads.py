@@ -9,11 +9,11 @@ from ...present.palette import COLORSCALE
 from ...present.tables import fmt, matrix_html, rows_html
 from ...present.widgets import Widget, grid, update_buttons
 from ...probes import KIND_NAMES
-from .published import load, story_corpus
+from ...published.story import FOUR_HEAD, load, story_corpus
 from .states import heads
 from .states.heads import query_positions
 
-FOUR = "story-four-head"
+FOUR = FOUR_HEAD
 
 
 def shapes_table() -> HTML:

@@ -13,7 +13,7 @@ from IPython.display import HTML
 from ...data.tokenizer import EOS, words
 from ...export.story import FILES, export_files
 from ...generate import Sampling, generate
-from .published import load, story_corpus
+from ...published.story import FOUR_HEAD, load, story_corpus
 from .states.samples import as_text
 
 PROMPT = "Once upon a time, there was a little girl named Mia."
@@ -32,7 +32,7 @@ def print_sample() -> str:
     data = story_corpus()
     ids = [data.vocab.index(EOS)] + data.vocab.encode(words(PROMPT))
     torch.set_num_threads(2)
-    new = generate(load("story-four-head").model, torch.tensor([ids]), PRINT_SAMPLING, PRINT_SEED)[0]
+    new = generate(load(FOUR_HEAD).model, torch.tensor([ids]), PRINT_SAMPLING, PRINT_SEED)[0]
     return as_text(words(PROMPT) + data.vocab.decode(new))
 
 

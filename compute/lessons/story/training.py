@@ -9,7 +9,7 @@ from ...present.palette import ACCENT, BAR, GUIDE, TEAL
 from ...present.tables import fmt, rows_html
 from ...present.widgets import Widget, update_buttons
 from ...probes import KIND_NAMES
-from .published import LABELS, MODELS, load
+from ...published.story import LABELS, MODELS, NAMES, ONE_HEAD, load
 from .states import evaluation as ev
 
 COLOURS = {"mlp": ACCENT, "one-head": TEAL, "four-head": BAR}
@@ -21,7 +21,7 @@ def curve_figure() -> go.Figure:
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
                         subplot_titles=("validation loss (nats per token)", "probe accuracy within kind"))
     for kind in MODELS:
-        c = ev.learning_curve(f"story-{kind}")
+        c = ev.learning_curve(NAMES[kind])
         x = [p["tokens"] / 1e6 for p in c]
         line = dict(color=COLOURS[kind])
         fig.add_trace(go.Scatter(x=x, y=[p["val_loss"] for p in c], name=LABELS[kind], line=line, legendgroup=kind,
@@ -36,7 +36,7 @@ def curve_figure() -> go.Figure:
                              line=dict(color=GUIDE, dash="dot"), hoverinfo="skip"), row=1, col=2)
 
     def args(kind):
-        curves = [ev.learning_curve(f"story-{m}") for m in MODELS]
+        curves = [ev.learning_curve(NAMES[m]) for m in MODELS]
         ys = [[p[kind] for p in c] for c in curves] + [[chance[kind]] * 2]
         texts = [_printed(c, kind) for c in curves] + [["", ""]]
         return [{"y": ys, "text": texts}, {"title.text": f"Probe accuracy for {kind}s as training goes on"},
@@ -62,10 +62,10 @@ def _printed(curve: list[dict], kind: str) -> list[str]:
 def curve_summary() -> str:
     parts = []
     for kind in MODELS:
-        c = ev.learning_curve(f"story-{kind}")
+        c = ev.learning_curve(NAMES[kind])
         parts.append(f"{LABELS[kind]}: loss {fmt(c[0]['val_loss'], 2)} → {fmt(c[-1]['val_loss'], 2)}, "
                      + ", ".join(f"{k} {fmt(c[-1][k], 2)}" for k in KIND_NAMES))
-    j = ev.sudden_jump("story-one-head", "object")
+    j = ev.sudden_jump(ONE_HEAD, "object")
     return ("; ".join(parts) + f". The one-head model's object accuracy jumps from {fmt(j['before'], 2)} to "
             f"{fmt(j['after'], 2)} between {fmt(j['from_tokens'] / 1e6, 1)}M and {fmt(j['to_tokens'] / 1e6, 1)}M tokens.")
 
@@ -80,7 +80,7 @@ CURVES = Widget(
 def budget_table() -> HTML:
     rows = []
     for kind in MODELS:
-        m = load(f"story-{kind}").manifest
+        m = load(NAMES[kind]).manifest
         r = m["recipe"]
         rows.append((LABELS[kind], m["parameters"], m["steps"], f"{r['batch']} × {r['context']}",
                      f"{m['tokens_seen'] / 1e6:.1f}M", float(m["train_seconds"])))

@@ -7,7 +7,7 @@ from . import claims, claims_heads
 from .data import corpus_facts
 from .heads import FOUR, query_positions
 from .live import weights_size
-from .published import MODELS, SECOND_SEED, load, story_corpus
+from ...published.story import MODELS, NAMES, ONE_HEAD, SECOND_SEED, load, story_corpus
 from .states import evaluation as ev
 from .states import heads, samples
 
@@ -29,7 +29,7 @@ def prose_values() -> dict[str, object]:
         v[f"chance_{kind}"] = 1 / len(words)
     v["window_end"] = BUCKETS[0][1]
     v["far"] = bucket_label(BUCKETS[-1])
-    cfg = {k: load(f"story-{k}").config for k in MODELS}
+    cfg = {k: load(NAMES[k]).config for k in MODELS}
     four = cfg["four-head"]
     v.update(d_four=four.d_model, heads_four=four.n_head, layers_four=four.n_layer, d_head=four.d_model // four.n_head,
              d_one=cfg["one-head"].d_model, window=cfg["mlp"].window, context=four.context,
@@ -49,18 +49,18 @@ def prose_values() -> dict[str, object]:
         v[f"object_far_{key}"] = c[k]["object beyond 8"]
     for split, short in (("in-template", "in"), ("held-out", "held"), ("hand-written", "hand")):
         for k in MODELS:
-            s = ev.scores(f"story-{k}", split)
+            s = ev.scores(NAMES[k], split)
             for kind in KINDS:
                 v[f"{short}_{kind}_{k.replace('-', '_')}"] = s[kind]
                 v[f"{short}_{kind}_mentioned_{k.replace('-', '_')}"] = s[f"{kind} a mentioned word"]
     v["total_seconds"] = sum(v[f"seconds_{k.replace('-', '_')}"] for k in MODELS)
     t = ev.top1_at_names(FOUR)
     v.update(top1_name=t["top1"], top1_pronoun=t["pronoun"], within_name=t["within_kind"])
-    ph = ev.learning_phases("story-one-head", "object", claims.NEAR_CHANCE, claims.SETTLED)
+    ph = ev.learning_phases(ONE_HEAD, "object", claims.NEAR_CHANCE, claims.SETTLED)
     v.update(flat_until=ph["flat_until"] / 1e6, settled_at=ph["settled_at"] / 1e6, object_final_one_head=ph["final"],
              near_chance=claims.NEAR_CHANCE, settled=claims.SETTLED, settled_left=(ph["budget"] - ph["settled_at"]) / 1e6)
     v["far_probes"] = ev.distance_counts("object")[-1]
-    j = ev.sudden_jump("story-one-head", "object")
+    j = ev.sudden_jump(ONE_HEAD, "object")
     v.update(jump_before=j["before"], jump_after=j["after"], jump_from=j["from_tokens"] / 1e6,
              jump_to=j["to_tokens"] / 1e6)
     look, need, mass = heads.looks(FOUR), heads.needed(FOUR), heads.mention_mass(FOUR)

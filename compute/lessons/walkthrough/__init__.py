@@ -1,12 +1,14 @@
 """The trained-walkthrough lesson: the published checkpoint, its claims, tables, figures and prose values."""
 from __future__ import annotations
 
+from ..record import Lesson
+
 
 def claim_results():
     """(heading, [(claim, outcome), ...]) for the published checkpoint: the selection claims, then the page's."""
     from ...store import checkpoint_path
     from . import claims
-    from .published import NAME, load
+    from ...published.walkthrough import NAME, load
 
     wt = load(NAME)
     heading = (f"{checkpoint_path(NAME)} (seed {wt.manifest['seed']}, "
@@ -18,7 +20,7 @@ def preflight() -> None:
     """Raise CheckpointError or ClaimError (one line each) unless this lesson can be built."""
     from ...store import checkpoint_path
     from . import claims
-    from .published import ALTERNATIVE, NAME, load
+    from ...published.walkthrough import ALTERNATIVE, NAME, load
     from .seeds import check_seed_record
 
     wt, alt = load(NAME), load(ALTERNATIVE)
@@ -26,3 +28,11 @@ def preflight() -> None:
     claims.WALKTHROUGH.require_all(wt, source=source)  # the checkpoint's own claims, before the record is read
     check_seed_record(int(wt.manifest["seed"]), int(alt.manifest["seed"]))
     claims.PAGE.require_all(wt, source=source)          # the page's claims read the record too
+
+
+LESSON = Lesson(
+    page="trained-walkthrough", order=2, handout="the trained walkthrough",
+    does="""Follow one trained one-layer transformer through a sentence, with every
+          matrix printed, and see what other training runs learned instead {about}`method`.""",
+    claim_results=claim_results, preflight=preflight,
+)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ...claims import Claim, ClaimError, Outcome
 from .page_claims import ANSWER_CLAIMS, CONVERGENCE_CLAIMS, PAGE
-from .published import Walkthrough
+from ...published.walkthrough import Walkthrough
 from .selection import (COIN_FLIP, CUE_FALL, CUE_RISE, DOMINANT, FALL, FAST, LOSS_CEILING, RISE, ROW_FAST, ROW_SLOW,
                         SLOW, SURE, WALKTHROUGH, coin_flip_positions, cue_key_coordinate, cue_value_coordinate,
                         mean_loss)

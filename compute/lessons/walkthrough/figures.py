@@ -11,7 +11,7 @@ from ...present.palette import BAR, COLORSCALE, HIGHLIGHT, PURPLE, TEAL
 from ...present.tables import fmt, position_labels, rows_html
 from .claims import FALL, RISE, ROW_FAST, ROW_SLOW
 from .history import loss_spike
-from .published import ALTERNATIVE, Walkthrough, load
+from ...published.walkthrough import ALTERNATIVE, Walkthrough, load
 from .seeds import pattern_counts, seed_record
 
 

@@ -5,7 +5,7 @@ import numpy as np
 
 from ...data.walkthrough import SENTENCES, VOCAB
 from ...present.tables import index_labels, matrix_table, position_labels, rows_table
-from .published import Walkthrough, load
+from ...published.walkthrough import Walkthrough, load
 
 
 def _specs(wt: Walkthrough) -> dict[str, tuple[list[str], list[str], str, str]]:

@@ -1,6 +1,6 @@
 """The walkthrough page's further claims: its sentences about the published run, the data and the seed search.
 
-Each is a function of the published Walkthrough (compute.lessons.walkthrough.published);
+Each is a function of the published Walkthrough (compute.published.walkthrough);
 the claims about the seed search also read the seed-search record and the
 alternative checkpoint, which a test may pass in instead. They describe the
 published run, so the seed search does not apply them to other seeds (it applies
@@ -14,7 +14,7 @@ from ...claims import Outcome, Registry
 from ...data.walkthrough import SENTENCES, VOCAB, answer_rows, cue_positions, data_facts, loss_floor, next_word_options
 from .history import NEAR, loss_spike
 from .overflow import FLOAT16_EXP_LIMIT, float_limits
-from .published import ALTERNATIVE, Walkthrough, load
+from ...published.walkthrough import ALTERNATIVE, Walkthrough, load
 from .seeds import pattern_counts, seed_record
 from .selection import (CUE_FALL, CUE_RISE, DOMINANT, FALL, FAST, RISE, ROW_FAST, ROW_SLOW, SLOW, SURE, WALKTHROUGH,
                         _predicts, coin_flip_positions)

@@ -5,10 +5,8 @@ import json
 from functools import lru_cache
 
 from ...data.walkthrough import answer_rows
+from ...published.walkthrough import SEED_RECORD
 from ...store import CheckpointError, checkpoint_dir, read_bytes
-
-SEED_RECORD = "walkthrough-seeds.json"
-CHECKPOINT_FILES = (SEED_RECORD,)  # what this module reads from the checkpoint folder
 
 
 @lru_cache(maxsize=1)

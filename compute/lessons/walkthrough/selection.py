@@ -3,7 +3,7 @@
 The seed search (compute.training.seedsearch) checks these on every seed it
 trains and publishes the first seed that passes them all; `compute train`
 checks them on a single run. Each claim is a function of a Walkthrough
-(compute.lessons.walkthrough.published) that returns whether it holds and the
+(compute.published.walkthrough) that returns whether it holds and the
 numbers that decide it. The page's further claims are in page_claims.py; the
 lesson imports both from claims.py.
 """
@@ -14,7 +14,7 @@ import numpy as np
 from ...claims import Outcome, Registry
 from ...data.walkthrough import CUE_ANSWERS, answer_rows, cue_positions, next_word_options
 from .overflow import FLOAT16_EXP_LIMIT
-from .published import Walkthrough, target_probabilities
+from ...published.walkthrough import Walkthrough, target_probabilities
 
 LOSS_CEILING = 0.19   # just above the floor of 24 ln2 / 88 ≈ 0.189 nats per target
 SURE = 0.99           # probability that counts as a confident, correct prediction

@@ -11,7 +11,7 @@ from .claims import CUE_FALL, CUE_RISE, FALL, FAST, RISE, ROW_FAST, ROW_SLOW, SL
 from .history import loss_spike
 from .matrices import matrix
 from .overflow import float_limits
-from .published import ALTERNATIVE, Walkthrough, load
+from ...published.walkthrough import ALTERNATIVE, Walkthrough, load
 from .seeds import pattern_counts, seed_record
 
 

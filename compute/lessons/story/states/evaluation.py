@@ -10,7 +10,7 @@ from ....data.story import KINDS
 from ....probes import BUCKETS, KIND_NAMES, ProbeResults, ProbeSet, bucket_label, probe_set, run_probes, summary
 from ....data.handwritten import read_handwritten
 from ....data.story import Story
-from ..published import MODELS, load, story_corpus
+from ....published.story import FOUR_HEAD, MODELS, NAMES, load, story_corpus
 
 PRONOUNS = ("he", "she", "him", "her", "his", "they", "them", "their")
 
@@ -34,7 +34,7 @@ def split_stories(split: str) -> list[Story]:
 
 @lru_cache(maxsize=3)
 def probes(split: str = "in-template") -> ProbeSet:
-    return probe_set(split_stories(split), story_corpus().vocab, load("story-four-head").config.context)
+    return probe_set(split_stories(split), story_corpus().vocab, load(FOUR_HEAD).config.context)
 
 
 @lru_cache(maxsize=16)
@@ -79,7 +79,7 @@ def comparison() -> dict[str, dict]:
     """Every model's size, cost and scores, by model kind."""
     out = {}
     for kind in MODELS:
-        m = load(f"story-{kind}")
+        m = load(NAMES[kind])
         out[kind] = {"parameters": sum(p.numel() for p in m.model.parameters()),
                      "train_seconds": m.manifest["train_seconds"], "tokens_seen": m.manifest["tokens_seen"],
                      **scores(m.name)}

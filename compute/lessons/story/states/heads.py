@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 from ....probes import KIND_NAMES, run_probes, summary
-from ..published import load, story_corpus
+from ....published.story import load, story_corpus
 from .evaluation import probes
 
 ROLE_STORIES = 300   # validation stories used for head roles and knock-outs (the first 500)

@@ -9,7 +9,7 @@ import torch
 from ....data.story import KINDS
 from ....data.tokenizer import EOS, readable
 from ....generate import Sampling, generate
-from ..published import MODELS, load, story_corpus
+from ....published.story import MODELS, NAMES, load, story_corpus
 
 SAMPLING = Sampling(temperature=0.8, max_tokens=200)
 SEED = 0            # the sampling seed: the same seed gives the same stories
@@ -32,7 +32,7 @@ class SampleCounts:
 def samples(kind: str) -> tuple[tuple[str, ...], ...]:
     """N_SAMPLES stories from one model, each started from <eos>, as word tuples (seeded)."""
     data = story_corpus()
-    model = load(f"story-{kind}").model
+    model = load(NAMES[kind]).model
     torch.set_num_threads(2)
     prompts = torch.full((N_SAMPLES, 1), data.vocab.index(EOS), dtype=torch.long)
     return tuple(tuple(data.vocab.decode(ids)) for ids in generate(model, prompts, SAMPLING, SEED))

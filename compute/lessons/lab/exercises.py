@@ -3,21 +3,13 @@ from __future__ import annotations
 
 import html
 
-import torch
 from IPython.display import HTML
 
 from ...present.tables import fmt
-from ...probes import chance, run_probes, summary
-from ..story.states.evaluation import probes
-from .follow import KIND, Case
-from .run import LabRun, data
-
-
-def knocked_out(head: LabRun) -> dict:
-    """The one-head model's scores with its head silenced: W_O set to zero, so attention adds nothing."""
-    params = {**head.params, "blocks.0.attn.W_O": torch.zeros_like(head.params["blocks.0.attn.W_O"])}
-    with torch.no_grad():
-        return summary(probes(), run_probes(lambda x: head.fn(params, x), probes(), data().vocab))
+from ...probes import chance
+from .states.follow import KIND, Case
+from .states.knockout import knocked_out
+from .states.run import LabRun
 
 
 def largest(params: dict) -> tuple[str, int]:

@@ -8,16 +8,17 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from ...data.walkthrough import GOAL_SENTENCE, SENTENCES, VOCAB, data_hash, inputs_and_targets
-from ...models.walkthrough import Decoder, DecoderConfig, Trace, parameter_shapes
-from ...store import checkpoint_path, load_checkpoint
+from ..data.walkthrough import GOAL_SENTENCE, SENTENCES, VOCAB, data_hash, inputs_and_targets
+from ..models.walkthrough import Decoder, DecoderConfig, Trace, parameter_shapes
+from ..store import checkpoint_path, load_checkpoint
 
 NAME = "walkthrough"             # the published checkpoint
 ALTERNATIVE = "walkthrough-alt"  # a converged seed that found another attention pattern
+SEED_RECORD = "walkthrough-seeds.json"  # what every seed of the search learned (compute train walkthrough --search-seeds)
 
 # The files this lesson reads from the checkpoint folder (the build's cache key covers exactly these).
 CHECKPOINT_FILES = ("walkthrough.safetensors", "walkthrough.json",
-                    "walkthrough-alt.safetensors", "walkthrough-alt.json")
+                    "walkthrough-alt.safetensors", "walkthrough-alt.json", SEED_RECORD)
 
 
 @dataclass

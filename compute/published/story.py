@@ -7,15 +7,19 @@ from pathlib import Path
 
 import torch
 
-from ...data.story import CorpusConfig, Story, corpus, corpus_sha256
-from ...data.tokenizer import Vocabulary, build_vocabulary
-from ...models.story import StoryModelConfig, build
-from ...store import CheckpointError, checkpoint_path, load_checkpoint, read_manifest
+from ..data.story import CorpusConfig, Story, corpus, corpus_sha256
+from ..data.tokenizer import Vocabulary, build_vocabulary
+from ..models.story import KINDS, StoryModelConfig, build
+from ..store import CheckpointError, checkpoint_path, load_checkpoint, read_manifest
 
-MODELS = ("mlp", "one-head", "four-head")                     # the comparison, in order of the lesson
-NAMES = {kind: f"story-{kind}" for kind in MODELS}
-SECOND_SEED = "story-four-head-seed1"                          # the four-head recipe from another seed
+MODELS = KINDS                                                  # the comparison, in order of the lesson
+NAMES = {kind: f"story-{kind}" for kind in MODELS}             # the published checkpoint of each kind
+MLP, ONE_HEAD, FOUR_HEAD = (NAMES[k] for k in MODELS)
+SECOND_SEED = f"{FOUR_HEAD}-seed1"                             # the four-head recipe from another seed
 LABELS = {"mlp": "MLP, window of 8", "one-head": "1 layer × 1 head", "four-head": "2 layers × 4 heads"}
+
+CHECK_STORIES = 300      # validation stories each learning-curve point (and the recorded final loss) is scored on
+LOSS_TOLERANCE = 2e-3    # nats: float sums differ across machines by far less; a wrong config by far more
 
 CHECKPOINT_FILES = ("story-mlp.safetensors", "story-mlp.json", "story-one-head.safetensors", "story-one-head.json",
                     "story-four-head.safetensors", "story-four-head.json",
@@ -54,16 +58,50 @@ def load_story_model(path: Path, data: Corpus) -> Published:
     manifest = read_manifest(path)
     try:
         config = StoryModelConfig(**manifest["config"])
-    except (KeyError, TypeError) as err:
+    except (KeyError, TypeError, ValueError) as err:
         raise CheckpointError(f"{path.with_suffix('.json')}: manifest's model config is unusable ({err})") from None
     if manifest.get("vocabulary_sha256") != data.vocab.sha256() or config.vocab_size != len(data.vocab):
         raise CheckpointError(f"{path}: checkpoint was trained with another vocabulary than the generated corpus gives")
     require_listed_vocabulary(manifest, path, data.vocab)
     model = build(config)
     shapes = {n: tuple(p.shape) for n, p in model.named_parameters()}
+    require_config_fits_record(manifest, path, shapes)
     weights, manifest = load_checkpoint(path, shapes, data.sha256, "compute/data/story.py")
     model.load_state_dict(weights)
     return Published(path.stem, config, model.eval(), manifest, data.vocab)
+
+
+def require_config_fits_record(manifest: dict, path: Path, shapes: dict[str, tuple[int, ...]]) -> None:
+    """CheckpointError naming the manifest when its config builds other tensors than it records (an edited
+    d_model, n_layer or window), before any tensor is read."""
+    recorded = manifest.get("tensors")
+    if not isinstance(recorded, dict):
+        return                                   # load_checkpoint names the missing record
+    for name, shape in shapes.items():
+        entry = recorded.get(name)
+        got = tuple(entry.get("shape", ())) if isinstance(entry, dict) else None
+        if got != shape:
+            raise CheckpointError(f"{path.with_suffix('.json')}: manifest's model config does not describe its "
+                                  f"tensors ({name}: the config builds {list(shape)}, the manifest records "
+                                  f"{list(got) if got is not None else 'none'})")
+    extra = sorted(set(recorded) - set(shapes))
+    if extra:
+        raise CheckpointError(f"{path.with_suffix('.json')}: manifest's model config does not describe its "
+                              f"tensors (it builds no {', '.join(extra[:3])})")
+
+
+def require_recorded_loss(p: Published, path: Path, data: Corpus, tolerance: float = LOSS_TOLERANCE) -> None:
+    """CheckpointError naming the manifest unless the model, as its config builds it, scores the validation loss
+    its training recorded on the first CHECK_STORIES validation stories (an edited n_head keeps every shape but
+    not the loss)."""
+    from ..probes import probe_set, run_probes
+    recorded = (p.manifest.get("kept") or {}).get("val_loss", p.manifest.get("final_loss"))
+    ps = probe_set(data.val[:CHECK_STORIES], data.vocab, p.config.context)
+    loss = run_probes(p.model, ps, data.vocab).val_loss
+    if not isinstance(recorded, (int, float)) or abs(loss - recorded) > tolerance:
+        raise CheckpointError(f"{path.with_suffix('.json')}: the model its config describes scores validation "
+                              f"loss {loss:.4f} on the first {CHECK_STORIES} validation stories, the manifest "
+                              f"records {recorded!r} (was the config edited?)")
 
 
 def require_listed_vocabulary(manifest: dict, path: Path, vocab: Vocabulary) -> None:
@@ -78,6 +116,18 @@ def require_listed_vocabulary(manifest: dict, path: Path, vocab: Vocabulary) -> 
 @lru_cache(maxsize=8)
 def _cached(path: Path) -> Published:
     return load_story_model(path, story_corpus())
+
+
+@lru_cache(maxsize=8)
+def _verified(path: Path) -> Published:
+    p = _cached(path)
+    require_recorded_loss(p, path, story_corpus())
+    return p
+
+
+def verified(name: str) -> Published:
+    """A published story model, loaded and checked to score the validation loss it recorded (the pre-check)."""
+    return _verified(checkpoint_path(name))
 
 
 def load(name: str) -> Published:

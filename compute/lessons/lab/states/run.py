@@ -1,5 +1,5 @@
 """The lab's run: its settings, the data, the models' starting tensors, training here or loading Part III's
-checkpoints, and the scores of both models on every validation story."""
+checkpoints, and the scores of both models on every validation story (the tables that show them: lab.tables)."""
 from __future__ import annotations
 
 import json
@@ -7,19 +7,17 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import torch
-from IPython.display import HTML
 
-from ...models.story import StoryModelConfig, build, init_weights, preset
-from ...probes import KIND_NAMES, ProbeResults, chance, run_probes, summary
-from ...present.tables import fmt, rows_html
-from ...store import CheckpointError, checkpoint_dir, read_bytes
-from ...training.story import StoryRecipe, fit
-from ...training.story_cli import token_stream
-from ..story.published import Corpus, load, story_corpus
-from ..story.states.evaluation import probes
-from .tensors import LogitsFn, Params, TensorModel
+from ....models.story import StoryModelConfig, build, init_weights, preset
+from ....probes import ProbeResults, run_probes, summary
+from ....store import CheckpointError, checkpoint_dir, read_bytes
+from ....training.story import StoryRecipe, fit
+from ....training.story_cli import token_stream
+from ....published.story import MODELS, NAMES, Corpus, load, story_corpus
+from ...story.states.evaluation import probes
+from ..tensors import LogitsFn, Params, TensorModel
 
-KINDS = ("mlp", "one-head")
+KINDS = MODELS[:2]                      # the window MLP and the one-head model
 LABELS = {"mlp": "window MLP", "one-head": "one attention head"}
 THREADS = 2
 RECORD = "lab-run.json"                 # a measured run of the whole notebook: python benchmarks/lab.py
@@ -151,7 +149,7 @@ def train_or_load(kind: str, fn: LogitsFn, params: Params, s: Settings) -> LabRu
         run = LabRun(kind, fn, {k: v.detach() for k, v in model.params.items()},
                      f"trained here on {recipe.steps * recipe.batch * recipe.context:,} tokens", seconds)
     else:
-        published = load(f"story-{kind}").model
+        published = load(NAMES[kind]).model
         run = LabRun(kind, fn, {n: p.detach().clone() for n, p in published.named_parameters()},
                      "published checkpoint")
     torch.set_num_threads(THREADS)
@@ -159,21 +157,3 @@ def train_or_load(kind: str, fn: LogitsFn, params: Params, s: Settings) -> LabRu
         run.results = run_probes(run.logits, probes(), data().vocab)
     run.scores = summary(probes(), run.results)
     return run
-
-
-def shapes(params: Params) -> HTML:
-    rows = [(name, " × ".join(map(str, p.shape)), f"{p.numel():,}") for name, p in params.items()]
-    rows.append(("all", "", f"{sum(p.numel() for p in params.values()):,}"))
-    return HTML(rows_html(["tensor", "shape", "numbers"], rows, caption="The model's tensors"))
-
-
-def scores_table(*runs: LabRun) -> HTML:
-    """Loss and within-kind accuracy at the probes beyond 8 tokens, against a uniform guess."""
-    kinds = [k for k in KIND_NAMES if k in ("name", "object")]
-    rows = [(r.label, r.source, f"{fmt(r.scores['val_loss'], 3)}",
-             *[f"{fmt(r.scores[f'{k} beyond 8'], 2)}" for k in kinds]) for r in runs]
-    rows.append(("a uniform guess", "", "", *[f"{fmt(chance(k), 2)}" for k in kinds]))
-    return HTML(rows_html(["model", "weights", "validation loss", *[f"{k}, beyond 8 back" for k in kinds]], rows,
-                          caption="On every validation story: loss per token, and how often the right word "
-                                  "leads among the words of its kind where its last mention is more than 8 "
-                                  "tokens back"))

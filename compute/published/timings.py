@@ -7,12 +7,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from ...costs import MIXERS
-from ...measure.context import CONCAT_MAX, LENGTHS, SCHEMA, STORY, VARIANTS
-from ...models.story import preset
-from ...store import CheckpointError, checkpoint_dir, read_bytes
+from ..costs import MIXERS
+from ..models.story import preset
+from .story import MLP, MODELS, NAMES
+from ..store import CheckpointError, checkpoint_dir, read_bytes
 
 TIMINGS = "context-timings.json"
+SCHEMA = "context-timings/2"
+LENGTHS = (16, 32, 64, 128, 256, 512, 1024, 2048)
+CONCAT_MAX = 1024                                    # beyond, the concatenated windows (T^2 d numbers) take gigabytes
+STORY = tuple(NAMES[k] for k in MODELS)              # the story models timed beside the mixers
+VARIANTS = ("average, matrix kept", "average, running sum")   # averaging's forward pass, timed two other ways
 CHECKPOINT_FILES = (TIMINGS,)
 MACHINE_FIELDS = ("cpu", "instruction_set", "threads", "torch", "date")
 MEASURES = ("forward", "token cached", "token uncached")
@@ -86,13 +91,13 @@ def needed() -> list[tuple[str, str, tuple[int, ...]]]:
     want += [(v, "forward", LENGTHS) for v in VARIANTS]
     for name in STORY:
         lengths = tuple(t for t in LENGTHS if t <= story_context(name))
-        want += [(name, measure, lengths) for measure in MEASURES if (name, measure) != ("story-mlp", "token cached")]
+        want += [(name, measure, lengths) for measure in MEASURES if (name, measure) != (MLP, "token cached")]
     return want
 
 
 def story_context(name: str) -> int:
     """The context of a story model of the comparison (story-mlp, ...): the longest T its timings reach."""
-    return preset(name.removeprefix("story-"), vocab_size=2).context
+    return preset(next(k for k in MODELS if NAMES[k] == name), vocab_size=2).context
 
 
 def require_coverage(t: Timings, path: Path) -> Timings:

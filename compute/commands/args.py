@@ -1,0 +1,53 @@
+"""Argument types of the command line: each turns a bad value into one sentence."""
+from __future__ import annotations
+
+import argparse
+
+from ..checks import lesson_names
+from ..training.walkthrough import validate_seed
+
+
+def seed_range(text: str) -> range:
+    """'0-199' -> range(0, 200); one sentence of error otherwise."""
+    try:
+        lo, hi = (int(p) for p in text.split("-"))
+        validate_seed(lo), validate_seed(hi)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed range must look like 0-199, got {text!r}") from None
+    if hi < lo:
+        raise argparse.ArgumentTypeError(f"seed range {text!r} ends before it starts")
+    return range(lo, hi + 1)
+
+
+def seed_value(text: str) -> int:
+    try:
+        return validate_seed(int(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed must be a whole number from 0 to 2**63-1, got {text!r}") from None
+
+
+def lesson_name(text: str) -> str:
+    """One of compute's lesson packages; one sentence of error otherwise."""
+    if text not in lesson_names():
+        raise argparse.ArgumentTypeError(f"no lesson called {text!r} (there are {', '.join(lesson_names())})")
+    return text
+
+
+def positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number above 0, got {text!r}")
+    return value
+
+
+def positive_number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number above 0, got {text!r}")
+    return value

@@ -1,0 +1,102 @@
+"""`python -m compute train walkthrough|story`: train a model and write its checkpoint (a walkthrough seed is
+published only if it passes the walkthrough lesson's claims)."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from ..claims import claims_table
+from ..models.story import KINDS
+from ..models.walkthrough import DecoderConfig
+from ..published.walkthrough import ALTERNATIVE, NAME, SEED_RECORD, from_weights
+from ..store import checkpoint_dir, save_checkpoint
+from ..training.walkthrough import Recipe, train
+from .args import positive, positive_number, seed_range, seed_value
+
+
+def add(sub) -> None:
+    train = sub.add_parser("train", help="train a model and write its checkpoint")
+    which = train.add_subparsers(dest="what", required=True)
+    t = which.add_parser("walkthrough", help="the one-head walkthrough decoder on eight sentences")
+    seed = t.add_mutually_exclusive_group(required=True)
+    seed.add_argument("--seed", type=seed_value, help="train this seed")
+    seed.add_argument("--search-seeds", type=seed_range, metavar="A-B",
+                      help="train every seed in A..B, record their patterns, publish the first that passes every claim")
+    t.add_argument("--steps", type=positive, default=Recipe.steps, help="Adam steps (default %(default)s)")
+    t.add_argument("--workers", type=int, default=2, help="processes for --search-seeds (default %(default)s)")
+    t.add_argument("--force", action="store_true", help="write the checkpoint even if a claim fails")
+    s = which.add_parser("story", help="a Part III story model on the generated stories (or a TinyStories file)")
+    s.add_argument("--model", required=True, choices=KINDS, help="which of the three models")
+    s.add_argument("--seed", type=seed_value, default=0, help="initialisation and batch order (default %(default)s)")
+    s.add_argument("--data", type=Path, default=None,
+                   help="train on a TinyStories-format text file instead of the generated stories")
+    budget = s.add_mutually_exclusive_group()
+    budget.add_argument("--tokens", type=positive, default=None,
+                        help="token budget (default: the recipe's; with --data at most 10 passes over the file)")
+    budget.add_argument("--passes", type=positive_number, default=None, metavar="P",
+                        help="token budget as P passes over the training text (0.5, 3, ...)")
+    s.add_argument("--keep", choices=["best", "last"], default=None,
+                   help="keep the weights with the lowest validation loss or the last ones "
+                        "(default: best with --data, last on the generated stories)")
+    s.add_argument("--name", default=None, help="checkpoint name (default story-<model>)")
+    t.add_argument("--out", type=Path, default=None, help="folder for the checkpoint (default: the published one)")
+    s.add_argument("--out", type=Path, default=None,
+                   help="folder for the checkpoint (default: the published one; required with --data)")
+    for cmd in (t, s):
+        cmd.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run(args) -> int:
+    if args.what == "story":
+        from ..training.story_cli import train_story
+        return train_story(args)
+    recipe = Recipe(steps=args.steps)
+    return train_search(args, recipe) if args.search_seeds else train_one(args, recipe)
+
+
+def write_trained(seed: int, recipe: Recipe, out: Path, name: str, progress: bool) -> Path:
+    result = train(seed, recipe, progress=progress)
+    return save_checkpoint(out / f"{name}.safetensors", result.weights, result.manifest(DecoderConfig()))
+
+
+def train_one(args, recipe: Recipe) -> int:
+    from ..lessons.walkthrough import claims
+    out = args.out or checkpoint_dir()
+    result = train(args.seed, recipe, progress=not args.quiet)
+    results = claims.check_all(from_weights(result.weights))
+    print(f"seed {args.seed}: final loss {result.final_loss:.6f} after {recipe.steps} steps")
+    print(claims_table(results))
+    broken = [c.name for c, o in results if not o.holds]
+    if broken and not args.force:
+        print(f"error: seed {args.seed} breaks the claims {', '.join(broken)}; nothing written "
+              f"(try --search-seeds, or --force to write it anyway)", file=sys.stderr)
+        return 1
+    path = save_checkpoint(out / f"{NAME}.safetensors", result.weights, result.manifest(DecoderConfig()))
+    print(f"wrote {path} and {path.with_suffix('.json').name}")
+    return 0
+
+
+def train_search(args, recipe: Recipe) -> int:
+    from ..lessons.walkthrough import claims
+    from ..training import seedsearch
+    out = args.out or checkpoint_dir()
+    entries = seedsearch.search(args.search_seeds, claims.check_all, recipe, workers=args.workers,
+                                progress=not args.quiet)
+    rec = seedsearch.record(entries, recipe, claims.DOMINANT)
+    print(f"{rec['n_converged']} of {rec['n_seeds']} seeds converged; patterns among them:")
+    for label, n in rec["patterns_among_converged"].items():
+        print(f"  {n:4d}  {label}")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / SEED_RECORD).write_text(json.dumps(rec, indent=1) + "\n")
+    print(f"wrote {out / SEED_RECORD}")
+    if rec["published_seed"] is None:
+        print("error: no seed in the range satisfies every claim; nothing published", file=sys.stderr)
+        return 1
+    progress = not args.quiet
+    path = write_trained(rec["published_seed"], recipe, out, NAME, progress)
+    print(f"published seed {rec['published_seed']}: {path}")
+    if rec["alternative_seed"] is not None:
+        alt = write_trained(rec["alternative_seed"], recipe, out, ALTERNATIVE, progress)
+        print(f"alternative seed {rec['alternative_seed']}: {alt}")
+    return 0
