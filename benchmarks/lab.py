@@ -23,10 +23,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.readme import write_table  # noqa: E402
+
 import nbclient  # noqa: E402
 import nbformat  # noqa: E402
 
-from compute.lessons.lab.run import RECORD, THREADS  # noqa: E402
+from compute.lessons.lab.states.run import RECORD, THREADS  # noqa: E402
 from compute.store import checkpoint_dir  # noqa: E402
 from compute.training.machine import machine_record  # noqa: E402
 from sitebuild.notebooks import lesson_notebook  # noqa: E402
@@ -82,14 +84,6 @@ def markdown(rec: dict) -> str:
     return "\n".join(lines)
 
 
-def write_readme(table: str) -> None:
-    readme = ROOT / "README.md"
-    text = readme.read_text()
-    start, end = "<!-- lab:start -->", "<!-- lab:end -->"
-    head, rest = text.split(start)
-    _, tail = rest.split(end)
-    readme.write_text(f"{head}{start}\n{table}\n{end}{tail}")
-
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -108,7 +102,7 @@ def main() -> None:
     if args.record:
         (checkpoint_dir() / RECORD).write_text(json.dumps(rec, indent=1) + "\n")
     if args.readme:
-        write_readme(table)
+        write_table("lab", table)
 
 
 if __name__ == "__main__":

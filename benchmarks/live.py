@@ -24,6 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.readme import write_table  # noqa: E402
+
 from compute.training.machine import cpu_model  # noqa: E402
 from sitebuild import browser as sb_browser  # noqa: E402
 from sitebuild.serve import serve  # noqa: E402
@@ -115,14 +117,6 @@ def markdown(m: dict) -> str:
     ])
 
 
-def write_readme(table: str) -> None:
-    readme = ROOT / "README.md"
-    text = readme.read_text()
-    start, end = "<!-- live:start -->", "<!-- live:end -->"
-    head, rest = text.split(start)
-    _, tail = rest.split(end)
-    readme.write_text(f"{head}{start}\n{table}\n{end}{tail}")
-
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -132,7 +126,7 @@ def main() -> None:
     table = markdown(measure(args.runs))
     print(table)
     if args.readme:
-        write_readme(table)
+        write_table("live", table)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.readme import write_table  # noqa: E402
+
 from sitebuild import browser as sb_browser  # noqa: E402
 from sitebuild.serve import serve  # noqa: E402
 
@@ -250,16 +252,6 @@ def markdown(cold: list[float], warm: list[float], pages: list[dict], runs: tupl
     return "\n".join(lines)
 
 
-def write_readme(table: str) -> None:
-    readme = ROOT / "README.md"
-    text = readme.read_text()
-    start, end = "<!-- benchmark:start -->", "<!-- benchmark:end -->"
-    if start not in text or end not in text:
-        sys.exit("README.md lacks the benchmark markers")
-    head, rest = text.split(start, 1)
-    _, tail = rest.split(end, 1)
-    readme.write_text(f"{head}{start}\n{table}\n{end}{tail}")
-
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -276,7 +268,7 @@ def main() -> None:
     table = markdown(cold, warm, pages, (args.cold_runs, args.rebuild_runs, args.page_runs, args.link_runs))
     print(table)
     if args.readme:
-        write_readme(table)
+        write_table("benchmark", table)
 
 
 if __name__ == "__main__":

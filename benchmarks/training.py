@@ -25,9 +25,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.readme import write_table  # noqa: E402
+from compute.models.story import KINDS as MODELS  # noqa: E402
 from compute.training.machine import cpu_model  # noqa: E402
 
-MODELS = ("mlp", "one-head", "four-head")
 BUDGET_S, BUDGET_BYTES = 720.0, 1_300_000
 
 
@@ -62,14 +63,6 @@ def markdown(runs: dict[str, list[dict]]) -> str:
     return "\n".join(lines)
 
 
-def write_readme(table: str) -> None:
-    readme = ROOT / "README.md"
-    text = readme.read_text()
-    start, end = "<!-- training:start -->", "<!-- training:end -->"
-    head, rest = text.split(start)
-    _, tail = rest.split(end)
-    readme.write_text(f"{head}{start}\n{table}\n{end}{tail}")
-
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -85,7 +78,7 @@ def main() -> None:
     table = markdown(runs)
     print(table)
     if args.readme:
-        write_readme(table)
+        write_table("training", table)
 
 
 if __name__ == "__main__":

@@ -12,8 +12,7 @@ import re
 
 import pytest
 
-from conftest import LESSONS, ROOT
-from sitebuild import browser as sb_browser
+from conftest import LESSONS, ROOT, new_visit
 from sitebuild.pages import root_relative
 from sitebuild.publish import publish
 from sitebuild.serve import serve
@@ -58,12 +57,11 @@ def test_404_page_is_in_no_menu_and_not_searchable(built_site):
 def missing_page(browser, built_site):
     """A browser tab on a server that answers misses with 404.html."""
     with serve(built_site, not_found="404.html") as base:
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        tab = context.new_page()
-        external, errors = sb_browser.watch(tab)
+        v, context = new_visit(browser, base)
+        tab = v.page
         failed = []
         tab.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
-        yield tab, base, external, errors, failed
+        yield tab, base, v.external_requests, v.console_errors, failed
         context.close()
 
 
@@ -94,9 +92,8 @@ def test_the_site_works_under_a_path_prefix(browser, built_site, tmp_path):
     """A project page lives under /<project>/: built with --base, every page and the 404 page load whole."""
     publish(ROOT / "_build" / "html", [], tmp_path / "course", base="/course/")
     with serve(tmp_path, not_found="course/404.html") as root:
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        tab = context.new_page()
-        external, _ = sb_browser.watch(tab)
+        v, context = new_visit(browser, root)
+        tab, external = v.page, v.external_requests
         failed = []
         tab.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
         missing = root + "course/posts/deeper/missing.html"

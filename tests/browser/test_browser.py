@@ -37,21 +37,19 @@ new PerformanceObserver((list) => list.getEntries().forEach((e) => window.__shif
   .observe({type: 'layout-shift', buffered: true});"""
 
 
-def test_math_arrives_with_the_page_and_moves_nothing(browser, http_server):
+def test_math_arrives_with_the_page_and_moves_nothing(visit):
     """No math engine is fetched (the math was typeset when the site was built), and opening a lesson
     shifts no layout: Chromium's layout-shift entries sum to zero for every lesson."""
     for stem in LESSONS:
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        p = context.new_page()
-        p.add_init_script(SHIFTS_JS)
+        v = visit(init_script=SHIFTS_JS)
+        p = v.page
         requests = []
         p.on("request", lambda r: requests.append(r.url))
-        p.goto(http_server + f"posts/{stem}.html", wait_until="load")
+        p.goto(v.base + f"posts/{stem}.html", wait_until="load")
         p.wait_for_timeout(1500)
         assert not [u for u in requests if "mathjax/es5/tex" in u or "mathjax-loader" in u], stem
         assert p.locator("mjx-container").count() > 0
         assert p.evaluate("window.__shifts") == [], stem
-        context.close()
 
 
 @pytest.mark.parametrize("stem", LESSONS)

@@ -183,10 +183,8 @@ def test_a_clicked_cell_writes_its_arithmetic_below_the_figure(lesson):
     assert (shape["x0"], shape["y0"]) == (river - 0.5, bank - 0.5)
 
 
-def test_a_tapped_cell_writes_its_arithmetic_on_a_phone(browser, http_server):
-    context = browser.new_context(viewport={"width": 375, "height": 800}, has_touch=True, is_mobile=True)
-    p = context.new_page()
-    p.goto(http_server + PATH, wait_until="load")
+def test_a_tapped_cell_writes_its_arithmetic_on_a_phone(visit):
+    p = visit(PATH, width=375, height=800, touch=True).page
     div = "bh-s16-matrices"
     p.locator(f"#{div}").scroll_into_view_if_needed()
     p.wait_for_function(f"() => document.getElementById('{div}').data")
@@ -195,7 +193,6 @@ def test_a_tapped_cell_writes_its_arithmetic_on_a_phone(browser, http_server):
     p.touchscreen.tap(where["x"], where["y"])
     p.wait_for_timeout(150)
     assert p.evaluate(INSPECT_JS, div) == _lines(stages.stage_hovers(words, att)["e"][2][1])
-    context.close()
 
 
 def test_query_buttons_change_the_row(lesson):

@@ -10,7 +10,7 @@ import pytest
 
 from compute.costs import MIXERS, costs
 from compute.lessons.context import counts, measured
-from compute.lessons.context.published import timings
+from compute.published.timings import timings
 from compute.lessons.context.states.growth import LENGTHS, WIDTHS
 
 PATH = "posts/context-cost.html"
@@ -120,12 +120,8 @@ def test_story_figure_draws_each_stored_series(lesson):
         assert np.allclose(trace["y"], [stored[(model, measure, t)] * 1000 for t in trace["x"]])
 
 
-def test_at_375_px_every_control_is_inside_the_screen_and_takes_a_tap(browser, http_server, built_site):
-    context = browser.new_context(viewport={"width": 375, "height": 800}, has_touch=True, is_mobile=True)
-    p = context.new_page()
-    p.goto(http_server + PATH, wait_until="load")
-    from sitebuild import browser as sb
-    p.evaluate(sb.WAIT_FOR_PAGE_JS)
+def test_at_375_px_every_control_is_inside_the_screen_and_takes_a_tap(visit):
+    p = visit(PATH, width=375, height=800, touch=True).page
     assert p.evaluate("document.documentElement.scrollWidth") <= 375
     boxes = p.evaluate(CONTROL_BOXES_JS, CONTROLS)
     assert len(boxes) >= 3  # two sliders and the measure menu (a drop-down here: its row is too wide)
@@ -140,4 +136,3 @@ def test_at_375_px_every_control_is_inside_the_screen_and_takes_a_tap(browser, h
     last.tap()
     p.wait_for_timeout(100)
     assert p.evaluate(TITLE_JS, div) == f"Measured: {measured.MEASURES[-1][1]}"
-    context.close()

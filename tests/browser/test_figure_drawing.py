@@ -114,11 +114,10 @@ def test_printing_draws_every_figure(reader):
     assert all(drawn(p).values()), drawn(p)
 
 
-def test_a_figure_drawn_on_a_dark_page_gets_dark_colours(browser, http_server):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.add_init_script("localStorage.setItem('theme', 'dark'); localStorage.setItem('mode', 'dark');")
-    p = context.new_page()
-    p.goto(http_server + PATH, wait_until="load")
+def test_a_figure_drawn_on_a_dark_page_gets_dark_colours(visit):
+    v = visit(init_script="localStorage.setItem('theme', 'dark'); localStorage.setItem('mode', 'dark');")
+    p = v.page
+    p.goto(v.base + PATH, wait_until="load")
     assert p.evaluate("document.documentElement.dataset.theme") == "dark"
     last = p.evaluate(IDS_JS)[-1]
     p.locator(f"#{last}").scroll_into_view_if_needed()
@@ -128,7 +127,6 @@ def test_a_figure_drawn_on_a_dark_page_gets_dark_colours(browser, http_server):
                              "return [l.font.color, l.paper_bgcolor]; }", last)
     assert brightness(font) > 0.6     # light text on the dark page
     assert paper in ("rgba(0, 0, 0, 0)", "rgba(0,0,0,0)")
-    context.close()
 
 
 def test_a_malformed_link_still_draws_the_first_screens(reader):

@@ -141,10 +141,8 @@ def test_bad_prompts_are_explained(page, built_site):
     assert page.console_errors == []
 
 
-def test_the_box_at_375_px_and_by_keyboard(browser, http_server, built_site):
-    context = browser.new_context(viewport={"width": 375, "height": 800})
-    p = context.new_page()
-    p.goto(http_server + PATH)
+def test_the_box_at_375_px_and_by_keyboard(visit):
+    p = visit(PATH, width=375, height=800).page
     box = p.locator(".live-generate")
     box.scroll_into_view_if_needed()
     width = p.evaluate("document.documentElement.scrollWidth")
@@ -159,7 +157,6 @@ def test_the_box_at_375_px_and_by_keyboard(browser, http_server, built_site):
     assert p.evaluate("document.activeElement.dataset.part") == "generate"
     p.keyboard.press("Enter")
     p.wait_for_function(f"{STATUS}.includes('written')", timeout=30_000)
-    context.close()
 
 
 def test_print_shows_a_sample_instead_of_the_controls(page, built_site):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from tables import unlabelled
 import pytest
 
 from compute.lessons.byhand import bank, claims, model as m, prediction, retrieval, values, windows
@@ -194,7 +195,6 @@ def test_prose_values_are_plain_python_and_prefixed():
     for name, val in v.items():
         assert type(val) in (int, float, str), (name, type(val))
         assert name[0] == "s" and name[1:3].isdigit() and 1 <= int(name[1:3]) <= 10 and name[3] == "_", name
-    assert values.prose_values() == {**v, **values.second_pass_values()}
 
 
 def test_prose_values_recomputed():
@@ -308,7 +308,7 @@ def test_tables_label_rows_and_columns():
     for table in (prediction.baseline_table, windows.window_table, windows.pool_table, retrieval.search_tables,
                   retrieval.values_table, bank.qk_tables, bank.weights_table, bank.residual_tables,
                   bank.contexts_tables):
-        assert "<table" in table().data
+        assert unlabelled(table().data) == [], table.__name__
 
 
 # --- claims ---------------------------------------------------------------------

@@ -10,6 +10,8 @@ from conftest import ROOT
 
 TOKENS = 120_000
 
+pytestmark = pytest.mark.notebooks  # the downloaded lab executed (see pytest.ini)
+
 # Runs in the lab's kernel after its last cell. It recomputes each answer from the learner's tensors with its
 # own loops (not compute.probes), and prints OK or raises.
 VERIFY = r'''

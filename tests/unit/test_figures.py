@@ -33,10 +33,6 @@ def test_caption_and_summary_are_required(caption, summary):
         figures.figure_html(_fig(), "fig-x", caption, summary)
 
 
-def test_show_is_figure_html_for_a_cell():
-    assert figures.show(_fig(), "fig-y", "c", "s").data == figures.figure_html(_fig(), "fig-y", "c", "s")
-
-
 def test_ranked_lists_largest_first():
     assert figures.ranked(["a", "b", "c", "d"], [0.1, 0.4, 0.2, 0.3], n=3) == "b 0.40, d 0.30, c 0.20"
     assert figures.ranked(["x", "y"], [3, 7], n=5, decimals=0) == "y 7, x 3"
