@@ -23,6 +23,10 @@ def _no_files() -> dict[str, bytes]:
     return {}
 
 
+def _no_widgets() -> dict:
+    return {}
+
+
 @dataclass(frozen=True)
 class Lesson:
     page: str                      # the page's stem: posts/<page>.md, posts/<page>.html, handouts/<page>.pdf
@@ -33,6 +37,7 @@ class Lesson:
     claim_results: Callable[[], list] = _no_claims   # [(heading, [(claim, outcome), ...])]: `compute check`
     preflight: Callable[[], None] = _none            # raises CheckpointError or ClaimError (one line each)
     site_files: Callable[[], dict[str, bytes]] = _no_files   # files the page needs under site/ (_static/...)
+    widgets: Callable[[], dict] = _no_widgets   # {name: compute.present.widgets.Widget}: the page's figures
     package: str = ""              # the lesson package's name (byhand, story, ...): set by compute.checks
 
     def __post_init__(self):

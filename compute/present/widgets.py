@@ -24,7 +24,7 @@ from .tables import fmt
 @dataclass(frozen=True)
 class Widget:
     id: str                          # fixed div id: links and tests find the figure by it
-    caption: str                     # the visible caption
+    caption: str | Callable[[], str]  # the visible caption (a function when it names a computed value)
     figure: Callable[[], go.Figure]  # builds the figure, every state of its controls included
     summary: Callable[[], str]       # the figure in words, from the same states (its accessible description)
     note: str = ""                   # print-only: what the controls show on the web page
@@ -35,7 +35,8 @@ class Widget:
         fig = self.figure()
         if self.height:
             fig.update_layout(height=self.height)
-        out = figure_html(fig, self.id, self.caption, self.summary(), self.min_width)
+        caption = self.caption() if callable(self.caption) else self.caption
+        out = figure_html(fig, self.id, caption, self.summary(), self.min_width)
         return out + (print_note_html(self.note) if self.note else "")
 
     def show(self) -> HTML:

@@ -153,16 +153,31 @@ def runtime_imports(path: Path) -> set[str]:
     return imports_in(tree, path)
 
 
+def import_time_imports(path: Path) -> set[str]:
+    """The project modules a file imports as it is imported: not those inside functions or TYPE_CHECKING."""
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            node.body = [] if not isinstance(node, ast.Lambda) else ast.Constant(None)
+        elif isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            node.body = []
+    return imports_in(tree, path)
+
+
 def runtime_reach(name: str) -> set[str]:
-    """Every module importing `name` runs: its packages' __init__ files too, and all they import, in turn."""
-    seen, todo = set(), [name]
+    """Every module that importing `name` and calling into it can run: what it imports (lazily too), in turn,
+    and the packages that hold each of them, with what those import as they are imported."""
+    seen, todo = set(), [(name, False)]
     while todo:
-        current = todo.pop()
+        current, as_package = todo.pop()
+        path = module_path(current)
         parts = current.split(".")
-        for other in runtime_imports(module_path(current)) | {".".join(parts[:k]) for k in range(1, len(parts))}:
+        deps = import_time_imports(path) if as_package else runtime_imports(path)
+        for other, package in [*((d, False) for d in deps),
+                               *((".".join(parts[:k]), True) for k in range(1, len(parts)))]:
             if other not in seen and module_path(other):
                 seen.add(other)
-                todo.append(other)
+                todo.append((other, package))
     return seen
 
 

@@ -19,10 +19,17 @@ def preflight() -> None:
     claims.require_all()
 
 
+def widgets() -> dict:
+    """The page's figures (compute.present.widgets.Widget), by name."""
+    from ...present.widgets import widgets_in
+    from . import bank, masking, mixing, position, prediction, projections, recap, retrieval, scaling, stages, windows
+    return widgets_in(bank, masking, mixing, position, prediction, projections, recap, retrieval, scaling, stages, windows)
+
+
 LESSON = Lesson(
     page="attention-by-hand", order=1, handout="attention by hand",
     does="""Build attention from nothing on a four-feature model you can check with
           pencil and paper: context, pooling, queries, keys and values, the mask,
           scaling, the final prediction, and positions {about}`method`.""",
-    claim_results=claim_results, preflight=preflight,
+    claim_results=claim_results, preflight=preflight, widgets=widgets,
 )

@@ -18,10 +18,17 @@ def preflight() -> None:
     claims.require_all()
 
 
+def widgets() -> dict:
+    """The page's figures (compute.present.widgets.Widget), by name."""
+    from ...present.widgets import widgets_in
+    from . import counts, measured
+    return widgets_in(counts, measured)
+
+
 LESSON = Lesson(
     page="context-cost", order=5, handout="Part 2B, the cost of context",
     does="""Part 2B (optional): count and time what a longer context costs when a
           model concatenates, averages or attends, with and without a KV cache, up
           to the sizes of GPT-2 and GPT-3 {about}`method`.""",
-    claim_results=claim_results, preflight=preflight,
+    claim_results=claim_results, preflight=preflight, widgets=widgets,
 )

@@ -26,10 +26,17 @@ def site_files() -> dict[str, bytes]:
     return files()
 
 
+def widgets() -> dict:
+    """The page's figures (compute.present.widgets.Widget), by name."""
+    from ...present.widgets import widgets_in
+    from . import comparison, heads, training
+    return widgets_in(comparison, heads, training)
+
+
 LESSON = Lesson(
     page="story-models", order=3, handout="Part III, the story models",
     does="""Part III: split attention into four heads, train three small models on
           the same children's stories, and measure where each one can look back,
           what they write, and what each head does {about}`method`.""",
-    claim_results=claim_results, preflight=preflight, site_files=site_files,
+    claim_results=claim_results, preflight=preflight, widgets=widgets, site_files=site_files,
 )

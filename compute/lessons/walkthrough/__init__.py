@@ -30,9 +30,16 @@ def preflight() -> None:
     claims.PAGE.require_all(wt, source=source)          # the page's claims read the record too
 
 
+def widgets() -> dict:
+    """The page's figures (compute.present.widgets.Widget), by name."""
+    from ...present.widgets import widgets_in
+    from . import figures
+    return widgets_in(figures)
+
+
 LESSON = Lesson(
     page="trained-walkthrough", order=2, handout="the trained walkthrough",
     does="""Follow one trained one-layer transformer through a sentence, with every
           matrix printed, and see what other training runs learned instead {about}`method`.""",
-    claim_results=claim_results, preflight=preflight,
+    claim_results=claim_results, preflight=preflight, widgets=widgets,
 )

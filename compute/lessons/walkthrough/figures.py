@@ -6,9 +6,10 @@ import plotly.graph_objects as go
 from IPython.display import HTML
 
 from ...data.walkthrough import VOCAB, data_facts, loss_floor
-from ...present.figures import ranked, show
+from ...present.figures import ranked
 from ...present.palette import BAR, COLORSCALE, HIGHLIGHT, PURPLE, TEAL
 from ...present.tables import fmt, position_labels, rows_html
+from ...present.widgets import Widget
 from .claims import FALL, RISE, ROW_FAST, ROW_SLOW
 from .history import loss_spike
 from ...published.walkthrough import ALTERNATIVE, Walkthrough, load
@@ -113,32 +114,18 @@ def attention_summary(wt: Walkthrough) -> str:
             "Largest weight in each row, query → key (weight): " + "; ".join(tops) + ".")
 
 
-def attention_figure(wt: Walkthrough | None = None, div_id: str = "fig-attention", title: str = "",
-                     caption: str = ""):
-    wt = wt or load()
-    caption = caption or ("Attention weights A of the published model: one row per query position, one column "
-                          "per key position, the masked future blank.")
-    fig = attention_heatmap(wt["A"], wt["S"], wt.tokens, title or "Attention weights A")
-    return show(fig, div_id, caption, attention_summary(wt))
+def attention_plot(wt: Walkthrough, title: str = "Attention weights A") -> go.Figure:
+    return attention_heatmap(wt["A"], wt["S"], wt.tokens, title)
 
 
-def alternative_figure():
-    alt = load(ALTERNATIVE)
-    seed = alt.manifest["seed"]
-    return attention_figure(alt, "fig-attention-alt", f"Attention weights of seed {seed}",
-                            f"Attention weights A of seed {seed}, a converged solution whose row {ROW_FAST} looks elsewhere.")
-
-
-def probability_figure(start: int = ROW_FAST):
+def probability_summary(start: int = ROW_FAST) -> str:
     wt = load()
     probs, tokens = wt["probs"], wt.tokens
     tops = [f"after {i} {tokens[i]}: {VOCAB[int(np.argmax(probs[i]))]} ({fmt(probs[i].max(), 2)})"
             for i in range(len(tokens))]
-    summary = (f"At position {start} ({tokens[start]}) the most likely next words are "
-               f"{ranked(list(VOCAB), probs[start])}. The most likely next word at each position: "
-               + "; ".join(tops) + ".")
-    return show(next_token_bars(probs, tokens, start), "fig-next-word",
-                "Next-word probabilities of the published model at each position of the sentence.", summary)
+    return (f"At position {start} ({tokens[start]}) the most likely next words are "
+            f"{ranked(list(VOCAB), probs[start])}. The most likely next word at each position: "
+            + "; ".join(tops) + ".")
 
 
 def probability_print_table(n: int = 3):
@@ -153,22 +140,50 @@ def probability_print_table(n: int = 3):
     return HTML(f'<div class="print-only">{table}</div>')
 
 
-def loss_figure():
+def loss_plot() -> go.Figure:
+    facts = data_facts()
+    return loss_curve(load().manifest["loss_history"], facts["n_coin_flips"], facts["n_targets"])
+
+
+def loss_summary() -> str:
     wt, facts = load(), data_facts()
     history = wt.manifest["loss_history"]
     floor = loss_floor(facts["n_coin_flips"], facts["n_targets"])
-    summary = (f"The mean loss falls from {history[0]:.3f} to {history[-1]:.4f} nats per target over "
-               f"{wt.manifest['steps']} Adam steps (log scale), just above the floor of {floor:.4f} that "
-               f"{facts['n_coin_flips']} two-way choices among {facts['n_targets']} targets allow.")
-    return show(loss_curve(history, facts["n_coin_flips"], facts["n_targets"]), "fig-loss",
-                "Training loss per Adam step against the floor that the data allows.", summary)
+    return (f"The mean loss falls from {history[0]:.3f} to {history[-1]:.4f} nats per target over "
+            f"{wt.manifest['steps']} Adam steps (log scale), just above the floor of {floor:.4f} that "
+            f"{facts['n_coin_flips']} two-way choices among {facts['n_targets']} targets allow.")
 
 
-def pattern_figure():
+LESSON_PATTERN = f"{ROW_SLOW} → {RISE}, {ROW_FAST} → {FALL}"
+
+
+def pattern_summary() -> str:
     counts = pattern_counts(seed_record())
-    summary = (f"Converged seeds per pattern (the word rows {ROW_SLOW} and {ROW_FAST} attend to most): "
-               + "; ".join(f"{k}: {n}" for k, n in counts.items()) + ".")
-    lesson_pattern = f"{ROW_SLOW} → {RISE}, {ROW_FAST} → {FALL}"
-    return show(pattern_bars(counts, lesson_pattern), "fig-seed-patterns",
-                f"How many converged seeds found each attention pattern of rows {ROW_SLOW} and {ROW_FAST}; "
-                "the lesson's pattern is highlighted.", summary)
+    return (f"Converged seeds per pattern (the word rows {ROW_SLOW} and {ROW_FAST} attend to most): "
+            + "; ".join(f"{k}: {n}" for k, n in counts.items()) + ".")
+
+
+def _seed() -> int:
+    return load(ALTERNATIVE).manifest["seed"]
+
+
+# The page's figures, one Widget each (compute.present.widgets): built when shown, from the published checkpoints.
+LOSS = Widget(id="fig-loss", caption="Training loss per Adam step against the floor that the data allows.",
+              figure=loss_plot, summary=loss_summary)
+ATTENTION = Widget(id="fig-attention", caption="Attention weights A of the published model: one row per query "
+                   "position, one column per key position, the masked future blank.",
+                   figure=lambda: attention_plot(load()), summary=lambda: attention_summary(load()))
+NEXT_WORD = Widget(id="fig-next-word",
+                   caption="Next-word probabilities of the published model at each position of the sentence.",
+                   figure=lambda: next_token_bars(load()["probs"], load().tokens, ROW_FAST),
+                   summary=probability_summary)
+SEED_PATTERNS = Widget(id="fig-seed-patterns",
+                       caption=f"How many converged seeds found each attention pattern of rows {ROW_SLOW} and "
+                               f"{ROW_FAST}; the lesson's pattern is highlighted.",
+                       figure=lambda: pattern_bars(pattern_counts(seed_record()), LESSON_PATTERN),
+                       summary=pattern_summary)
+ALTERNATIVE_ATTENTION = Widget(
+    id="fig-attention-alt",
+    caption=lambda: f"Attention weights A of seed {_seed()}, a converged solution whose row {ROW_FAST} looks elsewhere.",
+    figure=lambda: attention_plot(load(ALTERNATIVE), f"Attention weights of seed {_seed()}"),
+    summary=lambda: attention_summary(load(ALTERNATIVE)))
