@@ -66,7 +66,11 @@ def test_the_new_lesson_is_listed_navigated_and_printed(with_hello):
     missing = BeautifulSoup((site / "404.html").read_text(), "html.parser")
     assert any(a.get("href", "").endswith("posts/hello.html") for a in missing.find_all("a"))
     page = (site / "posts" / "hello.html").read_text()
-    assert "The squares of 1 to 5 rise at every step, up to" in page and 'id="hello-squares"' in page
+    assert "The squares of 1 to 5 rise at every step, up to" in page
+    ids = subprocess.run([sys.executable, "-c", "from compute.checks import lesson_records; "
+                          "print([w.id for r in lesson_records() if r.page == 'hello' for w in r.widgets().values()])"],
+                         cwd=root, capture_output=True, text=True, timeout=120).stdout.strip()
+    assert ids == "['hello-squares']" and page.count('id="hello-squares"') == 1
     assert (site / "handouts" / "hello.pdf").stat().st_size > 1000
     assert (site / "notebooks" / "hello.ipynb").is_file()
 
