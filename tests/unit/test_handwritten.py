@@ -5,8 +5,9 @@ from collections import Counter
 import pytest
 
 from compute.data.handwritten import PATH, read_handwritten
-from compute.data.story import KIND_OF, KINDS, Probe, corpus
+from compute.data.story import KIND_OF, KINDS, Probe
 from compute.data.tokenizer import build_vocabulary, words
+from compute.published.story import story_corpus
 
 
 @pytest.fixture(scope="module")
@@ -16,8 +17,8 @@ def stories():
 
 @pytest.fixture(scope="module")
 def train():
-    """The generated training stories (the default corpus): a few seconds to make."""
-    return corpus()[0]
+    """The generated training stories (the default corpus, made once per test process)."""
+    return story_corpus().train
 
 
 def test_the_file_has_48_stories_and_12_probes_of_each_kind_in_12_stories(stories):

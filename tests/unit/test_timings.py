@@ -144,7 +144,7 @@ def test_quick_bench_writes_a_valid_file_the_lesson_refuses_and_check_names_it(t
     t = published.validate(data, out)
     assert {r["T"] for r in t.rows} == {16, 32}
     assert t.measured_on["threads"] == 1 and t.repeats == 1
-    check = subprocess.run([sys.executable, "-m", "compute", "check"], cwd=ROOT, env=env,
+    check = subprocess.run([sys.executable, "-m", "compute", "check", "context"], cwd=ROOT, env=env,
                            capture_output=True, text=True, timeout=600)
     assert check.returncode == 1
     lines = check.stderr.strip().splitlines()
