@@ -84,11 +84,12 @@ GRAPH = {module_name(p): imports(p) for p in MODULES}
 ABOVE_LESSONS = ("compute.cli", "compute.checks", "compute.__main__", "compute.commands")  # commands, claim registry
 
 
-def reach(name: str) -> set[str]:
-    """Every project module that importing `name` can run, through any chain of imports (lazy ones too)."""
+def reach(name: str, graph: dict[str, set[str]] = GRAPH) -> set[str]:
+    """Every node `name` leads to in `graph` (default: every project module that importing `name` can run,
+    through any chain of imports, lazy ones too)."""
     seen, todo = set(), [name]
     while todo:
-        for other in GRAPH.get(todo.pop(), ()):
+        for other in graph.get(todo.pop(), ()):
             if other not in seen:
                 seen.add(other)
                 todo.append(other)
@@ -119,18 +120,9 @@ def test_packages_import_without_cycles():
                 top_package(d) for d in deps if d.startswith("compute.") and top_package(d) not in ABOVE_LESSONS)
     for package, deps in packages.items():
         deps.discard(package)
-    cycles = [(a, b) for a in packages for b in packages[a] if a in reach_packages(packages, b)]
+    cycles = [(a, b) for a in packages for b in packages[a] if a in reach(b, packages)]
     assert cycles == []
 
-
-def reach_packages(packages: dict[str, set[str]], start: str) -> set[str]:
-    seen, todo = set(), [start]
-    while todo:
-        for other in packages.get(todo.pop(), ()):
-            if other not in seen:
-                seen.add(other)
-                todo.append(other)
-    return seen
 
 
 def third_party(path: Path) -> set[str]:

@@ -34,14 +34,16 @@ def held_out_objects_and_colours_transfer():
     return Outcome(ok, "; ".join(parts))
 
 
+def _drops(split: str, kinds, by: float) -> Outcome:
+    """The four-head model's accuracy on `split` at least `by` below its trained-family accuracy, each kind."""
+    pairs = {kind: (_split(FOUR, "in-template", kind), _split(FOUR, split, kind)) for kind in kinds}
+    return Outcome(all(a - b >= by for a, b in pairs.values()),
+                   "; ".join(f"{kind} {a:.3f} -> {b:.3f}" for kind, (a, b) in pairs.items()))
+
+
 @claim(f"On the held-out families the four-head model's name and place accuracy each fall by at least {DROP}.")
 def held_out_names_and_places_drop():
-    parts, ok = [], True
-    for kind in ("name", "place"):
-        a, b = _split(FOUR, "in-template", kind), _split(FOUR, "held-out", kind)
-        ok &= a - b >= DROP
-        parts.append(f"{kind} {a:.3f} -> {b:.3f}")
-    return Outcome(ok, "; ".join(parts))
+    return _drops("held-out", ("name", "place"), DROP)
 
 
 @claim(f"On the held-out families the four-head model still names a child of the story (a mentioned name ranks first "
@@ -54,12 +56,7 @@ def held_out_names_stay_in_the_story():
 @claim(f"On the hand-written stories the four-head model is at least {FAR_BELOW} below its trained-family accuracy "
        "for every kind.")
 def hand_written_falls_short():
-    parts, ok = [], True
-    for kind in KIND_NAMES:
-        a, b = _split(FOUR, "in-template", kind), _split(FOUR, "hand-written", kind)
-        ok &= a - b >= FAR_BELOW
-        parts.append(f"{kind} {a:.3f} -> {b:.3f}")
-    return Outcome(ok, "; ".join(parts))
+    return _drops("hand-written", KIND_NAMES, FAR_BELOW)
 
 
 @claim(f"On the hand-written stories the four-head model still copies: for every kind, the word it ranks first is a "
