@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .models.story import StoryTransformer, WindowMLP
+from .models.decoder import Decoder
 
 
 @dataclass(frozen=True)
@@ -42,14 +42,13 @@ def generate(model: torch.nn.Module, prompts: torch.Tensor, sampling: Sampling, 
     limit = min(sampling.max_tokens, model.cfg.context - prompts.shape[1])
     seqs, done = prompts.clone(), torch.zeros(B, dtype=torch.bool)
     new: list[list[int]] = [[] for _ in range(B)]
-    caches = model.new_caches(B) if isinstance(model, StoryTransformer) else None
+    caches = model.new_caches(B) if isinstance(model, Decoder) else None
     for step in range(limit):
         if caches is not None:
-            logits = model.step(seqs if step == 0 else seqs[:, -1:], caches)
+            logits = model.step(seqs if step == 0 else seqs[:, -1:], caches)[:, -1]  # (B, vocab)
         else:
-            assert isinstance(model, WindowMLP)
-            logits = model(seqs[:, -model.cfg.window:])
-        nxt = choose(logits[:, -1], sampling, generator)                 # (B,)
+            logits = model.next_logits(seqs)                                      # (B, vocab), its window
+        nxt = choose(logits, sampling, generator)                                 # (B,)
         for b in range(B):
             if not done[b]:
                 if int(nxt[b]) == eos:

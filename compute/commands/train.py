@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..claims import claims_table
 from ..models.story import KINDS
-from ..models.walkthrough import DecoderConfig
+from ..models.walkthrough import CONFIG
 from ..published.walkthrough import ALTERNATIVE, NAME, SEED_RECORD, from_weights
 from ..store import checkpoint_dir, save_checkpoint
 from ..training.walkthrough import Recipe, train
@@ -57,7 +57,7 @@ def run(args) -> int:
 
 def write_trained(seed: int, recipe: Recipe, out: Path, name: str, progress: bool) -> Path:
     result = train(seed, recipe, progress=progress)
-    return save_checkpoint(out / f"{name}.safetensors", result.weights, result.manifest(DecoderConfig()))
+    return save_checkpoint(out / f"{name}.safetensors", result.weights, result.manifest(CONFIG))
 
 
 def train_one(args, recipe: Recipe) -> int:
@@ -72,7 +72,7 @@ def train_one(args, recipe: Recipe) -> int:
         print(f"error: seed {args.seed} breaks the claims {', '.join(broken)}; nothing written "
               f"(try --search-seeds, or --force to write it anyway)", file=sys.stderr)
         return 1
-    path = save_checkpoint(out / f"{NAME}.safetensors", result.weights, result.manifest(DecoderConfig()))
+    path = save_checkpoint(out / f"{NAME}.safetensors", result.weights, result.manifest(CONFIG))
     print(f"wrote {path} and {path.with_suffix('.json').name}")
     return 0
 

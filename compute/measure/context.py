@@ -138,11 +138,7 @@ def story_rows(T: int, repeats: int) -> list[dict]:
         if T > model.cfg.context:
             continue
         rows.append(record(name, "forward", T, lambda: model(ids), repeats))
-        if hasattr(model, "new_caches"):
-            rows.append(record(name, "token uncached", T, lambda: model(ids)[:, -1], repeats))
-        else:                                          # the MLP reads only its window, whatever T is
-            window = ids[:, -model.cfg.window:]
-            rows.append(record(name, "token uncached", T, lambda: model(window)[:, -1], repeats))
+        rows.append(record(name, "token uncached", T, lambda: model.next_logits(ids), repeats))  # the MLP: its window
         if hasattr(model, "new_caches"):
             caches = model.new_caches(1)
             model.step(ids[:, :-1], caches)

@@ -1,19 +1,19 @@
 """The three story models of Part III: an MLP over a window of 8 tokens, a one-head and a four-head transformer.
 
 All three read token ids (B, T) and return next-token logits (B, T, vocab) for
-every position, so training, evaluation and generation treat them alike.
+every position, so training, evaluation and generation treat them alike. The two
+transformers are presets of the one decoder (compute/models/decoder.py).
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import torch
 from torch import nn
 
-from ..nn.attention import AttentionTrace, KVCache
-from ..nn.block import Block, BlockConfig
-from ..nn.functional import relu
+from ..nn.functional import relu, windows
+from .decoder import Decoder, DecoderConfig
 
 KINDS = ("mlp", "one-head", "four-head")
 
@@ -47,9 +47,10 @@ class StoryModelConfig:
         if self.rope and (self.d_model // self.n_head) % 2:
             raise ValueError(f"rotary positions need an even head width, not {self.d_model // self.n_head}")
 
-    def block(self) -> BlockConfig:
-        return BlockConfig(self.d_model, n_head=self.n_head, d_ff=self.d_ff, layer_norm=self.layer_norm,
-                           rope=self.rope)
+    def decoder(self) -> DecoderConfig:
+        """A transformer kind's decoder (the MLP has none)."""
+        return DecoderConfig(self.vocab_size, self.context, self.d_model, n_layer=self.n_layer, n_head=self.n_head,
+                             d_ff=self.d_ff, layer_norm=self.layer_norm, rope=self.rope)
 
 
 def preset(kind: str, vocab_size: int) -> StoryModelConfig:
@@ -76,75 +77,18 @@ class WindowMLP(nn.Module):
         self.W2 = nn.Parameter(torch.zeros(cfg.d_ff, cfg.vocab_size))
         self.b2 = nn.Parameter(torch.zeros(cfg.vocab_size))
 
-    def windows(self, tokens: torch.Tensor) -> torch.Tensor:
-        """(B, T) -> (B, T, window): at each position the last `window` tokens, padded with id 0 (<eos>)."""
-        w = self.cfg.window
-        padded = nn.functional.pad(tokens, (w - 1, 0), value=0)  # (B, T + w - 1)
-        return padded.unfold(1, w, 1)                            # (B, T, w), oldest first
-
     def forward(self, tokens: torch.Tensor) -> torch.Tensor:
         B, T = tokens.shape
-        x = self.E[self.windows(tokens)].reshape(B, T, -1)       # (B, T, window * d_model)
-        return relu(x @ self.W1 + self.b1) @ self.W2 + self.b2   # (B, T, vocab)
+        x = self.E[windows(tokens, self.cfg.window)].reshape(B, T, -1)  # (B, T, window * d_model), <eos> before the start
+        return relu(x @ self.W1 + self.b1) @ self.W2 + self.b2           # (B, T, vocab)
+
+    def next_logits(self, tokens: torch.Tensor) -> torch.Tensor:
+        """The next token's logits after each row of tokens (B, T) -> (B, vocab): only the last window is read."""
+        return self(tokens[:, -self.cfg.window:])[:, -1]
 
 
-@dataclass
-class StoryTrace:
-    attention: list[AttentionTrace] = field(default_factory=list)  # one per layer
-    logits: torch.Tensor | None = None                              # (B, T, vocab)
-
-
-class StoryTransformer(nn.Module):
-    """E (+ P) -> n_layer blocks -> (LayerNorm) -> W_U."""
-
-    def __init__(self, cfg: StoryModelConfig):
-        super().__init__()
-        self.cfg = cfg
-        self.E = nn.Parameter(torch.zeros(cfg.vocab_size, cfg.d_model))
-        self.P = None if cfg.rope else nn.Parameter(torch.zeros(cfg.context, cfg.d_model))
-        self.blocks = nn.ModuleList(Block(cfg.block()) for _ in range(cfg.n_layer))
-        self.ln_f = nn.LayerNorm(cfg.d_model) if cfg.layer_norm else nn.Identity()
-        self.W_U = nn.Parameter(torch.zeros(cfg.d_model, cfg.vocab_size))
-
-    def embed(self, tokens: torch.Tensor, start: int = 0) -> torch.Tensor:
-        """E[token] (+ P[position]) for tokens at positions start, start + 1, ...: (B, T, d_model)."""
-        X = self.E[tokens]
-        if self.P is not None:
-            X = X + self.P[start:start + tokens.shape[1]]
-        return X
-
-    def forward(self, tokens: torch.Tensor, head_mask: torch.Tensor | None = None) -> torch.Tensor:
-        """Next-token logits (B, T, vocab); head_mask (n_layer, n_head) of 1/0 knocks heads out."""
-        x = self.embed(tokens)
-        for layer, block in enumerate(self.blocks):
-            x = block(x, None if head_mask is None else head_mask[layer])
-        return self.ln_f(x) @ self.W_U
-
-    def trace(self, tokens: torch.Tensor) -> StoryTrace:
-        """The slow path, keeping every layer's attention (for the lesson's heatmaps and head roles)."""
-        out = StoryTrace()
-        x = self.embed(tokens)
-        for block in self.blocks:
-            bt = block.trace(x)
-            out.attention.append(bt.attention)
-            x = bt.y
-        out.logits = self.ln_f(x) @ self.W_U
-        return out
-
-    def new_caches(self, batch: int) -> list[KVCache]:
-        """Empty key/value caches for every layer, room for the whole context."""
-        return [block.attn.new_cache(batch, self.cfg.context, self.E.dtype) for block in self.blocks]
-
-    def step(self, tokens: torch.Tensor, caches: list[KVCache]) -> torch.Tensor:
-        """Logits for new tokens (B, T_new), reading and extending every layer's cache of the tokens before."""
-        x = self.embed(tokens, caches[0].length)
-        for block, cache in zip(self.blocks, caches):
-            x = block.step(x, cache)
-        return self.ln_f(x) @ self.W_U
-
-
-def build(cfg: StoryModelConfig) -> nn.Module:
-    return WindowMLP(cfg) if cfg.kind == "mlp" else StoryTransformer(cfg)
+def build(cfg: StoryModelConfig) -> WindowMLP | Decoder:
+    return WindowMLP(cfg) if cfg.kind == "mlp" else Decoder(cfg.decoder())
 
 
 @torch.no_grad()

@@ -1,4 +1,4 @@
-"""The walkthrough model: embeddings + positions, one one-head block without LayerNorm, then W_U.
+"""The walkthrough model: the decoder with embeddings + positions, one one-head block without LayerNorm, then W_U.
 
 Every weight is stored in the row-vector convention of the lesson: a token
 vector x is a row and a projection is x @ W. The checkpoint names each tensor
@@ -12,28 +12,19 @@ from dataclasses import dataclass, fields
 import torch
 from torch import nn
 
-from ..nn.block import Block, BlockConfig
 from ..nn.functional import softmax_rows
+from .decoder import Decoder, DecoderConfig
 
 
-@dataclass(frozen=True)
-class DecoderConfig:
-    vocab_size: int = 9    # words in the vocabulary (rows of E, columns of W_U)
-    n_positions: int = 14  # longest input: a 15-word sentence minus its last word
-    d_model: int = 6       # width of every token vector x_i
-    d_k: int = 6           # width of queries and keys
-    d_v: int = 6           # width of values, and of z_i
-    d_ff: int = 12         # hidden units of the feed-forward network
-
-    def block(self) -> BlockConfig:
-        return BlockConfig(self.d_model, n_head=1, d_k=self.d_k, d_v=self.d_v, d_ff=self.d_ff)
+# The walkthrough's preset of the one decoder: 9 words, 14 positions, width 6, one one-head block, no LayerNorm.
+CONFIG = DecoderConfig(vocab_size=9, context=14, d_model=6, d_k=6, d_v=6, d_ff=12)
 
 
-def parameter_shapes(cfg: DecoderConfig) -> dict[str, tuple[int, ...]]:
+def parameter_shapes(cfg: DecoderConfig = CONFIG) -> dict[str, tuple[int, ...]]:
     """Name -> shape of every trained tensor, in the order the lesson meets them."""
     return {
         "E": (cfg.vocab_size, cfg.d_model),
-        "P": (cfg.n_positions, cfg.d_model),
+        "P": (cfg.context, cfg.d_model),
         "W_Q": (cfg.d_model, cfg.d_k),
         "W_K": (cfg.d_model, cfg.d_k),
         "W_V": (cfg.d_model, cfg.d_v),
@@ -67,57 +58,51 @@ class Trace:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-class Decoder(nn.Module):
-    """Embed (+ position) -> project -> score (+ scale) -> mask -> normalize -> mix -> output."""
+def build(cfg: DecoderConfig = CONFIG) -> Decoder:
+    return Decoder(cfg)
 
-    def __init__(self, cfg: DecoderConfig = DecoderConfig()):
-        super().__init__()
-        self.cfg = cfg
-        self.E = nn.Parameter(torch.zeros(cfg.vocab_size, cfg.d_model))
-        self.P = nn.Parameter(torch.zeros(cfg.n_positions, cfg.d_model))
-        self.block = Block(cfg.block())
-        self.W_U = nn.Parameter(torch.zeros(cfg.d_model, cfg.vocab_size))
 
-    def named_tensors(self) -> dict[str, nn.Parameter]:
-        """The parameters by the lesson's symbol (block.attn.W_Q -> W_Q): the checkpoint's names."""
-        return {name.rsplit(".", 1)[-1]: p for name, p in self.named_parameters()}
+def named_tensors(model: Decoder) -> dict[str, nn.Parameter]:
+    """The parameters by the lesson's symbol (blocks.0.attn.W_Q -> W_Q): the checkpoint's names."""
+    return {name.rsplit(".", 1)[-1]: p for name, p in model.named_parameters()}
 
-    @torch.no_grad()
-    def init_weights(self, generator: torch.Generator, scale: float = 0.5) -> None:
-        """Embeddings ~ N(0, scale^2); matrices ~ N(0, scale^2 / fan_in); biases zero."""
-        for name, p in self.named_tensors().items():
-            if name in ("E", "P"):
-                p.normal_(0.0, scale, generator=generator)
-            elif p.dim() == 2:
-                p.normal_(0.0, scale / math.sqrt(p.shape[0]), generator=generator)
-            else:
-                p.zero_()
 
-    def trace(self, tokens: torch.Tensor) -> Trace:
-        """Run the model on token ids (B, T), keeping every intermediate (the one head squeezed out)."""
-        T = tokens.shape[-1]
-        X = self.E[tokens] + self.P[:T]              # (B, T, d_model)
-        b = self.block.trace(X)
-        a = b.attention
-        logits = b.y @ self.W_U                      # (B, T, vocab)
-        probs = softmax_rows(logits)                 # (B, T, vocab)
-        head = (a.Q[:, 0], a.K[:, 0], a.V[:, 0], a.S[:, 0], a.M, a.A[:, 0])
-        return Trace(X, *head, a.Z, b.hidden, b.ffn_hidden, b.y, logits, probs)
+@torch.no_grad()
+def init_weights(model: Decoder, generator: torch.Generator, scale: float = 0.5) -> None:
+    """Embeddings ~ N(0, scale^2); matrices ~ N(0, scale^2 / fan_in); biases zero."""
+    for name, p in named_tensors(model).items():
+        if name in ("E", "P"):
+            p.normal_(0.0, scale, generator=generator)
+        elif p.dim() == 2:
+            p.normal_(0.0, scale / math.sqrt(p.shape[0]), generator=generator)
+        else:
+            p.zero_()
 
-    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
-        """Next-token logits for every position: (B, T) -> (B, T, vocab)."""
-        return self.trace(tokens).logits
 
-    def weights(self) -> dict[str, torch.Tensor]:
-        """The trained tensors by name, detached (the checkpoint's contents)."""
-        return {name: p.detach().clone() for name, p in self.named_tensors().items()}
+def trace(model: Decoder, tokens: torch.Tensor) -> Trace:
+    """Run the model on token ids (B, T), keeping every intermediate (its one block, its one head squeezed out)."""
+    tr = model.trace(tokens)
+    (b,) = tr.blocks
+    a = b.attention
+    head = (a.Q[:, 0], a.K[:, 0], a.V[:, 0], a.S[:, 0], a.M, a.A[:, 0])
+    return Trace(tr.X, *head, a.Z, b.hidden, b.ffn_hidden, b.y, tr.logits, softmax_rows(tr.logits))
 
-    @classmethod
-    def from_weights(cls, weights: dict[str, torch.Tensor], cfg: DecoderConfig = DecoderConfig(),
-                     dtype: torch.dtype = torch.float64) -> "Decoder":
-        """A model holding these tensors (cast to dtype; float64 for printed values)."""
-        model = cls(cfg).to(dtype)
-        with torch.no_grad():
-            for name, p in model.named_tensors().items():
-                p.copy_(weights[name].to(dtype))
-        return model
+
+def logits(model: Decoder, tokens: torch.Tensor) -> torch.Tensor:
+    """Next-token logits for every position by the explicit path the lesson prints (training uses it): (B, T, vocab)."""
+    return model.trace(tokens).logits
+
+
+def weights(model: Decoder) -> dict[str, torch.Tensor]:
+    """The trained tensors by name, detached (the checkpoint's contents)."""
+    return {name: p.detach().clone() for name, p in named_tensors(model).items()}
+
+
+def from_weights(weights: dict[str, torch.Tensor], cfg: DecoderConfig = CONFIG,
+                 dtype: torch.dtype = torch.float64) -> Decoder:
+    """A model holding these tensors (cast to dtype; float64 for printed values)."""
+    model = Decoder(cfg).to(dtype)
+    with torch.no_grad():
+        for name, p in named_tensors(model).items():
+            p.copy_(weights[name].to(dtype))
+    return model

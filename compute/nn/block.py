@@ -42,18 +42,20 @@ class Block(nn.Module):
         self.ln2 = nn.LayerNorm(cfg.d_model) if cfg.layer_norm else nn.Identity()
         self.ffn = FeedForward(cfg.d_model, cfg.d_ff or 4 * cfg.d_model)
 
+    def feed_forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """x + FFN(LN(x)) (B, T, d_model), and the FFN's hidden units (B, T, d_ff): the one place it is written."""
+        h = self.ffn.hidden(self.ln2(x))
+        return self.ffn(x, h), h
+
     def trace(self, x: torch.Tensor, head_mask: torch.Tensor | None = None) -> BlockTrace:
         att = self.attn.trace(self.ln1(x), head_mask)
         hidden = x + att.out                          # (B, T, d_model)
-        ffn_hidden = self.ffn.hidden(self.ln2(hidden))  # (B, T, d_ff)
-        y = hidden + ffn_hidden @ self.ffn.W2 + self.ffn.b2
+        y, ffn_hidden = self.feed_forward(hidden)     # (B, T, d_model), (B, T, d_ff)
         return BlockTrace(att, hidden, ffn_hidden, y)
 
     def forward(self, x: torch.Tensor, head_mask: torch.Tensor | None = None) -> torch.Tensor:
-        x = x + self.attn(self.ln1(x), head_mask)
-        return x + self.ffn(self.ln2(x))
+        return self.feed_forward(x + self.attn(self.ln1(x), head_mask))[0]
 
     def step(self, x: torch.Tensor, cache: KVCache) -> torch.Tensor:
         """forward() for new tokens only, reading earlier positions from the cache (and extending it)."""
-        x = x + self.attn.step(self.ln1(x), cache)
-        return x + self.ffn(self.ln2(x))
+        return self.feed_forward(x + self.attn.step(self.ln1(x), cache))[0]

@@ -19,6 +19,9 @@ class FeedForward(nn.Module):
         """ReLU(x W1 + b1): (..., d_model) -> (..., d_ff)."""
         return relu(x @ self.W1 + self.b1)
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        """(..., d_model) -> (..., d_model)."""
-        return self.hidden(x) @ self.W2 + self.b2
+    def forward(self, stream: torch.Tensor, h: torch.Tensor) -> torch.Tensor:
+        """stream + h W2 + b2: the hidden units' output added to the residual stream (..., d_model).
+
+        Summed left to right, (stream + h W2) + b2: the order the published walkthrough was trained in
+        (another order moves its retrained weights by up to 0.11)."""
+        return stream + h @ self.W2 + self.b2

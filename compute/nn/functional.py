@@ -1,9 +1,10 @@
-"""The formulas of one attention head as plain functions: mask, scaled scores, stable softmax, ReLU."""
+"""The formulas of the lessons as plain functions: mask, scaled scores, stable softmax, ReLU, sliding windows."""
 from __future__ import annotations
 
 import math
 
 import torch
+from torch.nn import functional as F
 
 
 def causal_mask(T: int, dtype: torch.dtype = torch.float32) -> torch.Tensor:
@@ -28,3 +29,11 @@ def softmax_rows(S: torch.Tensor) -> torch.Tensor:
 def relu(h: torch.Tensor) -> torch.Tensor:
     """max(0, h), entry by entry."""
     return torch.clamp(h, min=0.0)
+
+
+def windows(x: torch.Tensor, w: int, fill: float = 0) -> torch.Tensor:
+    """At each position the last w entries, oldest first, filled before the start: (B, T, ...) -> (B, T, w, ...).
+
+    Token ids (B, T) give (B, T, w); rows (B, T, d) give (B, T, w, d)."""
+    padded = F.pad(x, [0, 0] * (x.dim() - 2) + [w - 1, 0], value=fill)  # (B, T + w - 1, ...)
+    return padded.unfold(1, w, 1).movedim(-1, 2)                        # (B, T, w, ...)

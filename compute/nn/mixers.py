@@ -11,7 +11,7 @@ import torch
 from torch import nn
 
 from .attention import CausalSelfAttention, KVCache
-from .functional import relu
+from .functional import relu, windows
 
 
 class ConcatMixer(nn.Module):
@@ -26,10 +26,9 @@ class ConcatMixer(nn.Module):
         self.b2 = nn.Parameter(torch.zeros(d))
 
     def windows(self, X: torch.Tensor) -> torch.Tensor:
-        """(B, n, d) -> (B, n, T * d): at each position the last T rows, oldest first."""
+        """(B, n, d) -> (B, n, T * d): at each position the last T rows side by side, oldest first."""
         B, n, d = X.shape
-        padded = nn.functional.pad(X, (0, 0, self.T - 1, 0))          # (B, n + T - 1, d)
-        return padded.unfold(1, self.T, 1).transpose(2, 3).reshape(B, n, self.T * d)
+        return windows(X, self.T).reshape(B, n, self.T * d)
 
     def forward(self, X: torch.Tensor) -> torch.Tensor:
         return relu(self.windows(X) @ self.W1 + self.b1) @ self.W2 + self.b2

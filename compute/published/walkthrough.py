@@ -9,7 +9,8 @@ import numpy as np
 import torch
 
 from ..data.walkthrough import GOAL_SENTENCE, SENTENCES, VOCAB, data_hash, inputs_and_targets
-from ..models.walkthrough import Decoder, DecoderConfig, Trace, parameter_shapes
+from ..models.decoder import Decoder
+from ..models.walkthrough import Trace, from_weights as model_from_weights, parameter_shapes, trace
 from ..store import checkpoint_path, load_checkpoint
 
 NAME = "walkthrough"             # the published checkpoint
@@ -41,14 +42,14 @@ class Walkthrough:
 
 
 def float64_model(weights: dict[str, torch.Tensor]) -> Decoder:
-    return Decoder.from_weights(weights, dtype=torch.float64).eval()
+    return model_from_weights(weights, dtype=torch.float64).eval()
 
 
 def trace_sentence(model: Decoder, sentence: str) -> Trace:
     """The model's float64 trace on one sentence's inputs (batch dimension removed)."""
     x, _ = inputs_and_targets(sentence)
     with torch.no_grad():
-        tr = model.trace(torch.tensor([x]))
+        tr = trace(model, torch.tensor([x]))
     return Trace(**{k: (v[0] if v.dim() == 3 else v) for k, v in tr.as_dict().items()})
 
 
@@ -77,7 +78,7 @@ def target_probabilities(weights) -> list[tuple[str, int, str, float]]:
 
 def load_weights(path: Path) -> tuple[dict[str, torch.Tensor], dict]:
     """A walkthrough checkpoint's tensors and manifest, checked against the model and the data."""
-    return load_checkpoint(path, parameter_shapes(DecoderConfig()), data_hash(), "compute/data/walkthrough.py")
+    return load_checkpoint(path, parameter_shapes(), data_hash(), "compute/data/walkthrough.py")
 
 
 @lru_cache(maxsize=4)

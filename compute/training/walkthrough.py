@@ -8,7 +8,8 @@ from torch.nn import functional as F
 from tqdm import tqdm
 
 from ..data.walkthrough import IGNORE, data_hash, training_batch
-from ..models.walkthrough import Decoder, DecoderConfig
+from ..models.decoder import Decoder, DecoderConfig
+from ..models.walkthrough import CONFIG, build, init_weights, logits, weights
 from .machine import machine_record
 
 
@@ -45,11 +46,11 @@ def validate_seed(seed: int) -> int:
 
 def batch_loss(model: Decoder, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     """Mean cross-entropy over every real (non-padding) target."""
-    logits = model(x)  # (B, T, vocab)
-    return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1), ignore_index=IGNORE)
+    scores = logits(model, x)  # (B, T, vocab)
+    return F.cross_entropy(scores.reshape(-1, scores.shape[-1]), y.reshape(-1), ignore_index=IGNORE)
 
 
-def train(seed: int, recipe: Recipe = Recipe(), cfg: DecoderConfig = DecoderConfig(),
+def train(seed: int, recipe: Recipe = Recipe(), cfg: DecoderConfig = CONFIG,
           progress: bool = False) -> TrainResult:
     """Train one model from this seed; same seed, build and threads give the same bits."""
     validate_seed(seed)
@@ -57,10 +58,10 @@ def train(seed: int, recipe: Recipe = Recipe(), cfg: DecoderConfig = DecoderConf
         raise ValueError(f"steps must be at least 1, got {recipe.steps}")
     torch.set_num_threads(recipe.threads)
     generator = torch.Generator().manual_seed(seed)
-    model = Decoder(cfg)
-    model.init_weights(generator, recipe.init_scale)
+    model = build(cfg)
+    init_weights(model, generator, recipe.init_scale)
     opt = torch.optim.AdamW(model.parameters(), lr=recipe.lr, weight_decay=recipe.weight_decay)
-    x, y = training_batch(cfg.n_positions)  # (8, T), (8, T)
+    x, y = training_batch(cfg.context)  # (8, T), (8, T)
     history = []
     bar = tqdm(range(recipe.steps), desc=f"seed {seed}", disable=not progress, mininterval=0.5)
     for step in bar:
@@ -73,4 +74,4 @@ def train(seed: int, recipe: Recipe = Recipe(), cfg: DecoderConfig = DecoderConf
             bar.set_postfix(loss=f"{history[-1]:.4f}")
     with torch.no_grad():
         final = batch_loss(model, x, y).item()
-    return TrainResult(seed, recipe, model.weights(), history, final, machine_record(recipe.threads))
+    return TrainResult(seed, recipe, weights(model), history, final, machine_record(recipe.threads))

@@ -6,7 +6,7 @@ import torch
 import reference
 from compute.data.walkthrough import SENTENCES, inputs_and_targets
 from compute.published.walkthrough import load_weights
-from compute.models.walkthrough import Decoder, DecoderConfig, parameter_shapes
+from compute.models.walkthrough import CONFIG, build, from_weights, named_tensors, parameter_shapes, trace
 from compute.nn.functional import causal_mask, softmax_rows
 from compute.store import checkpoint_path
 
@@ -17,17 +17,17 @@ def weights():
 
 
 def test_parameter_shapes_are_the_row_vector_shapes():
-    shapes = parameter_shapes(DecoderConfig())
+    shapes = parameter_shapes(CONFIG)
     assert shapes == {"E": (9, 6), "P": (14, 6), "W_Q": (6, 6), "W_K": (6, 6), "W_V": (6, 6),
                       "W_O": (6, 6), "W1": (6, 12), "b1": (12,), "W2": (12, 6), "b2": (6,), "W_U": (6, 9)}
-    model = Decoder()
-    assert {n: tuple(p.shape) for n, p in model.named_tensors().items()} == shapes
+    model = build(CONFIG)
+    assert {n: tuple(p.shape) for n, p in named_tensors(model).items()} == shapes
     assert len(list(model.parameters())) == len(shapes)  # no parameter hides behind another's symbol
 
 
 def test_trace_shapes(weights):
-    model = Decoder.from_weights(weights)
-    tr = model.trace(torch.tensor([[0, 1, 2, 0, 3, 4, 5]]))
+    model = from_weights(weights)
+    tr = trace(model, torch.tensor([[0, 1, 2, 0, 3, 4, 5]]))
     T = 7
     expect = {"X": (1, T, 6), "Q": (1, T, 6), "K": (1, T, 6), "V": (1, T, 6), "S": (1, T, T),
               "M": (T, T), "A": (1, T, T), "Z": (1, T, 6), "hidden": (1, T, 6),
@@ -48,11 +48,11 @@ def test_mask_is_minus_infinity_above_the_diagonal_only():
 
 def test_mask_blocks_the_future(weights):
     """Changing later words changes nothing at earlier positions."""
-    model = Decoder.from_weights(weights)
+    model = from_weights(weights)
     a = torch.tensor([[0, 1, 2, 0, 3, 4, 5, 6]])
     b = a.clone()
     b[0, 5:] = torch.tensor([7, 8, 0])
-    ta, tb = model.trace(a), model.trace(b)
+    ta, tb = trace(model, a), trace(model, b)
     assert torch.equal(ta.probs[0, :5], tb.probs[0, :5])
     assert not torch.allclose(ta.probs[0, 5:], tb.probs[0, 5:])
     assert torch.all(ta.A[0].triu(diagonal=1) == 0)
@@ -78,9 +78,9 @@ def test_softmax_with_masked_entries():
 @pytest.mark.parametrize("sentence", SENTENCES)
 def test_numpy_reference_matches_torch(weights, sentence):
     x, _ = inputs_and_targets(sentence)
-    model = Decoder.from_weights(weights)
+    model = from_weights(weights)
     with torch.no_grad():
-        tr = model.trace(torch.tensor([x])).as_dict()
+        tr = trace(model, torch.tensor([x])).as_dict()
     ref = reference.forward({k: v.double().numpy() for k, v in weights.items()}, x)
     for name, expected in ref.items():
         got = tr[name][0].numpy()
@@ -90,6 +90,6 @@ def test_numpy_reference_matches_torch(weights, sentence):
 def test_float32_model_agrees_with_float64_to_printed_precision(weights):
     x, _ = inputs_and_targets(SENTENCES[3])
     with torch.no_grad():
-        p32 = Decoder.from_weights(weights, dtype=torch.float32).trace(torch.tensor([x])).probs
-        p64 = Decoder.from_weights(weights).trace(torch.tensor([x])).probs
+        p32 = trace(from_weights(weights, dtype=torch.float32), torch.tensor([x])).probs
+        p64 = trace(from_weights(weights), torch.tensor([x])).probs
     assert torch.allclose(p32.double(), p64, atol=1e-4)

@@ -8,6 +8,7 @@ import torch
 import reference
 from compute.nn.attention import CausalSelfAttention
 from compute.nn.block import Block, BlockConfig
+from compute.nn.functional import windows
 from compute.nn.rope import apply_rope, rope_angles
 
 
@@ -109,3 +110,11 @@ def test_cached_steps_give_the_same_output_as_one_pass():
     assert torch.allclose(torch.cat([first, *rest], dim=1), whole, atol=1e-12)
     with pytest.raises(ValueError, match="holds 9 positions"):
         block.step(X[:, :1], cache)
+
+
+def test_windows_hold_the_last_w_entries_oldest_first_filled_before_the_start():
+    ids = torch.tensor([[5, 6, 7]])
+    assert windows(ids, 4).tolist() == [[[0, 0, 0, 5], [0, 0, 5, 6], [0, 5, 6, 7]]]
+    rows = torch.arange(6.0).reshape(1, 3, 2)                       # rows (0, 1), (2, 3), (4, 5)
+    got = windows(rows, 2, fill=-1.0)                              # (1, 3, 2, 2)
+    assert got.tolist() == [[[[-1, -1], [0, 1]], [[0, 1], [2, 3]], [[2, 3], [4, 5]]]]

@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from compute.published.walkthrough import load_weights
-from compute.models.walkthrough import DecoderConfig, parameter_shapes
+from compute.models.walkthrough import parameter_shapes
 from compute.store import CheckpointError, checkpoint_path, sha256_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +26,7 @@ def test_published_checkpoint_matches_its_manifest():
         assert field in manifest
     assert len(manifest["loss_history"]) == manifest["steps"]
     tensors, _ = load_weights(path)
-    assert {k: tuple(v.shape) for k, v in tensors.items()} == parameter_shapes(DecoderConfig())
+    assert {k: tuple(v.shape) for k, v in tensors.items()} == parameter_shapes()
 
 
 def test_no_pickle_in_the_checkpoint_folder():
