@@ -27,6 +27,10 @@ def _no_widgets() -> dict:
     return {}
 
 
+def _no_values() -> dict[str, object]:
+    return {}
+
+
 @dataclass(frozen=True)
 class Lesson:
     page: str                      # the page's stem: posts/<page>.md, posts/<page>.html, handouts/<page>.pdf
@@ -38,6 +42,7 @@ class Lesson:
     preflight: Callable[[], None] = _none            # raises CheckpointError or ClaimError (one line each)
     site_files: Callable[[], dict[str, bytes]] = _no_files   # files the page needs under site/ (_static/...)
     widgets: Callable[[], dict] = _no_widgets   # {name: compute.present.widgets.Widget}: the page's figures
+    values: Callable[[], dict[str, object]] = _no_values  # the numbers and words its prose cites ({glue:text}`name`)
     package: str = ""              # the lesson package's name (byhand, story, ...): set by compute.checks
 
     def __post_init__(self):

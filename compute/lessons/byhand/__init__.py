@@ -19,6 +19,12 @@ def preflight() -> None:
     claims.require_all()
 
 
+def values() -> dict[str, object]:
+    """Every number and word the page's prose cites (glued by its first cell)."""
+    from .values import prose_values
+    return prose_values()
+
+
 def widgets() -> dict:
     """The page's figures (compute.present.widgets.Widget), by name."""
     from ...present.widgets import widgets_in
@@ -31,5 +37,5 @@ LESSON = Lesson(
     does="""Build attention from nothing on a four-feature model you can check with
           pencil and paper: context, pooling, queries, keys and values, the mask,
           scaling, the final prediction, and positions {about}`method`.""",
-    claim_results=claim_results, preflight=preflight, widgets=widgets,
+    claim_results=claim_results, preflight=preflight, widgets=widgets, values=values,
 )

@@ -18,6 +18,12 @@ def preflight() -> None:
     claims.require_all()
 
 
+def values() -> dict[str, object]:
+    """Every number and word the page's prose cites (glued by its first cell)."""
+    from .values import prose_values
+    return prose_values()
+
+
 def widgets() -> dict:
     """The page's figures (compute.present.widgets.Widget), by name."""
     from ...present.widgets import widgets_in
@@ -30,5 +36,5 @@ LESSON = Lesson(
     does="""Part 2B (optional): count and time what a longer context costs when a
           model concatenates, averages or attends, with and without a KV cache, up
           to the sizes of GPT-2 and GPT-3 {about}`method`.""",
-    claim_results=claim_results, preflight=preflight, widgets=widgets,
+    claim_results=claim_results, preflight=preflight, widgets=widgets, values=values,
 )

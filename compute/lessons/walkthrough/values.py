@@ -58,7 +58,7 @@ def prose_values(wt: Walkthrough | None = None, record: dict | None = None) -> d
     for i in (r5, r13):
         for word in (SLOW, FAST):
             v[f"logits_{i}_{VOCAB.index(word)}"] = float(wt["logits"][i, VOCAB.index(word)])
-    v.update(float_limits(wt["S"][r13, : r13 + 1]))
+    v.update({k: x for k, x in float_limits(wt["S"][r13, : r13 + 1]).items() if not isinstance(x, bool)})  # a check, not prose
     v[f"row{r13}_max_score"] = float(wt["S"][r13].max())
     v[f"exp_row{r13}_max"] = float(np.log10(math.e) * wt["S"][r13].max())  # e^max as a power of ten
     v[f"z_v_gap_{r13}"] = float(np.abs(wt["Z"][r13] - wt["V"][c9]).max())
@@ -91,6 +91,7 @@ def prose_values(wt: Walkthrough | None = None, record: dict | None = None) -> d
     v["n_all_claims"] = sum(not e["failed_claims"] for e in entries)
     v["n_selection_claims"] = len(claims.WALKTHROUGH.claims)
     v["loss_ceiling"] = claims.LOSS_CEILING
+    v.update(sure=claims.SURE, dominant=claims.DOMINANT)  # the thresholds "sure" and "dominant" mean
     v["n_patterns"] = len(pattern_counts(record))
     v["alt_seed"] = int(alt.manifest["seed"])
     top = int(np.argmax(alt["A"][r13]))
