@@ -11,7 +11,6 @@ from pathlib import Path
 
 from helpers import LESSON, make_mini_project, tree_digest
 from sitebuild.__main__ import private_tmp_path
-from sitebuild.rawcheck import raw_markup
 from sitebuild.sitecheck import visible_text
 
 
@@ -96,6 +95,39 @@ def test_ctrl_c_prints_one_line_and_keeps_the_site(tmp_path):
     assert tree_digest(root / "site") == before
 
 
+def _chromium_in_group(pgid: int) -> bool:
+    """Whether a Chromium process runs in this process group (the build's browser, printing or typesetting)."""
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and os.getpgid(int(proc.name)) == pgid:
+                if b"chromium" in (proc / "cmdline").read_bytes():
+                    return True
+        except OSError:
+            continue
+    return False
+
+
+def test_ctrl_c_while_chromium_prints_prints_one_line_and_keeps_the_site(tmp_path):
+    root = _project(tmp_path)
+    assert subprocess.run([sys.executable, "-m", "sitebuild"], cwd=root, capture_output=True).returncode == 0
+    before = tree_digest(root / "site")
+    (root / "posts" / "lesson.md").write_text(LESSON + "\nA new sentence, so the handout is printed again.\n")
+    build = _start(root)
+    deadline = time.time() + 120
+    while not _chromium_in_group(build.pid) and time.time() < deadline and build.poll() is None:
+        time.sleep(0.05)
+    assert _chromium_in_group(build.pid), "the build never started Chromium"
+    os.killpg(build.pid, signal.SIGINT)           # the terminal's Ctrl-C, to the build, Playwright and Chromium
+    out, err = build.communicate(timeout=60)
+    assert build.returncode == 130, (out, err)
+    assert err.strip() == "error: interrupted; site/ was left unchanged.", err
+    assert tree_digest(root / "site") == before
+    deadline = time.time() + 10
+    while _chromium_in_group(build.pid) and time.time() < deadline:
+        time.sleep(0.2)
+    assert not _chromium_in_group(build.pid), "Chromium outlived the interrupted build"
+
+
 def test_leftovers_of_an_interrupted_build_are_cleared(tmp_path):
     root = _project(tmp_path)
     (root / ".site.new-abc123" / "out").mkdir(parents=True)
@@ -114,13 +146,6 @@ def test_an_unclosed_code_fence_stops_the_build(tmp_path):
     assert not (root / "site").exists()
     first = proc.stderr.strip().splitlines()[0]
     assert first.startswith("error: ") and ("raw markup" in first or "posts/lesson.md" in first), proc.stderr
-
-
-def test_raw_markup_is_found_in_a_pages_visible_text():
-    assert raw_markup("<p>The value is {glue:text}`value`.</p>")
-    assert raw_markup("<p>```{code-cell} ipython3</p>")
-    assert raw_markup("<p>See {doc}`posts/x`.</p>")
-    assert not raw_markup("<p>The value is 1. A set {1, 2} and `code`.</p><script>{glue:text}</script>")
 
 
 def test_warnings_name_the_lines_an_author_sees(tmp_path):
