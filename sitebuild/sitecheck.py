@@ -127,3 +127,17 @@ def figure_specs(html: str) -> list[str]:
     """Each plotly figure's JSON (compute.present.figures.figure_html), in page order."""
     soup = BeautifulSoup(html, "html.parser")
     return [s.string or "" for s in soup.select("script.plotly-figure-spec")]
+
+
+_WEB_ONLY = re.compile(r'<span class="web-only">(?P<words>.*?)</span>(?P<after>(?:\s|<[^>]+>)*)(?P<next>.)', re.S)
+
+
+def cut_sentences(html: str) -> list[str]:
+    """Each web-only instruction that ends a sentence (or a lead-in) and is followed by a lower-case word:
+    left out of the handout, it leaves the next sentence starting in the middle ("its scores ...")."""
+    broken = []
+    for m in _WEB_ONLY.finditer(html):
+        words = re.sub(r"<[^>]+>", "", m["words"]).strip()
+        if re.search(r"[.:!?]$", words) and m["next"].islower():
+            broken.append(f"{words!r} then {m['next']!r}")
+    return broken

@@ -1,8 +1,10 @@
-"""A miniature copy of the project in a temporary folder, for build tests."""
+"""Helpers for build tests: a miniature copy of the project in a temporary folder, a folder's digest, and the
+files of README's lesson template."""
 
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 from pathlib import Path
 
@@ -51,3 +53,12 @@ def tree_digest(folder: Path) -> dict[str, str]:
         for p in sorted(folder.rglob("*"))
         if p.is_file()
     }
+
+
+def template_files(readme: str) -> dict[str, str]:
+    """The files of README.md's "Adding a lesson" section: each `path`, then its fenced block."""
+    section = readme.split("## Adding a lesson", 1)[1].split("\n## ", 1)[0]
+    files = {}
+    for m in re.finditer(r"^`([\w/.-]+)`, [^\n]*:\n\n(`{3,4})\w*\n(.*?)^\2$", section, re.S | re.M):
+        files[m.group(1)] = m.group(3)
+    return files

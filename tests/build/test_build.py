@@ -13,10 +13,6 @@ from helpers import tree_digest
 from sitebuild.html import cache_records
 
 
-def test_there_is_a_lesson():
-    assert LESSONS, "posts/ holds no lesson"
-
-
 def test_site_has_pages_and_one_handout_per_lesson(built_site):
     assert (built_site / "index.html").exists()
     assert (built_site / "search.html").exists()

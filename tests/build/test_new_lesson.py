@@ -13,24 +13,9 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import ROOT, run_sitebuild
+from helpers import template_files
 
 SKIP = shutil.ignore_patterns(".git", ".venv", "site", ".site.new-*", "__pycache__", "node_modules", "build.lock")
-
-
-def template_files(readme: str) -> dict[str, str]:
-    """The files of README.md's "Adding a lesson" section: each `path`, then its fenced block."""
-    section = readme.split("## Adding a lesson", 1)[1].split("\n## ", 1)[0]
-    files = {}
-    for m in re.finditer(r"^`([\w/.-]+)`, [^\n]*:\n\n(`{3,4})\w*\n(.*?)^\2$", section, re.S | re.M):
-        files[m.group(1)] = m.group(3)
-    return files
-
-
-def test_the_template_has_a_package_and_a_page():
-    files = template_files((ROOT / "README.md").read_text())
-    assert set(files) == {"compute/lessons/hello/__init__.py", "compute/lessons/hello/claims.py",
-                          "compute/lessons/hello/figures.py", "posts/hello.md"}
-    assert "LESSON = Lesson(" in files["compute/lessons/hello/__init__.py"]
 
 
 @pytest.fixture(scope="module")
