@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
+import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,12 +24,52 @@ LESSONS = lesson_pages()  # every lesson page, in the site's order (compute.chec
 KINDS = ("unit", "lessons", "build", "browser", "pdf")  # the test folders, and their markers (pytest.ini)
 
 
+SITE_BUILD = "TESTS_SITE_BUILD"  # set by the controller of a parallel run: the folder of its background build
+SITELESS = {"unit", "lessons", "notebooks", "unit or lessons"}  # -m expressions whose tests never read site/
+# Tests that build in the repository itself or copy its _build/ run on one worker, one after another
+# (pytest -n N --dist loadgroup; ./test passes both), so no copy meets a rebuild half-way.
+ROOT_BUILD = pytest.mark.xdist_group("root-build")
+
+
 def pytest_collection_modifyitems(items):
-    """Mark each test with the kind its folder names: tests/unit/... -> @pytest.mark.unit."""
+    """Mark each test with the kind its folder names (tests/unit/... -> @pytest.mark.unit), and run the kinds
+    in KINDS' order: in a parallel run the site builds in the background while the unit and lesson tests run."""
     for item in items:
         kind = item.path.parent.name
         if kind in KINDS:
             item.add_marker(getattr(pytest.mark, kind))
+    items.sort(key=lambda item: KINDS.index(item.path.parent.name) if item.path.parent.name in KINDS else len(KINDS))
+
+
+def _wants_site(config) -> bool:
+    """Whether this run's tests may read site/: not when -m or the paths given keep to the unit and lesson tests."""
+    if config.getoption("markexpr", "") in SITELESS:
+        return False
+    paths = [Path(a.split("::")[0]).resolve() for a in config.args]
+    sitel = [ROOT / "tests" / "unit", ROOT / "tests" / "lessons"]
+    return not paths or not all(any(p.is_relative_to(d) for d in sitel) for p in paths)
+
+
+def pytest_configure(config):
+    """In the controller of a parallel run (pytest -n N), start building the site at once, in the background;
+    the workers (started after this hook, so they inherit SITE_BUILD) wait for it in `built_site`."""
+    parallel = config.pluginmanager.hasplugin("xdist") and config.getoption("numprocesses", None)
+    if not parallel or hasattr(config, "workerinput") or not _wants_site(config):
+        return
+    folder = Path(tempfile.mkdtemp(prefix="site-build-"))
+    with open(folder / "output", "w") as out:
+        config._site_build = subprocess.Popen(
+            f"{shlex.quote(sys.executable)} -m sitebuild; echo $? > {shlex.quote(str(folder / 'rc.part'))}; "
+            f"mv {shlex.quote(str(folder / 'rc.part'))} {shlex.quote(str(folder / 'rc'))}",
+            shell=True, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+    os.environ[SITE_BUILD] = str(folder)
+
+
+def pytest_unconfigure(config):
+    build = getattr(config, "_site_build", None)
+    if build is not None and build.poll() is None:
+        build.terminate()
+        build.wait()
 
 
 def brightness(hex_colour: str) -> float:
@@ -45,7 +88,16 @@ def run_sitebuild(root: Path = ROOT, timeout: int = 3600, env: dict | None = Non
 
 @pytest.fixture(scope="session")
 def built_site() -> Path:
-    """Build the site once per session; the path of site/."""
+    """Build the site once per session (or wait for the parallel run's background build); the path of site/."""
+    shared = os.environ.get(SITE_BUILD)
+    if shared:
+        rc, deadline = Path(shared) / "rc", time.monotonic() + 3600
+        while not rc.exists() and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert rc.exists(), "the background build of the site did not finish within an hour"
+        output = (Path(shared) / "output").read_text()
+        assert rc.read_text().strip() == "0", f"python -m sitebuild failed:\n{output}"
+        return ROOT / "site"
     proc = run_sitebuild()
     assert proc.returncode == 0, f"python -m sitebuild failed:\n{proc.stdout}\n{proc.stderr}"
     return ROOT / "site"

@@ -8,9 +8,11 @@ import time
 
 import pytest
 
-from conftest import LESSONS, ROOT, run_sitebuild
+from conftest import LESSONS, ROOT, ROOT_BUILD, run_sitebuild
 from helpers import tree_digest
 from sitebuild.html import cache_records
+
+pytestmark = ROOT_BUILD  # builds in the repository itself
 
 
 def test_site_has_pages_and_one_handout_per_lesson(built_site):

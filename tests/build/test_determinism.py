@@ -9,10 +9,12 @@ from __future__ import annotations
 import shutil
 import subprocess
 
-from conftest import ROOT, run_sitebuild
+from conftest import ROOT, ROOT_BUILD, run_sitebuild
 from helpers import tree_digest
 from sitebuild.handouts import source_epoch
 from sitebuild.sitecheck import figure_specs, html_pages, visible_text
+
+pytestmark = ROOT_BUILD  # reads site/ byte for byte while it is the tested build
 
 
 def _clean_copy(dest):

@@ -48,10 +48,13 @@ def test_two_builds_at_once_take_turns(tmp_path):
 
 
 def test_a_second_build_waits_for_the_first(tmp_path):
-    slow = LESSON.replace("import compute", "import compute, time\ntime.sleep(6)")
+    marker = tmp_path / "kernel-started"
+    slow = LESSON.replace("import compute", f"import compute, time\nopen({str(marker)!r}, 'w').close()\ntime.sleep(6)")
     root = _project(tmp_path, slow)
     first = _start(root)
-    time.sleep(2)                                   # the first holds the lock by now
+    deadline = time.time() + 60
+    while not marker.exists() and time.time() < deadline:  # its lesson runs: it holds the lock
+        time.sleep(0.2)
     second = _start(root)
     out2, _ = second.communicate(timeout=120)
     first.communicate(timeout=120)

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from pypdf import PdfReader
 
-from conftest import LESSONS, ROOT
+from conftest import LESSONS, ROOT, ROOT_BUILD
 from sitebuild import handouts
 
 
@@ -51,6 +51,7 @@ def test_handout_links_never_point_at_the_printing_server(built_site, stem):
     assert reader.metadata["/CreationDate"] == reader.metadata["/ModDate"]
 
 
+@ROOT_BUILD  # copies the repository's _build/html
 def test_handouts_are_reprinted_only_when_their_page_changes(built_site, tmp_path):
     html = tmp_path / "html"
     shutil.copytree(ROOT / "_build" / "html", html)
