@@ -19,10 +19,10 @@ def preflight() -> None:
     claims.require_all()
 
 
-def values() -> dict[str, object]:
+def prose_values() -> dict[str, object]:
     """Every number and word the page's prose cites (glued by its first cell)."""
-    from .values import prose_values
-    return prose_values()
+    from . import values
+    return values.prose_values()
 
 
 def widgets() -> dict:
@@ -37,5 +37,5 @@ LESSON = Lesson(
     does="""Build attention from nothing on a four-feature model you can check with
           pencil and paper: context, pooling, queries, keys and values, the mask,
           scaling, the final prediction, and positions {about}`method`.""",
-    claim_results=claim_results, preflight=preflight, widgets=widgets, values=values,
+    claim_results=claim_results, preflight=preflight, widgets=widgets, values=prose_values,
 )

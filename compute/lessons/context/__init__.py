@@ -18,10 +18,10 @@ def preflight() -> None:
     claims.require_all()
 
 
-def values() -> dict[str, object]:
+def prose_values() -> dict[str, object]:
     """Every number and word the page's prose cites (glued by its first cell)."""
-    from .values import prose_values
-    return prose_values()
+    from . import values
+    return values.prose_values()
 
 
 def widgets() -> dict:
@@ -36,5 +36,5 @@ LESSON = Lesson(
     does="""Part 2B (optional): count and time what a longer context costs when a
           model concatenates, averages or attends, with and without a KV cache, up
           to the sizes of GPT-2 and GPT-3 {about}`method`.""",
-    claim_results=claim_results, preflight=preflight, widgets=widgets, values=values,
+    claim_results=claim_results, preflight=preflight, widgets=widgets, values=prose_values,
 )

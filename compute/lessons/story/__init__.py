@@ -26,10 +26,10 @@ def site_files() -> dict[str, bytes]:
     return files()
 
 
-def values() -> dict[str, object]:
+def prose_values() -> dict[str, object]:
     """Every number and word the page's prose cites (glued by its first cell)."""
-    from .values import prose_values
-    return prose_values()
+    from . import values
+    return values.prose_values()
 
 
 def widgets() -> dict:
@@ -44,5 +44,5 @@ LESSON = Lesson(
     does="""Part III: split attention into four heads, train three small models on
           the same children's stories, and measure where each one can look back,
           what they write, and what each head does {about}`method`.""",
-    claim_results=claim_results, preflight=preflight, widgets=widgets, values=values, site_files=site_files,
+    claim_results=claim_results, preflight=preflight, widgets=widgets, values=prose_values, site_files=site_files,
 )

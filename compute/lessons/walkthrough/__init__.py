@@ -30,10 +30,10 @@ def preflight() -> None:
     claims.PAGE.require_all(wt, source=source)          # the page's claims read the record too
 
 
-def values() -> dict[str, object]:
+def prose_values() -> dict[str, object]:
     """Every number and word the page's prose cites, from the published checkpoint (glued by its first cell)."""
-    from .values import prose_values
-    return prose_values()
+    from . import values
+    return values.prose_values()
 
 
 def widgets() -> dict:
@@ -47,5 +47,5 @@ LESSON = Lesson(
     page="trained-walkthrough", order=2, handout="the trained walkthrough",
     does="""Follow one trained one-layer transformer through a sentence, with every
           matrix printed, and see what other training runs learned instead {about}`method`.""",
-    claim_results=claim_results, preflight=preflight, widgets=widgets, values=values,
+    claim_results=claim_results, preflight=preflight, widgets=widgets, values=prose_values,
 )
