@@ -54,11 +54,7 @@ def pytest_configure(config):
     """In the controller of a parallel run (pytest -n N), start building the site at once, in the background;
     the workers (started after this hook, so they inherit SITE_BUILD) wait for it in `built_site`."""
     parallel = config.pluginmanager.hasplugin("xdist") and config.getoption("numprocesses", None)
-    if hasattr(config, "workerinput"):
-        if os.environ.get(SITE_BUILD):
-            os.nice(10)  # the site's build (the longest single job) gets the cores first; the tests take what is left
-        return
-    if not parallel or not _wants_site(config):
+    if hasattr(config, "workerinput") or not parallel or not _wants_site(config):
         return
     folder = Path(tempfile.mkdtemp(prefix="site-build-"))
     with open(folder / "output", "w") as out:
