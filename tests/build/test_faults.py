@@ -26,10 +26,15 @@ def _start(root: Path) -> subprocess.Popen:
 
 def _processes_in(root: Path) -> list[int]:
     """Live processes whose working folder lies in `root` (sphinx-build runs in it, the kernel in posts/)."""
+    return _live(lambda proc: Path(os.readlink(proc / "cwd")).is_relative_to(root.resolve()))
+
+
+def _live(test) -> list[int]:
+    """The ids of live processes for which test(/proc/<pid>) holds (processes that end meanwhile are skipped)."""
     pids = []
     for proc in Path("/proc").iterdir():
         try:
-            if proc.name.isdigit() and Path(os.readlink(proc / "cwd")).is_relative_to(root.resolve()):
+            if proc.name.isdigit() and test(proc):
                 pids.append(int(proc.name))
         except OSError:
             continue
@@ -100,14 +105,9 @@ def test_ctrl_c_prints_one_line_and_keeps_the_site(tmp_path):
 
 def _chromium_in_group(pgid: int) -> bool:
     """Whether a Chromium process runs in this process group (the build's browser, printing or typesetting)."""
-    for proc in Path("/proc").iterdir():
-        try:
-            if proc.name.isdigit() and os.getpgid(int(proc.name)) == pgid:
-                if b"chromium" in (proc / "cmdline").read_bytes():
-                    return True
-        except OSError:
-            continue
-    return False
+    def chromium_of_the_group(proc: Path) -> bool:
+        return os.getpgid(int(proc.name)) == pgid and b"chromium" in (proc / "cmdline").read_bytes()
+    return bool(_live(chromium_of_the_group))
 
 
 def test_ctrl_c_while_chromium_prints_prints_one_line_and_keeps_the_site(tmp_path):
