@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -25,7 +27,7 @@ KINDS = ("unit", "lessons", "build", "browser", "pdf")  # the test folders, and 
 
 
 SITE_BUILD = "TESTS_SITE_BUILD"  # set by the controller of a parallel run: the folder of its background build
-SITELESS = {"unit", "lessons", "notebooks", "unit or lessons"}  # -m expressions whose tests never read site/
+SITELESS = {"unit"}  # -m expressions whose tests never read site/ (lesson tests run the published notebooks)
 # Tests that build in the repository itself or copy its _build/ run on one worker, one after another
 # (pytest -n N --dist loadgroup; ./test passes both), so no copy meets a rebuild half-way.
 ROOT_BUILD = pytest.mark.xdist_group("root-build")
@@ -42,12 +44,11 @@ def pytest_collection_modifyitems(items):
 
 
 def _wants_site(config) -> bool:
-    """Whether this run's tests may read site/: not when -m or the paths given keep to the unit and lesson tests."""
+    """Whether this run's tests may read site/: not when -m or the paths given keep to the unit tests."""
     if config.getoption("markexpr", "") in SITELESS:
         return False
     paths = [Path(a.split("::")[0]).resolve() for a in config.args]
-    sitel = [ROOT / "tests" / "unit", ROOT / "tests" / "lessons"]
-    return not paths or not all(any(p.is_relative_to(d) for d in sitel) for p in paths)
+    return not paths or not all(p.is_relative_to(ROOT / "tests" / "unit") for p in paths)
 
 
 def pytest_configure(config):
@@ -61,15 +62,18 @@ def pytest_configure(config):
         config._site_build = subprocess.Popen(
             f"{shlex.quote(sys.executable)} -m sitebuild; echo $? > {shlex.quote(str(folder / 'rc.part'))}; "
             f"mv {shlex.quote(str(folder / 'rc.part'))} {shlex.quote(str(folder / 'rc'))}",
-            shell=True, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+            shell=True, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     os.environ[SITE_BUILD] = str(folder)
+    config._site_build_folder = folder
 
 
 def pytest_unconfigure(config):
     build = getattr(config, "_site_build", None)
-    if build is not None and build.poll() is None:
-        build.terminate()
+    if build is not None and build.poll() is None:   # the run ended first (-x, Ctrl-C): stop the build and its kernel
+        os.killpg(build.pid, signal.SIGINT)
         build.wait()
+    if build is not None:
+        shutil.rmtree(config._site_build_folder, ignore_errors=True)
 
 
 def brightness(hex_colour: str) -> float:
