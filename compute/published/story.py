@@ -7,10 +7,11 @@ from pathlib import Path
 
 import torch
 
-from ..data.story import CorpusConfig, Story, corpus, corpus_sha256
-from ..data.tokenizer import Vocabulary, build_vocabulary
+from ..data.tokenizer import Vocabulary
+from ..kept import kept
 from ..models.story import KINDS, StoryModelConfig, build
-from ..store import CheckpointError, checkpoint_path, load_checkpoint, read_manifest
+from ..store import CheckpointError, checkpoint_path, load_checkpoint, manifest_path, read_manifest
+from .corpus import Corpus, generated_corpus
 
 MODELS = KINDS                                                  # the comparison, in order of the lesson
 NAMES = {kind: f"story-{kind}" for kind in MODELS}             # the published checkpoint of each kind
@@ -26,22 +27,16 @@ CHECKPOINT_FILES = ("story-mlp.safetensors", "story-mlp.json", "story-one-head.s
                     "story-four-head-seed1.safetensors", "story-four-head-seed1.json")
 
 
-@dataclass(frozen=True)
-class Corpus:
-    train: list[Story]
-    val: list[Story]         # validation stories of the trained template families
-    held_out: list[Story]    # validation stories of the families no model trained on
-    vocab: Vocabulary
-    sha256: str
-
-
 @lru_cache(maxsize=1)
 def story_corpus() -> Corpus:
     """The generated corpus the models were trained on (seeded: the same on every machine)."""
-    cfg = CorpusConfig()
-    train, val = corpus(cfg)
-    return Corpus(train, val[:cfg.n_val], val[cfg.n_val:], build_vocabulary([s.tokens for s in train]),
-                  corpus_sha256(train + val))
+    return generated_corpus()
+
+
+def checkpoint_files(name: str) -> tuple[Path, Path]:
+    """A published checkpoint's tensors and manifest, in the folder in use: what a result measured on it reads."""
+    path = checkpoint_path(name)
+    return path, manifest_path(path)
 
 
 @dataclass
@@ -90,18 +85,26 @@ def require_config_fits_record(manifest: dict, path: Path, shapes: dict[str, tup
                               f"tensors (it builds no {', '.join(extra[:3])})")
 
 
-def require_recorded_loss(p: Published, path: Path, data: Corpus, tolerance: float = LOSS_TOLERANCE) -> None:
-    """CheckpointError naming the manifest unless the model, as its config builds it, scores the validation loss
-    its training recorded on the first CHECK_STORIES validation stories (an edited n_head keeps every shape but
-    not the loss)."""
-    from ..probes import probe_set, run_probes
+def require_recorded_loss(name: str, tolerance: float = LOSS_TOLERANCE) -> None:
+    """CheckpointError naming the manifest unless the published model `name`, as its config builds it, scores
+    the validation loss its training recorded on the first CHECK_STORIES validation stories (an edited n_head
+    keeps every shape but not the loss)."""
+    p, path = load(name), checkpoint_path(name)
     recorded = (p.manifest.get("kept") or {}).get("val_loss", p.manifest.get("final_loss"))
-    ps = probe_set(data.val[:CHECK_STORIES], data.vocab, p.config.context)
-    loss = run_probes(p.model, ps, data.vocab).val_loss
+    loss = check_loss(name)
     if not isinstance(recorded, (int, float)) or abs(loss - recorded) > tolerance:
         raise CheckpointError(f"{path.with_suffix('.json')}: the model its config describes scores validation "
                               f"loss {loss:.4f} on the first {CHECK_STORIES} validation stories, the manifest "
                               f"records {recorded!r} (was the config edited?)")
+
+
+@kept(reads=checkpoint_files)
+def check_loss(name: str) -> float:
+    """A published model's validation loss on the first CHECK_STORIES validation stories."""
+    from ..probes import probe_set, run_probes
+    p, data = load(name), story_corpus()
+    ps = probe_set(data.val[:CHECK_STORIES], data.vocab, p.config.context)
+    return run_probes(p.model, ps, data.vocab).val_loss
 
 
 def require_listed_vocabulary(manifest: dict, path: Path, vocab: Vocabulary) -> None:
@@ -120,9 +123,8 @@ def _cached(path: Path) -> Published:
 
 @lru_cache(maxsize=8)
 def _verified(path: Path) -> Published:
-    p = _cached(path)
-    require_recorded_loss(p, path, story_corpus())
-    return p
+    require_recorded_loss(path.stem)
+    return _cached(path)
 
 
 def verified(name: str) -> Published:

@@ -1,7 +1,10 @@
 """A clean build of the same sources gives the tested site byte for byte: pages, search index, handouts,
 notebooks. On a fresh clone (CI) the tested site is itself a cold build, so this compares two cold builds;
 on an author's machine it is a warm one, so this also checks that a warm build leaves nothing stale.
-Slow (one cold build in its own copy of the repository); one test.
+Slow (one cold build in its own copy of the repository); one test. The copy reads compute's kept measurements
+(compute.kept: the corpus, the probe passes) from the repository's _build/results, keyed by the bytes they were
+computed from; every lesson still executes, and tests/lessons/test_kept_results.py checks that a kept
+measurement equals a fresh one.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 
+from compute.kept import results_folder
 from conftest import ROOT, ROOT_BUILD, run_sitebuild
 from helpers import tree_digest
 from sitebuild.handouts import source_epoch
@@ -33,7 +37,9 @@ def _clean_copy(dest):
 def _cold_build(dest):
     """A build of a clean copy, dated like the repository's (the copy has no git history)."""
     root = _clean_copy(dest)
-    proc = run_sitebuild(root, env={"SOURCE_DATE_EPOCH": str(source_epoch(ROOT))})
+    kept = results_folder()
+    proc = run_sitebuild(root, env={"SOURCE_DATE_EPOCH": str(source_epoch(ROOT)),
+                                    "COMPUTE_RESULTS": str(kept) if kept else "off"})
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "from cache: none" in proc.stdout  # a cold build: every lesson executed
     return root / "site"

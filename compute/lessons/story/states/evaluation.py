@@ -10,7 +10,8 @@ from ....data.story import KINDS
 from ....probes import BUCKETS, KIND_NAMES, ProbeResults, ProbeSet, bucket_label, probe_set, run_probes, summary
 from ....data.handwritten import read_handwritten
 from ....data.story import Story
-from ....published.story import FOUR_HEAD, MODELS, NAMES, load, story_corpus
+from ....kept import kept
+from ....published.story import FOUR_HEAD, MODELS, NAMES, checkpoint_files, load, story_corpus
 
 PRONOUNS = ("he", "she", "him", "her", "his", "they", "them", "their")
 
@@ -38,8 +39,9 @@ def probes(split: str = "in-template") -> ProbeSet:
 
 
 @lru_cache(maxsize=16)
+@kept(reads=lambda name, split: checkpoint_files(name))
 def results(name: str, split: str = "in-template") -> ProbeResults:
-    """One pass of a published model over every validation story of a split."""
+    """One pass of a published model over every validation story of a split (kept on disk: compute.kept)."""
     torch.set_num_threads(2)
     return run_probes(load(name).model, probes(split), story_corpus().vocab)
 

@@ -8,7 +8,8 @@ import numpy as np
 import torch
 
 from ....probes import KIND_NAMES, run_probes, summary
-from ....published.story import load, story_corpus
+from ....kept import kept
+from ....published.story import checkpoint_files, load, story_corpus
 from .evaluation import probes
 
 ROLE_STORIES = 300   # validation stories used for head roles and knock-outs (the first 500)
@@ -66,6 +67,7 @@ def query_state(name: str, q: int) -> dict:
 
 
 @lru_cache(maxsize=4)
+@kept(reads=checkpoint_files)
 def mention_mass(name: str) -> dict:
     """For each head and probe kind: the mean attention weight, at the probe's query position, on earlier
     mentions of the word to be predicted, against the weight a uniform row would put there."""
@@ -117,6 +119,7 @@ def drop(name: str, kind: str, lh: tuple[int, int]) -> float:
 
 
 @lru_cache(maxsize=4)
+@kept(reads=checkpoint_files)
 def knockouts(name: str) -> dict:
     """Within-kind accuracy on the first ROLE_STORIES validation stories: all heads, then each head zeroed."""
     ps = probes()

@@ -9,7 +9,8 @@ import torch
 from ....data.story import KINDS
 from ....data.tokenizer import EOS, readable
 from ....generate import Sampling, generate
-from ....published.story import MODELS, NAMES, load, story_corpus
+from ....kept import kept
+from ....published.story import MODELS, NAMES, checkpoint_files, load, story_corpus
 
 SAMPLING = Sampling(temperature=0.8, max_tokens=200)
 SEED = 0            # the sampling seed: the same seed gives the same stories
@@ -29,8 +30,9 @@ class SampleCounts:
 
 
 @lru_cache(maxsize=4)
+@kept(reads=lambda kind: checkpoint_files(NAMES[kind]))
 def samples(kind: str) -> tuple[tuple[str, ...], ...]:
-    """N_SAMPLES stories from one model, each started from <eos>, as word tuples (seeded)."""
+    """N_SAMPLES stories from one model, each started from <eos>, as word tuples (seeded; kept on disk)."""
     data = story_corpus()
     model = load(NAMES[kind]).model
     torch.set_num_threads(2)
