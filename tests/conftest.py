@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
 import shlex
 import shutil
@@ -28,19 +30,31 @@ KINDS = ("unit", "lessons", "build", "browser", "pdf")  # the test folders, and 
 
 SITE_BUILD = "TESTS_SITE_BUILD"  # set by the controller of a parallel run: the folder of its background build
 SITELESS = {"unit"}  # -m expressions whose tests never read site/ (lesson tests run the published notebooks)
-# Tests that build in the repository itself or copy its _build/ run on one worker, one after another
-# (pytest -n N --dist loadgroup; ./test passes both), so no copy meets a rebuild half-way.
-ROOT_BUILD = pytest.mark.xdist_group("root-build")
+# Tests that build in the repository itself or copy its _build/ take turns, one at a time across workers (a lock
+# file), so no copy meets a rebuild half-way.
+ROOT_BUILD = pytest.mark.usefixtures("root_build_turn")
+ROOT_BUILD_LOCK = Path(tempfile.gettempdir()) / f"tests-root-build-{hashlib.sha256(bytes(ROOT)).hexdigest()[:12]}.lock"
 
 
 def pytest_collection_modifyitems(items):
     """Mark each test with the kind its folder names (tests/unit/... -> @pytest.mark.unit), and run the kinds
-    in KINDS' order: in a parallel run the site builds in the background while the unit and lesson tests run."""
+    in KINDS' order: in a parallel run (./test: pytest -n N --dist loadfile --no-loadscope-reorder, a file's
+    tests on one worker, files handed out in this order) the site builds in the background while the unit and
+    lesson tests run."""
     for item in items:
         kind = item.path.parent.name
         if kind in KINDS:
             item.add_marker(getattr(pytest.mark, kind))
     items.sort(key=lambda item: KINDS.index(item.path.parent.name) if item.path.parent.name in KINDS else len(KINDS))
+
+
+@pytest.fixture(scope="module")
+def root_build_turn():
+    """The turn of the tests that build in the repository or copy its _build/ (ROOT_BUILD), held by one module
+    at a time (its module-scoped fixtures, which may build, come after it)."""
+    with open(ROOT_BUILD_LOCK, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 def _wants_site(config) -> bool:
