@@ -37,15 +37,21 @@ ROOT_BUILD_LOCK = Path(tempfile.gettempdir()) / f"tests-root-build-{hashlib.sha2
 
 
 def pytest_collection_modifyitems(items):
-    """Mark each test with the kind its folder names (tests/unit/... -> @pytest.mark.unit), and run the kinds
-    in KINDS' order: in a parallel run (./test: pytest -n N --dist loadfile --no-loadscope-reorder, a file's
-    tests on one worker, files handed out in this order) the site builds in the background while the unit and
-    lesson tests run."""
+    """Mark each test with the kind its folder names (tests/unit/... -> @pytest.mark.unit), and order the files
+    for a parallel run (./test: pytest -n N --dist loadfile --no-loadscope-reorder hands whole files to the
+    workers in this order): first every file none of whose tests reads site/, then the rest, each part in
+    KINDS' order. The site builds in the background meanwhile, so no worker sits waiting for it while work
+    that needs no site is left."""
     for item in items:
         kind = item.path.parent.name
         if kind in KINDS:
             item.add_marker(getattr(pytest.mark, kind))
-    items.sort(key=lambda item: KINDS.index(item.path.parent.name) if item.path.parent.name in KINDS else len(KINDS))
+    reading_site = {item.path for item in items if "built_site" in getattr(item, "fixturenames", ())}
+
+    def order(item):
+        kind = item.path.parent.name
+        return item.path in reading_site, KINDS.index(kind) if kind in KINDS else len(KINDS)
+    items.sort(key=order)
 
 
 @pytest.fixture(scope="module")

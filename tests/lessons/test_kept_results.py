@@ -8,7 +8,7 @@ import json
 import numpy as np
 
 from compute.data.story import corpus_sha256
-from compute.lessons.story.states import evaluation, samples
+from compute.lessons.story.states import evaluation
 from compute.published.story import NAMES, SECOND_SEED, checkpoint_files, story_corpus
 
 
@@ -18,10 +18,6 @@ def test_a_kept_probe_pass_equals_a_fresh_one():
     for field in dataclasses.fields(fresh):
         a, b = getattr(kept, field.name), getattr(fresh, field.name)
         assert np.array_equal(a, b), field.name
-
-
-def test_kept_samples_equal_fresh_ones():
-    assert samples.samples("mlp") == samples.samples.__wrapped__.uncached("mlp")
 
 
 def test_the_kept_corpus_is_the_one_the_checkpoints_were_trained_on():
