@@ -53,13 +53,19 @@ def watch(page) -> tuple[list[str], list[str]]:
 # draws each as it is neared); returns the number of figures.
 WAIT_FOR_PAGE_JS = """
 async () => {
+  const frames = (n) => new Promise((done) => {
+    const next = (k) => (k ? requestAnimationFrame(() => next(k - 1)) : done());
+    next(n);
+  });
   if (window.siteMath) await window.siteMath;  // _static/mathjax-loader.js
+  await document.fonts.ready;  // figures measure their text: draw them in the page's own fonts
   const figures = [...document.querySelectorAll('.plotly-graph-div')];
   if (figures.length) {
     if (!window.siteFigures) throw new Error('figures.js is not loaded');
     await siteFigures.drawAll();  // fetches plotly.js first
     if (!window.Plotly) throw new Error('plotly.js is not loaded');
     await Promise.all(figures.map((gd) => Plotly.Plots.resize(gd)));
+    await frames(2);  // a margin that grew to fit its labels redraws in the frames after
     for (const gd of figures) {
       if (!gd.querySelector('svg.main-svg')) throw new Error('figure not drawn: #' + gd.id);
     }

@@ -23,7 +23,8 @@ from . import browser
 from .serve import serve
 
 # Bump when the print settings below change, to reprint every handout.
-PRINT_SETTINGS = "a4-15mm-footer-v2"  # v2: links to other pages unlinked, dates from the source
+PRINT_SETTINGS = "a4-15mm-footer-v3"  # v2: links to other pages unlinked, dates from the source; v3: figures
+                                      # drawn after the fonts, printed two frames after their last resize
 MARGIN = {"top": "15mm", "right": "15mm", "bottom": "18mm", "left": "15mm"}
 # A4 width less the side margins, in CSS pixels: the page is laid out (and its
 # figures sized) at the width it is printed at.
