@@ -146,10 +146,10 @@ def kept(reads: Callable[..., Iterable[Path]] | None = None):
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
             folder = results_folder()
-            bound = signature.bind(*args, **kwargs)
-            bound.apply_defaults()
             if folder is None:
                 return fn(*args, **kwargs)
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
             slot, key = call_key(fn, bound.arguments, reads(*bound.args, **bound.kwargs) if reads else ())
             return _kept_call(folder, slot, key, lambda: fn(*args, **kwargs))
 
@@ -159,6 +159,8 @@ def kept(reads: Callable[..., Iterable[Path]] | None = None):
 
 
 def _read(path: Path):
+    """(value, True) for a readable entry, else (None, False). Entries are pickles this project wrote into its
+    own build folder, trusted as the rest of _build/ is (a folder from elsewhere is never read)."""
     try:
         with open(path, "rb") as f:
             value = pickle.load(f)
