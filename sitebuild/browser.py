@@ -48,21 +48,27 @@ def watch(page) -> tuple[list[str], list[str]]:
     return external, errors
 
 
-# Resolves once MathJax has typeset the page and every plotly figure is drawn
-# at the current width (figures.js draws them all now, where a reader's page
-# draws each as it is neared); returns the number of figures.
+# Resolves once MathJax has typeset the page and the plotly figures whose ids are
+# given (null: every one) are drawn at the current width (figures.js draws them
+# now, where a reader's page draws each as it is neared); returns the number of
+# figures on the page.
 WAIT_FOR_PAGE_JS = """
-async () => {
+async (ids = null) => {
   const frames = (n) => new Promise((done) => {
     const next = (k) => (k ? requestAnimationFrame(() => next(k - 1)) : done());
     next(n);
   });
   if (window.siteMath) await window.siteMath;  // _static/mathjax-loader.js
   await document.fonts.ready;  // figures measure their text: draw them in the page's own fonts
-  const figures = [...document.querySelectorAll('.plotly-graph-div')];
+  const all = [...document.querySelectorAll('.plotly-graph-div')];
+  const figures = ids === null ? all : ids.map((id) => {
+    const gd = document.getElementById(id);
+    if (!gd || !gd.classList.contains('plotly-graph-div')) throw new Error('no figure #' + id);
+    return gd;
+  });
   if (figures.length) {
     if (!window.siteFigures) throw new Error('figures.js is not loaded');
-    await siteFigures.drawAll();  // fetches plotly.js first
+    await (ids === null ? siteFigures.drawAll() : Promise.all(figures.map(siteFigures.draw)));  // plotly.js first
     if (!window.Plotly) throw new Error('plotly.js is not loaded');
     await Promise.all(figures.map((gd) => Plotly.Plots.resize(gd)));
     await frames(2);  // a margin that grew to fit its labels redraws in the frames after
@@ -71,6 +77,6 @@ async () => {
     }
   }
   await document.fonts.ready;
-  return figures.length;
+  return all.length;
 }
 """

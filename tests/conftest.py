@@ -154,10 +154,22 @@ class PageVisit:
     external_requests: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)
 
-    def open(self, path: str) -> int:
-        """Load `path` (relative to the site root); wait for math and figures. Returns the figure count."""
+    drawn: set | None = None  # the figures this visit waited for (None: every one)
+
+    def open(self, path: str, figures: list[str] | None = None) -> int:
+        """Load `path` (relative to the site root); wait for math and every figure drawn, or only the figures
+        with these ids (a widget's test needs its own; drawing a long lesson's all takes seconds).
+        Returns the page's figure count."""
         self.page.goto(self.base + path, wait_until="load")
-        return self.page.evaluate(sb_browser.WAIT_FOR_PAGE_JS)
+        self.drawn = None if figures is None else set(figures)
+        return self.page.evaluate(sb_browser.WAIT_FOR_PAGE_JS, figures)
+
+    def draw(self, *ids: str) -> None:
+        """Draw these figures now, as scrolling to them would, unless this visit already waited for them."""
+        new = [i for i in ids if self.drawn is not None and i not in self.drawn]
+        if new:
+            self.page.evaluate(sb_browser.WAIT_FOR_PAGE_JS, new)
+            self.drawn.update(new)
 
 
 def new_visit(browser, base: str, width: int = 1280, height: int = 900, touch: bool = False,

@@ -166,7 +166,7 @@ def test_tab_reaches_every_control(page, lesson):
 
 
 def test_focus_ring_is_visible_on_plotly_controls(page):
-    page.open("posts/attention-by-hand.html")
+    page.open("posts/attention-by-hand.html", figures=["bh-s02-predict"])
     button = page.page.locator("#bh-s02-predict .updatemenu-button").nth(1)
     before = button.locator("rect").first.evaluate("r => getComputedStyle(r).strokeWidth")
     button.focus()
@@ -234,11 +234,11 @@ def _by_keyboard(p, div, what):
 
 @pytest.mark.parametrize("lesson, div, what", SAMPLES)
 def test_keyboard_does_what_the_mouse_does(page, lesson, div, what):
-    page.open(f"posts/{lesson}.html")
+    page.open(f"posts/{lesson}.html", figures=[div])
     before = page.page.evaluate(STATE_JS, div)
     mouse = _by_mouse(page, div, what)
     assert mouse != before, "the mouse changed nothing: bad sample"
-    page.open(f"posts/{lesson}.html")
+    page.open(f"posts/{lesson}.html", figures=[div])
     keyboard = _by_keyboard(page, div, what)
     assert json.loads(keyboard) == json.loads(mouse)
     assert page.page.evaluate("document.activeElement.closest('.plotly-graph-div').id") == div
@@ -249,7 +249,7 @@ def test_keyboard_does_what_the_mouse_does(page, lesson, div, what):
 
 
 def test_space_presses_a_button_and_home_end_move_a_slider(page):
-    page.open("posts/attention-by-hand.html")
+    page.open("posts/attention-by-hand.html", figures=["bh-s02-predict", "bh-s10-blend"])
     button = page.page.locator("#bh-s02-predict .updatemenu-button").nth(1)
     button.focus()
     page.page.keyboard.press(" ")

@@ -21,7 +21,7 @@ def test_page_is_offline_and_error_free(page, path):
 
 @pytest.mark.parametrize("stem", LESSONS)
 def test_lesson_math_is_typeset(page, stem):
-    page.open(f"posts/{stem}.html")
+    page.open(f"posts/{stem}.html", figures=[])
     math = page.page.locator(".math").count()  # Sphinx's math nodes, inline and display
     assert page.page.locator(".math:not(:has(mjx-container))").count() == 0  # nothing left raw
     assert page.page.locator("mjx-container").count() >= math
@@ -67,7 +67,7 @@ def test_lesson_figures_are_drawn(page, stem):
 
 @pytest.mark.parametrize("stem", LESSONS)
 def test_handout_link_serves_the_pdf(page, stem):
-    page.open(f"posts/{stem}.html")
+    page.open(f"posts/{stem}.html", figures=[])
     link = page.page.get_by_role("link", name="PDF handout")
     assert link.is_visible()
     response = page.page.request.get(page.base + f"handouts/{stem}.pdf")
@@ -122,7 +122,7 @@ def test_print_layout_hides_navigation_and_keeps_every_matrix_whole(page, stem):
 @pytest.mark.parametrize("path", ["index.html", f"posts/{LESSONS[0]}.html"])
 def test_page_names_an_icon_the_site_has(page, path):
     """Browsers ask for an icon; without one every visit logs a failed request."""
-    page.open(path)
+    page.open(path, figures=[])
     status = page.page.evaluate("""async () => {
       const link = document.querySelector('link[rel~="icon"]');
       return link ? (await fetch(link.href)).status : null;

@@ -25,25 +25,31 @@ DATA_JS = """id => {
 
 @pytest.fixture
 def site(page):
-    figures = page.open(PATH)
+    figures = page.open(PATH, figures=[])  # each helper below draws the widget it drives (fig)
     assert figures >= len(IDS)
     yield page
     assert page.external_requests == []
     assert page.console_errors == []
 
 
+def fig(site, key) -> str:
+    """The id of the widget `key`, drawn (as scrolling to it would)."""
+    site.draw(IDS[key])
+    return IDS[key]
+
+
 def state(site, key):
-    return site.page.evaluate(DATA_JS, IDS[key])
+    return site.page.evaluate(DATA_JS, fig(site, key))
 
 
 def click_button(site, key, i):
-    site.page.locator(f"#{IDS[key]} .updatemenu-button").nth(i).click()
+    site.page.locator(f"#{fig(site, key)} .updatemenu-button").nth(i).click()
     site.page.wait_for_timeout(150)
 
 
 def click_slider(site, key, i, n, slider=0):
     """Click the (visible) slider's rail right where step i of n sits (at its tick mark)."""
-    rail = site.page.locator(f"#{IDS[key]} .slider-rail-rect").nth(slider)
+    rail = site.page.locator(f"#{fig(site, key)} .slider-rail-rect").nth(slider)
     rail.scroll_into_view_if_needed()
     ticks = site.page.locator(f"#{IDS[key]} .slider-container").nth(slider).locator(".slider-tick-rect")
     assert ticks.count() == n
@@ -59,7 +65,7 @@ def title(s):
 
 def hover_cell(site, key, xaxis, yaxis, col, row):
     """Move the mouse onto a heatmap cell; the hover label's text."""
-    site.page.locator(f"#{IDS[key]}").scroll_into_view_if_needed()
+    site.page.locator(f"#{fig(site, key)}").scroll_into_view_if_needed()
     js = """([id, xa, ya, c, r]) => {
       const gd = document.getElementById(id), L = gd._fullLayout, X = L[xa], Y = L[ya];
       const box = gd.getBoundingClientRect();

@@ -21,22 +21,25 @@ TITLE_JS = "(id) => document.getElementById(id).layout.title.text"
 
 @pytest.fixture
 def lesson(page):
-    page.open(PATH)
+    page.open(PATH, figures=[])  # the helpers below draw the figure they read or drive
     yield page
     assert page.external_requests == []
     assert page.console_errors == []
 
 
 def data(p, div):
+    p.draw(div)
     return p.page.evaluate(DATA_JS, div)
 
 
 def title(p, div):
+    p.draw(div)
     return p.page.evaluate(TITLE_JS, div)
 
 
 def click(p, div, label):
     """Click the Plotly button whose whole text is `label`, as a user would."""
+    p.draw(div)
     button = p.page.locator(f"#{div} .updatemenu-button").filter(has_text=re.compile(f"^{re.escape(label)}$"))
     assert button.count() == 1, (div, label)
     button.click()
@@ -45,6 +48,7 @@ def click(p, div, label):
 
 def slide(p, div, k):
     """Click the slider rail at step k's tick."""
+    p.draw(div)
     p.page.locator(f"#{div}").scroll_into_view_if_needed()
     tick = p.page.locator(f"#{div} .slider-tick-rect").nth(k).bounding_box()
     rail = p.page.locator(f"#{div} .slider-rail-rect").bounding_box()
@@ -160,6 +164,7 @@ def test_a_clicked_cell_writes_its_arithmetic_below_the_figure(lesson):
     words, att = attn.sentence_att("A")
     hov = stages.stage_hovers(words, att)
     div, bank, river = "bh-s15-stages", m.BANK - 1, words.index("river")
+    lesson.draw(div)
     button = lesson.page.locator(f'.cell-inspect[data-for="{div}"] button')
     assert button.text_content() == "Show the arithmetic"
     # keyboard: the button shows bank's row (river's column does not exist in e: its last column), arrows move

@@ -39,7 +39,7 @@ def test_landing_page_maps_lessons_times_routes_and_handouts(page):
 def test_lessons_have_previous_next_sidebar_and_contents(page):
     order = ["index.html", *(f"posts/{stem}.html" for stem in LESSONS)]   # the records' order
     for i, path in enumerate(order[1:], 1):
-        page.open(path)
+        page.open(path, figures=[])
         prev = page.page.locator("a.left-prev").get_attribute("href")
         assert prev.endswith(order[i - 1].split("/")[-1])
         nxt = page.page.locator("a.right-next")
