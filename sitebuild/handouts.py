@@ -1,8 +1,10 @@
 """Print each lesson page to an A4 PDF handout with headless Chromium.
 
 A handout is reprinted only when what it is printed from changed since it
-was last printed: the page's HTML, or anything in _static/ (print.css, the
-other styles and scripts). Hashes are kept in `<out_dir>/stamps.json`.
+was last printed: the page's HTML less the navigation that print hides (so a
+new lesson, which adds a link to every page's sidebar, reprints no other
+handout), or anything in _static/ (print.css, the other styles and scripts).
+Hashes are kept in `<out_dir>/stamps.json`.
 
 Chromium writes the time of printing into each PDF; it is replaced by the time
 of the source's last commit (SOURCE_DATE_EPOCH when set, a fixed date outside
@@ -36,6 +38,11 @@ FOOTER = (
     '<span><span class="pageNumber"></span> / <span class="totalPages"></span></span></div>'
 )
 
+
+# The site's navigation, which lists the other pages: hidden in print (_static/print.css; a test checks each is
+# there), so a handout does not depend on it; and the <head>'s links to the pages before and after.
+PRINT_HIDDEN = (".bd-header", ".bd-sidebar-primary", ".prev-next-footer", ".bd-footer")
+NAVIGATION_LINKS = 'link[rel="prev"], link[rel="next"]'
 
 _PDF_DATE = re.compile(rb"/(CreationDate|ModDate) \(D:\d{14}[-+Z][^)]*\)")
 FALLBACK_EPOCH = 946684800  # 2000-01-01, outside a git checkout without SOURCE_DATE_EPOCH
@@ -154,15 +161,47 @@ def static_hash(html_dir: Path) -> bytes:
     return h.digest()
 
 
-def page_hash(html_dir: Path, stem: str, static: bytes | None = None) -> str:
-    """Hash of what a handout is printed from: the page, _static/, the print settings and the code
-    that prints (this module and the browser it drives)."""
+def printed_part(html: str) -> str:
+    """The page as print shows it: its HTML less the navigation print hides (PRINT_HIDDEN, NAVIGATION_LINKS),
+    each run of whitespace between tags written as one newline (outside <pre>: it renders the same), so
+    that taking an element out leaves what a page without it has."""
+    from bs4 import BeautifulSoup, NavigableString
+
+    soup = BeautifulSoup(html, "html.parser")
+    for element in soup.select(", ".join((*PRINT_HIDDEN, NAVIGATION_LINKS))):
+        element.decompose()
+    for text in soup.find_all(string=True):
+        if text.strip() or type(text) is not NavigableString or text.find_parent(("pre", "textarea")):
+            continue
+        before = text.previous_sibling
+        if type(before) is NavigableString and not before.strip():
+            text.extract()                      # the second of two runs that met where an element was
+        else:
+            text.replace_with("\n")
+    return str(soup)
+
+
+def page_hash(html_dir: Path, stem: str, static: bytes | None = None, printed: bool = True) -> str:
+    """Hash of what a handout is printed from: the page as printed (printed_part; printed=False: the whole
+    page, quicker to hash), _static/, the print settings and the code that prints (this module and the
+    browser it drives)."""
     h = hashlib.sha256(PRINT_SETTINGS.encode())
     for module in (Path(__file__), Path(browser.__file__)):
         h.update(module.read_bytes())
     h.update(static if static is not None else static_hash(html_dir))
-    h.update((html_dir / "posts" / f"{stem}.html").read_bytes())
+    page = (html_dir / "posts" / f"{stem}.html").read_text(encoding="utf-8")
+    h.update((printed_part(page) if printed else page).encode())
     return h.hexdigest()
+
+
+def _unchanged(html_dir: Path, stem: str, static: bytes, stamp: dict) -> dict | None:
+    """The stem's new stamp if its handout needs no reprint, else None. A page whose bytes are those last
+    seen is not parsed again; one that changed only in what print hides keeps its handout."""
+    page = page_hash(html_dir, stem, static, printed=False)
+    if stamp.get("page") == page:
+        return stamp
+    printed = page_hash(html_dir, stem, static)
+    return {"page": page, "printed": printed} if stamp.get("printed") == printed else None
 
 
 def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = FALLBACK_EPOCH) -> list[str]:
@@ -174,14 +213,19 @@ def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = 
     out_dir.mkdir(parents=True, exist_ok=True)
     stamp_file = out_dir / "stamps.json"
     stamps = json.loads(stamp_file.read_text()) if stamp_file.exists() else {}
-    stamps = {s: h for s, h in stamps.items() if s in stems}
+    stamps = {s: h for s, h in stamps.items() if s in stems and isinstance(h, dict)}
     for pdf in out_dir.glob("*.pdf"):
         if pdf.stem not in stems:
             pdf.unlink()
 
     static = static_hash(html_dir)
-    wanted = {stem: page_hash(html_dir, stem, static) for stem in stems}
-    todo = [s for s in stems if stamps.get(s) != wanted[s] or not (out_dir / f"{s}.pdf").exists()]
+    todo = []
+    for stem in stems:
+        stamp = _unchanged(html_dir, stem, static, stamps.get(stem, {}))
+        if stamp is None or not (out_dir / f"{stem}.pdf").exists():
+            todo.append(stem)
+        else:
+            stamps[stem] = stamp
     for kept in sorted(set(stems) - set(todo)):  # dated by the last commit, which may be newer than the print
         redate(out_dir / f"{kept}.pdf", epoch)
     if not todo:
@@ -197,7 +241,8 @@ def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = 
             for stem in todo:
                 _print_page(context, f"{base}posts/{stem}.html", out_dir / f"{stem}.pdf")
                 fix_pdf_dates(out_dir / f"{stem}.pdf", epoch)
-                stamps[stem] = wanted[stem]
+                stamps[stem] = {"page": page_hash(html_dir, stem, static, printed=False),
+                                "printed": page_hash(html_dir, stem, static)}
                 stamp_file.write_text(json.dumps(stamps, indent=1, sort_keys=True))
         finally:
             chromium.close()

@@ -63,7 +63,17 @@ def test_handouts_are_reprinted_only_when_their_page_changes(built_site, tmp_pat
 
     assert make_handouts(html, [stem], out) == []  # unchanged: kept
 
+    # a new lesson in the navigation (hidden in print): the handout is kept, and is what a reprint gives
     page = html / "posts" / f"{stem}.html"
+    text = page.read_text()
+    assert text.count('<ul class="current nav bd-sidenav">') == 1
+    page.write_text(text.replace('<ul class="current nav bd-sidenav">', '<ul class="current nav bd-sidenav">'
+                                 '<li class="toctree-l1"><a class="reference internal" href="new.html">A new lesson'
+                                 '</a></li>', 1).replace("</head>", '<link rel="next" href="new.html" /></head>', 1))
+    assert make_handouts(html, [stem], out) == []
+    assert make_handouts(html, [stem], tmp_path / "reprint") == [stem]
+    assert (tmp_path / "reprint" / f"{stem}.pdf").read_bytes() == first
+
     page.write_text(page.read_text().replace("</article>", "<p>One more line.</p></article>", 1))
     assert make_handouts(html, [stem], out) == [stem]
 
