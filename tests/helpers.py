@@ -62,3 +62,16 @@ def template_files(readme: str) -> dict[str, str]:
     for m in re.finditer(r"^`([\w/.-]+)`, [^\n]*:\n\n(`{3,4})\w*\n(.*?)^\2$", section, re.S | re.M):
         files[m.group(1)] = m.group(3)
     return files
+
+
+def usage_error(argv: list[str], capsys) -> str:
+    """`python -m compute ARGV` refused by its parser, run in this process (a subprocess would spend seconds
+    importing torch to print one line): asserts exit status 2, returns what it wrote to stderr. The exit
+    status of a real process is checked in tests/unit/test_store.py."""
+    import pytest
+    from compute.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    return capsys.readouterr().err

@@ -13,6 +13,7 @@ import pytest
 from compute.published import timings as published
 from compute.store import CheckpointError, checkpoint_dir
 from conftest import ROOT
+from helpers import usage_error
 
 STORED = checkpoint_dir() / published.TIMINGS
 
@@ -174,7 +175,5 @@ def test_a_story_length_missing_stops_check_context_naming_the_file(tmp_path, st
     assert "has no token uncached time of story-one-head at T = 64" in lines[0]
 
 
-def test_bench_refuses_a_bad_repeat_count():
-    proc = subprocess.run([sys.executable, "-m", "compute", "bench", "context", "--repeats", "0"], cwd=ROOT,
-                          capture_output=True, text=True)
-    assert proc.returncode == 2 and "must be a whole number above 0" in proc.stderr
+def test_bench_refuses_a_bad_repeat_count(capsys):
+    assert "must be a whole number above 0" in usage_error(["bench", "context", "--repeats", "0"], capsys)
