@@ -30,9 +30,11 @@ KINDS = ("unit", "lessons", "build", "browser", "pdf")  # the test folders, and 
 
 SITE_BUILD = "TESTS_SITE_BUILD"  # set by the controller of a parallel run: the folder of its background build
 SITELESS = {"unit"}  # -m expressions whose tests never read site/ (lesson tests run the published notebooks)
-# Tests that build in the repository itself or copy its _build/ take turns, one at a time across workers (a lock
-# file), so no copy meets a rebuild half-way.
+# Tests that build in the repository itself (ROOT_BUILD) take turns with those that copy or read its _build/ and
+# site/ byte for byte (ROOT_READ), across workers (a lock file: one builder, or any number of readers), so no copy
+# meets a rebuild half-way.
 ROOT_BUILD = pytest.mark.usefixtures("root_build_turn")
+ROOT_READ = pytest.mark.usefixtures("root_read_turn")
 ROOT_BUILD_LOCK = Path(tempfile.gettempdir()) / f"tests-root-build-{hashlib.sha256(bytes(ROOT)).hexdigest()[:12]}.lock"
 
 
@@ -56,10 +58,19 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(scope="module")
 def root_build_turn():
-    """The turn of the tests that build in the repository or copy its _build/ (ROOT_BUILD), held by one module
-    at a time (its module-scoped fixtures, which may build, come after it)."""
+    """The turn of a module that builds in the repository (ROOT_BUILD): no other module builds or reads it
+    meanwhile (the module's own fixtures, which may build, come after this one)."""
     with open(ROOT_BUILD_LOCK, "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+@pytest.fixture(scope="module")
+def root_read_turn():
+    """The turn of a module that copies or reads the repository's build (ROOT_READ): shared with other
+    readers, never with a module that builds there."""
+    with open(ROOT_BUILD_LOCK, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_SH)
         yield
 
 

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from conftest import LESSONS, ROOT, ROOT_BUILD, new_visit
+from conftest import LESSONS, ROOT, ROOT_READ, new_visit
 from sitebuild.pages import root_relative
 from sitebuild.publish import publish
 from sitebuild.serve import serve
@@ -88,7 +88,7 @@ def test_a_missing_url_gets_the_styled_404_page(missing_page, path):
     assert failed == [f"404 {base}{path}"]
 
 
-@ROOT_BUILD  # copies the repository's _build/html
+@ROOT_READ  # copies the repository's _build/html
 def test_the_site_works_under_a_path_prefix(browser, built_site, tmp_path):
     """A project page lives under /<project>/: built with --base, every page and the 404 page load whole."""
     publish(ROOT / "_build" / "html", [], tmp_path / "course", base="/course/")

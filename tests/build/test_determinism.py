@@ -13,12 +13,12 @@ import shutil
 import subprocess
 
 from compute.kept import results_folder
-from conftest import ROOT, ROOT_BUILD, run_sitebuild
+from conftest import ROOT, ROOT_READ, run_sitebuild
 from helpers import tree_digest
 from sitebuild.handouts import source_epoch
 from sitebuild.sitecheck import figure_specs, html_pages, visible_text
 
-pytestmark = ROOT_BUILD  # reads site/ byte for byte while it is the tested build
+pytestmark = ROOT_READ  # reads site/ byte for byte while it is the tested build
 
 
 def _clean_copy(dest):

@@ -12,12 +12,12 @@ import sys
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import ROOT, ROOT_BUILD, run_sitebuild
+from conftest import ROOT, ROOT_READ, run_sitebuild
 from helpers import template_files
 
 SKIP = shutil.ignore_patterns(".git", ".venv", "site", ".site.new-*", "__pycache__", "node_modules", "build.lock")
 
-pytestmark = ROOT_BUILD  # copies the repository with its _build/
+pytestmark = ROOT_READ  # copies the repository with its _build/
 
 
 @pytest.fixture(scope="module")
