@@ -360,18 +360,18 @@ def test_contrast_is_the_wcag_ratio():
     assert contrast("rgb(119, 119, 119)", "rgb(255, 255, 255)") == pytest.approx(4.48, abs=0.01)
 
 
-@pytest.mark.parametrize("mode", ["light", "dark"])
-def test_the_pressed_button_reads_clearly_in_both_modes(page, mode):
+def test_the_pressed_button_reads_clearly_in_both_modes(page):
     """The pressed button's label is legible on it (4.5:1), and it stands apart from the others (1.5:1)."""
-    checked = 0
+    checked = {"light": 0, "dark": 0}
     for lesson in LESSONS:
         page.open(f"posts/{lesson}.html")
         page.page.mouse.move(0, 0)  # no hover: plotly paints a hovered button like the pressed one
-        page.page.evaluate(f"document.documentElement.dataset.theme = '{mode}'")
-        page.page.wait_for_timeout(600)
-        for b in page.page.evaluate(PRESSED_JS):
-            assert contrast(b["text"], b["bg"]) >= 4.5, (mode, b)
-            if b["other"]:
-                assert contrast(b["bg"], b["other"]) >= 1.5, (mode, b)
-            checked += 1
-    assert checked >= 10
+        for mode in checked:
+            page.page.evaluate(f"document.documentElement.dataset.theme = '{mode}'")
+            page.page.wait_for_timeout(600)
+            for b in page.page.evaluate(PRESSED_JS):
+                assert contrast(b["text"], b["bg"]) >= 4.5, (mode, b)
+                if b["other"]:
+                    assert contrast(b["bg"], b["other"]) >= 1.5, (mode, b)
+                checked[mode] += 1
+    assert min(checked.values()) >= 10, checked
