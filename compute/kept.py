@@ -20,8 +20,10 @@ written keeps nothing and computes as before.
 from __future__ import annotations
 
 import ast
+import contextlib
 import fcntl
 import functools
+import gc
 import hashlib
 import inspect
 import os
@@ -158,11 +160,24 @@ def kept(reads: Callable[..., Iterable[Path]] | None = None):
     return decorate
 
 
+@contextlib.contextmanager
+def _collector_paused():
+    """Python's cycle collector off while a pickle of millions of small objects (the corpus) is read: it would
+    walk them again and again as they are made (measured: the corpus reads in 1.3 s instead of 3.4 s)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def _read(path: Path):
     """(value, True) for a readable entry, else (None, False). Entries are pickles this project wrote into its
     own build folder, trusted as the rest of _build/ is (a folder from elsewhere is never read)."""
     try:
-        with open(path, "rb") as f:
+        with open(path, "rb") as f, _collector_paused():
             value = pickle.load(f)
     except Exception:                            # absent, cut short or from other code: compute it again
         return None, False

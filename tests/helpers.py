@@ -75,3 +75,14 @@ def usage_error(argv: list[str], capsys) -> str:
         main(argv)
     assert stop.value.code == 2
     return capsys.readouterr().err
+
+
+def cli_error(argv: list[str], capsys) -> str:
+    """`python -m compute ARGV` run in this process, failing as it should: main() returns 1 (the process's exit
+    status, compute/__main__.py) having written one line, `error: ...`, to stderr; that line."""
+    from compute.cli import main
+
+    assert main(argv) == 1
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), lines
+    return lines[0]
