@@ -194,14 +194,14 @@ def page_hash(html_dir: Path, stem: str, static: bytes | None = None, printed: b
     return h.hexdigest()
 
 
-def _unchanged(html_dir: Path, stem: str, static: bytes, stamp: dict) -> dict | None:
-    """The stem's new stamp if its handout needs no reprint, else None. A page whose bytes are those last
-    seen is not parsed again; one that changed only in what print hides keeps its handout."""
+def _stamp(html_dir: Path, stem: str, static: bytes, last: dict) -> tuple[dict, bool]:
+    """The page's stamp now, and whether its handout printed under the `last` stamp still holds. A page whose
+    bytes are those last seen is not parsed again; one that changed only in what print hides keeps its handout."""
     page = page_hash(html_dir, stem, static, printed=False)
-    if stamp.get("page") == page:
-        return stamp
-    printed = page_hash(html_dir, stem, static)
-    return {"page": page, "printed": printed} if stamp.get("printed") == printed else None
+    if last.get("page") == page:
+        return last, True
+    now = {"page": page, "printed": page_hash(html_dir, stem, static)}
+    return now, now["printed"] == last.get("printed")
 
 
 def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = FALLBACK_EPOCH) -> list[str]:
@@ -219,13 +219,13 @@ def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = 
             pdf.unlink()
 
     static = static_hash(html_dir)
-    todo = []
+    now, todo = {}, []
     for stem in stems:
-        stamp = _unchanged(html_dir, stem, static, stamps.get(stem, {}))
-        if stamp is None or not (out_dir / f"{stem}.pdf").exists():
-            todo.append(stem)
+        now[stem], holds = _stamp(html_dir, stem, static, stamps.get(stem, {}))
+        if holds and (out_dir / f"{stem}.pdf").exists():
+            stamps[stem] = now[stem]
         else:
-            stamps[stem] = stamp
+            todo.append(stem)
     for kept in sorted(set(stems) - set(todo)):  # dated by the last commit, which may be newer than the print
         redate(out_dir / f"{kept}.pdf", epoch)
     if not todo:
@@ -241,8 +241,7 @@ def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = 
             for stem in todo:
                 _print_page(context, f"{base}posts/{stem}.html", out_dir / f"{stem}.pdf")
                 fix_pdf_dates(out_dir / f"{stem}.pdf", epoch)
-                stamps[stem] = {"page": page_hash(html_dir, stem, static, printed=False),
-                                "printed": page_hash(html_dir, stem, static)}
+                stamps[stem] = now[stem]
                 stamp_file.write_text(json.dumps(stamps, indent=1, sort_keys=True))
         finally:
             chromium.close()
