@@ -76,4 +76,5 @@ html_theme_options = {
     "footer_content_items": [],  # no "By <author>", copyright or Sphinx credit
     "show_toc_level": 2,
 }
-html_context = {"default_mode": "light"}  # else: "invalid theme mode" console error
+# Dark mode follows the reader's system until they choose one ("auto"; unset, the theme logs "invalid theme mode").
+html_context = {"default_mode": "auto"}

@@ -14,7 +14,7 @@ import plotly.colors
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import LESSONS, ROOT
+from conftest import LESSONS, ROOT, new_visit
 
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
 FAIL_IMPACTS = {"serious", "critical"}
@@ -59,7 +59,7 @@ def test_site_pages_include_the_known_ones(built_site):
 
 
 def _serious_violations(visit, path: str) -> list[str]:
-    visit.open(path)
+    """axe's serious and critical findings on the page `visit` shows now."""
     visit.page.add_script_tag(path=str(AXE))
     found = []
     for v in visit.page.evaluate(AXE_JS):
@@ -71,24 +71,67 @@ def _serious_violations(visit, path: str) -> list[str]:
     return found
 
 
-def test_axe_light_mode_every_page(page, built_site):
+@pytest.fixture(scope="module", params=LESSONS)
+def opened(request, browser, http_server):
+    """A lesson opened once, every figure drawn, on a light system (the theme's default mode follows the
+    system); the tests below read it in turn (axe light, colours, the pressed button, then the system goes
+    dark). Yields (page name, PageVisit)."""
+    visit, context = new_visit(browser, http_server)
+    visit.page.emulate_media(color_scheme="light")
+    visit.open(f"posts/{request.param}.html")
+    yield request.param, visit
+    context.close()
+
+
+def test_axe_light_mode_pages_other_than_lessons(page, built_site):
+    """Each lesson is checked on its own open (the `opened` tests)."""
     found = []
     for path in site_pages(built_site):
-        found += _serious_violations(page, path)
+        if not path.startswith("posts/"):
+            page.open(path)
+            found += _serious_violations(page, path)
     assert found == []
     assert page.external_requests == [] and page.console_errors == []
 
 
-def test_axe_dark_mode_lessons(page, built_site):
-    # pydata-sphinx-theme 0.20 keeps the chosen mode in localStorage "mode"
-    # and applies it to <html data-mode data-theme> on load.
-    page.page.context.add_init_script("localStorage.setItem('mode', 'dark')")
-    found = []
-    for name in LESSONS:
-        found += _serious_violations(page, f"posts/{name}.html")
-        assert page.page.evaluate("document.documentElement.dataset.theme") == "dark"
-    assert found == []
-    assert page.external_requests == [] and page.console_errors == []
+def test_axe_light_mode_lesson(opened):
+    name, visit = opened
+    assert visit.page.evaluate("document.documentElement.dataset.theme") == "light"
+    assert _serious_violations(visit, f"posts/{name}.html") == []
+
+
+def test_colours_are_colour_blind_safe(opened):
+    _, visit = opened
+    colours = visit.page.evaluate(COLOURS_JS)
+    assert colours
+    bad = [(where, value) for where, value in colours if not _colour_ok(value)]
+    assert bad == []
+
+
+def test_the_pressed_button_reads_clearly_in_both_modes(opened):
+    """The pressed button's label is legible on it (4.5:1), and it stands apart from the others (1.5:1)."""
+    _, visit = opened
+    visit.page.mouse.move(0, 0)  # no hover: plotly paints a hovered button like the pressed one
+    menus = visit.page.evaluate(BUTTON_MENUS_JS)
+    for mode in ("dark", "light"):  # the theme's switch, as a reader's click sets it; light again after
+        visit.page.evaluate(f"document.documentElement.dataset.theme = '{mode}'")
+        visit.page.wait_for_timeout(600)
+        pressed = visit.page.evaluate(PRESSED_JS)
+        assert len(pressed) == menus  # one pressed button in each row of buttons the figures declare
+        for b in pressed:
+            assert contrast(b["text"], b["bg"]) >= 4.5, (mode, b)
+            if b["other"]:
+                assert contrast(b["bg"], b["other"]) >= 1.5, (mode, b)
+
+
+def test_a_dark_system_turns_the_lesson_dark_and_axe_passes(opened):
+    """Dark mode follows the reader's system, live; axe finds nothing serious in it."""
+    name, visit = opened
+    visit.page.emulate_media(color_scheme="dark")
+    visit.page.wait_for_timeout(600)  # figures take the dark page's colours
+    assert visit.page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert _serious_violations(visit, f"posts/{name}.html") == []
+    assert visit.external_requests == [] and visit.console_errors == []
 
 
 def test_every_figure_has_caption_and_text_alternative(built_site):
@@ -110,59 +153,67 @@ def test_every_figure_has_caption_and_text_alternative(built_site):
 
 # --- keyboard ---------------------------------------------------------------
 
-# Every control in the article a keyboard user should reach: links, <details>
-# summaries, plotly's menu buttons and sliders; visible ones only.
-CONTROLS_JS = """
-() => {
-  const sel = 'a[href], summary, .updatemenu-button, .slider-group';
-  const controls = [...document.querySelector('.bd-article').querySelectorAll(sel)]
-    .filter(el => el.getClientRects().length && el.checkVisibility({visibilityProperty: true}));
-  controls.forEach((el, k) => el.setAttribute('data-a11y-control', k));
-  return controls.length;
-}
-"""
-ACTIVE_JS = """
-() => {
+# Every control in the article a keyboard user should reach: links, <details> summaries, plotly's menu buttons
+# and sliders; visible ones only. A figure's controls are named by figure and index (a figure redraws them); the
+# others by the mark the focus left on them.
+CONTROLS_JS = """() => [...document.querySelector('.bd-article').querySelectorAll('a[href], summary, .updatemenu-button, .slider-group')]
+  .filter(el => el.getClientRects().length && el.checkVisibility({visibilityProperty: true}))
+  .map(el => {
+    const gd = el.closest('.plotly-graph-div');
+    if (gd) return [true, gd.id + ' ' + [...gd.querySelectorAll('[role=button], [role=slider]')].indexOf(el)];
+    return [false, el.hasAttribute('data-a11y-seen') ? 'seen'
+      : (el.closest('[id]') || {}).id + ' ' + el.tagName + ' ' + (el.textContent || '').trim().slice(0, 40)];
+  })"""
+# Where the focus is: null on the page's body; else [focused before?, the control's name as CONTROLS_JS gives it]
+FOCUS_JS = """() => {
   const el = document.activeElement;
   if (!el || el === document.body) return null;
   const seen = el.hasAttribute('data-a11y-seen');
   el.setAttribute('data-a11y-seen', '');
-  return [seen, el.getAttribute('data-a11y-control')];
-}
-"""
+  const gd = el.closest('.plotly-graph-div');
+  return [seen, gd ? gd.id + ' ' + [...gd.querySelectorAll('[role=button], [role=slider]')].indexOf(el) : 'seen'];
+}"""
+# Buttons and sliders as the figures' JSON declares them (not as drawn); a hidden slider waits for its button.
+DECLARED_JS = """() => [...document.querySelectorAll('script.plotly-figure-spec')].map(s => JSON.parse(s.textContent).layout)
+  .reduce((n, l) => n + (l.updatemenus || []).reduce((m, u) => m + u.buttons.length, 0) + (l.sliders || []).filter(s => s.visible !== false).length, 0)"""
+DRAWN_JS = "() => [...document.querySelectorAll('.plotly-graph-div')].map(gd => !!gd.querySelector('svg.main-svg'))"
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_tab_reaches_every_control(page, lesson):
-    page.open(f"posts/{lesson}.html")
-    n_controls = page.page.evaluate(CONTROLS_JS)
-    assert n_controls > 0
-    focused: set[str] = set()
-    stops = 0
-    for _ in range(n_controls + 400):
-        page.page.keyboard.press("Tab")
-        active = page.page.evaluate(ACTIVE_JS)
-        if active is None:
+def test_tab_from_the_top_reaches_every_control(page, lesson):
+    """A keyboard reader who never scrolls: Tab from the top reaches every link, summary and figure control
+    of the article, though the figures are drawn only as the focus comes near them; plotly's controls say
+    what they are."""
+    p = page.page
+    p.goto(page.base + f"posts/{lesson}.html", wait_until="load")
+    p.wait_for_timeout(1500)  # figures.js draws what is near the screen
+    assert not all(p.evaluate(DRAWN_JS))
+    reached, stops = set(), 0
+    for _ in range(3000):
+        p.keyboard.press("Tab")
+        p.wait_for_timeout(40)        # a fast typist: 25 presses a second
+        where = p.evaluate(FOCUS_JS)
+        if where is None:
+            if stops:
+                break                 # back on the body: Tab has been round the page
             continue
-        seen, control = active
+        seen, control = where
         if seen:
-            break  # back at an element focused before: Tab has been round the page
+            break                     # back at an element focused before
         stops += 1
-        if control is not None:
-            focused.add(control)
-    missing = page.page.evaluate(
-        "(seen) => [...document.querySelectorAll('[data-a11y-control]')]"
-        ".filter(el => !seen.includes(el.getAttribute('data-a11y-control')))"
-        ".map(el => (el.closest('[id]') || {}).id + ' ' + el.tagName + ' ' + (el.textContent || '').trim().slice(0, 40))",
-        sorted(focused))
-    assert missing == [], f"{len(missing)} of {n_controls} controls never got focus"
-    assert stops >= n_controls
-    # plotly controls say what they are
-    roles = page.page.evaluate(
-        "() => [...document.querySelectorAll('.updatemenu-button, .slider-group')]"
-        ".map(el => [el.getAttribute('role'), el.getAttribute('aria-label')])")
+        reached.add(control)
+    p.evaluate("siteFigures.drawAll()")
+    controls = p.evaluate(CONTROLS_JS)
+    # every button and slider the figures declare is there
+    assert sum(in_figure for in_figure, _ in controls) == p.evaluate(DECLARED_JS)
+    missing = sorted(name for in_figure, name in controls if name != "seen" and not (in_figure and name in reached))
+    assert missing == [], f"{len(missing)} of {len(controls)} controls never got focus"
+    assert stops >= len(controls)
+    roles = p.evaluate("() => [...document.querySelectorAll('.updatemenu-button, .slider-group')]"
+                       ".map(el => [el.getAttribute('role'), el.getAttribute('aria-label')])")
     for role, label in roles:
         assert role in ("button", "slider") and label
+    assert page.external_requests == [] and page.console_errors == []
 
 
 def test_focus_ring_is_visible_on_plotly_controls(page):
@@ -308,15 +359,6 @@ def _colour_ok(value) -> bool:
     return False
 
 
-@pytest.mark.parametrize("lesson", LESSONS)
-def test_colours_are_colour_blind_safe(page, lesson):
-    page.open(f"posts/{lesson}.html")
-    colours = page.page.evaluate(COLOURS_JS)
-    assert colours
-    bad = [(where, value) for where, value in colours if not _colour_ok(value)]
-    assert bad == []
-
-
 def test_colour_check_rejects_red_green():
     assert not _colour_ok("RdYlGn") and not _colour_ok([[0, "#d7191c"], [1, "#1a9641"]])
     assert _colour_ok("Viridis") and _colour_ok([[0, "#e8e8e8"], [1, "#21918c"]])
@@ -342,6 +384,13 @@ PRESSED_JS = """() => [...document.querySelectorAll('.plotly-graph-div')].flatMa
 })"""
 
 
+# Rows of buttons that show their pressed one (plotly updatemenus of type "buttons" with showactive and an
+# active button; plotly's defaults: "buttons", true, 0), as the figures' JSON declares them.
+BUTTON_MENUS_JS = """() => [...document.querySelectorAll('script.plotly-figure-spec')]
+  .flatMap(s => JSON.parse(s.textContent).layout.updatemenus || [])
+  .filter(m => (m.type || 'buttons') === 'buttons' && m.showactive !== false && (m.active ?? 0) >= 0).length"""
+
+
 def _rgb(css: str) -> tuple[float, float, float]:
     return tuple(int(v) / 255 for v in re.findall(r"\d+", css)[:3])
 
@@ -358,20 +407,3 @@ def contrast(a: str, b: str) -> float:
 def test_contrast_is_the_wcag_ratio():
     assert round(contrast("rgb(0, 0, 0)", "rgb(255, 255, 255)"), 1) == 21.0
     assert contrast("rgb(119, 119, 119)", "rgb(255, 255, 255)") == pytest.approx(4.48, abs=0.01)
-
-
-def test_the_pressed_button_reads_clearly_in_both_modes(page):
-    """The pressed button's label is legible on it (4.5:1), and it stands apart from the others (1.5:1)."""
-    checked = {"light": 0, "dark": 0}
-    for lesson in LESSONS:
-        page.open(f"posts/{lesson}.html")
-        page.page.mouse.move(0, 0)  # no hover: plotly paints a hovered button like the pressed one
-        for mode in checked:
-            page.page.evaluate(f"document.documentElement.dataset.theme = '{mode}'")
-            page.page.wait_for_timeout(600)
-            for b in page.page.evaluate(PRESSED_JS):
-                assert contrast(b["text"], b["bg"]) >= 4.5, (mode, b)
-                if b["other"]:
-                    assert contrast(b["bg"], b["other"]) >= 1.5, (mode, b)
-                checked[mode] += 1
-    assert min(checked.values()) >= 10, checked

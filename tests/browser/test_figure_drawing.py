@@ -137,35 +137,3 @@ def test_a_malformed_link_still_draws_the_first_screens(reader):
     assert p.evaluate(DRAWN_JS, first) == near
     p.locator(f"#{first}").scroll_into_view_if_needed()
     p.wait_for_function(DRAWN_JS, arg=first, timeout=5_000)
-
-
-FOCUS_JS = """() => {
-  const el = document.activeElement, gd = el && el.closest('.plotly-graph-div');
-  if (!gd) return el === document.body ? 'body' : 'page';
-  return gd.id + ' ' + [...gd.querySelectorAll('[role=button], [role=slider]')].indexOf(el);
-}"""
-# Buttons and sliders as the figures' JSON declares them (not as drawn); a hidden slider waits for its button.
-DECLARED_JS = """() => [...document.querySelectorAll('script.plotly-figure-spec')].map(s => JSON.parse(s.textContent).layout)
-  .reduce((n, l) => n + (l.updatemenus || []).reduce((m, u) => m + u.buttons.length, 0) + (l.sliders || []).filter(s => s.visible !== false).length, 0)"""
-CONTROLS_JS = """() => [...document.querySelectorAll('.plotly-graph-div')].flatMap(gd =>
-  [...gd.querySelectorAll('[role=button], [role=slider]')].map((el, k) => gd.id + ' ' + k))"""
-
-
-@pytest.mark.parametrize("stem", LESSONS)
-def test_tabbing_through_a_lesson_reaches_every_figure_control(reader, stem):
-    """A keyboard reader who never scrolls: Tab from the top reaches each control of each figure,
-    though the figures are drawn only as the focus comes near them."""
-    p = reader(f"posts/{stem}.html")
-    assert not all(drawn(p).values())
-    reached = set()
-    for _ in range(2000):
-        p.keyboard.press("Tab")
-        p.wait_for_timeout(40)        # a fast typist: 25 presses a second
-        where = p.evaluate(FOCUS_JS)
-        if where == "body" and reached:
-            break
-        reached.add(where)
-    p.evaluate("siteFigures.drawAll()")
-    controls = set(p.evaluate(CONTROLS_JS))
-    assert len(controls) == p.evaluate(DECLARED_JS)  # every button and slider the figures declare is there
-    assert controls <= reached, sorted(controls - reached)
