@@ -6,9 +6,19 @@ import re
 
 import pytest
 
-from conftest import LESSONS, ROOT
+from conftest import LESSONS, ROOT, new_visit
 
-PAGES = ["index.html", "search.html", "genindex.html"] + [f"posts/{s}.html" for s in LESSONS]
+PAGES = ["index.html", "search.html", "genindex.html"]
+
+
+@pytest.fixture(scope="module", params=LESSONS)
+def opened(request, browser, http_server):
+    """A lesson opened once with every figure drawn, for the tests below that only read it:
+    (name, PageVisit, its figure count)."""
+    visit, context = new_visit(browser, http_server)
+    figures = visit.open(f"posts/{request.param}.html")
+    yield request.param, visit, figures
+    context.close()
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -19,9 +29,15 @@ def test_page_is_offline_and_error_free(page, path):
     assert page.console_errors == []
 
 
-@pytest.mark.parametrize("stem", LESSONS)
-def test_lesson_math_is_typeset(page, stem):
-    page.open(f"posts/{stem}.html", figures=[])
+def test_lesson_is_offline_and_error_free(opened):
+    _, page, _ = opened
+    page.page.wait_for_timeout(300)  # late requests (fonts, lazy scripts)
+    assert page.external_requests == []
+    assert page.console_errors == []
+
+
+def test_lesson_math_is_typeset(opened):
+    _, page, _ = opened
     math = page.page.locator(".math").count()  # Sphinx's math nodes, inline and display
     assert page.page.locator(".math:not(:has(mjx-container))").count() == 0  # nothing left raw
     assert page.page.locator("mjx-container").count() >= math
@@ -52,9 +68,8 @@ def test_math_arrives_with_the_page_and_moves_nothing(visit):
         assert p.evaluate("window.__shifts") == [], stem
 
 
-@pytest.mark.parametrize("stem", LESSONS)
-def test_lesson_figures_are_drawn(page, stem):
-    figures = page.open(f"posts/{stem}.html")
+def test_lesson_figures_are_drawn(opened):
+    _, page, figures = opened
     assert figures == page.page.locator(".plotly-graph-div").count()
     for i in range(figures):
         gd = page.page.locator(".plotly-graph-div").nth(i)
@@ -65,9 +80,8 @@ def test_lesson_figures_are_drawn(page, stem):
         assert box["x"] + box["width"] <= article["x"] + article["width"] + 1
 
 
-@pytest.mark.parametrize("stem", LESSONS)
-def test_handout_link_serves_the_pdf(page, stem):
-    page.open(f"posts/{stem}.html", figures=[])
+def test_handout_link_serves_the_pdf(opened):
+    stem, page, _ = opened
     link = page.page.get_by_role("link", name="PDF handout")
     assert link.is_visible()
     response = page.page.request.get(page.base + f"handouts/{stem}.pdf")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -173,6 +174,23 @@ def test_a_story_length_missing_stops_check_context_naming_the_file(tmp_path, st
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: {folder / published.TIMINGS}: ")
     assert "has no token uncached time of story-one-head at T = 64" in lines[0]
+
+
+def test_a_claim_the_timings_break_stops_check_context_in_one_line(tmp_path, stored):
+    """Well-formed times in which averaging's running sum grows with T: `compute check context` stops with one
+    `error:` line naming the claim, its sentence's numbers and what it was checked on."""
+    for r in stored["results"]:
+        if (r["model"], r["measure"]) == ("average", "token cached"):
+            r["seconds"] *= r["T"]
+    folder = tmp_path / "checkpoints"
+    shutil.copytree(checkpoint_dir(), folder)
+    (folder / published.TIMINGS).write_text(json.dumps(stored))
+    env = {**os.environ, "COMPUTE_CHECKPOINTS": str(folder), "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-m", "compute", "check", "context"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("error: ") and proc.stderr.count("\n") == 1, proc.stderr
+    assert re.search(r"claim running_sum_is_flat fails: .* \[slope \d+\.\d+ over T = 16\.\.", proc.stderr), proc.stderr
 
 
 def test_bench_refuses_a_bad_repeat_count(capsys):
