@@ -23,9 +23,10 @@ STAGING_PREFIX = ".{name}.new-"
 
 # Build by-products that do not belong on the published site.
 # The *webpack-macros.html files are the themes' Jinja macros, copied into
-# _static/ with their assets: template source, not pages.
+# _static/ with their assets: template source, not pages. Sphinx keeps the
+# last .buildinfo as .buildinfo.bak when the configuration changes.
 _NOT_PUBLISHED = shutil.ignore_patterns(
-    ".buildinfo", ".doctrees", "webpack-macros.html", "sbt-webpack-macros.html"
+    ".buildinfo", ".buildinfo.bak", ".doctrees", "webpack-macros.html", "sbt-webpack-macros.html"
 )
 
 _AT_FDCWD, _RENAME_EXCHANGE = -100, 2

@@ -24,7 +24,7 @@ def test_site_has_pages_and_one_handout_per_lesson(built_site):
 
 
 def test_site_holds_no_build_by_products(built_site):
-    for name in ("jupyter_execute", ".doctrees", "doctrees", ".jupyter_cache", ".buildinfo"):
+    for name in ("jupyter_execute", ".doctrees", "doctrees", ".jupyter_cache", ".buildinfo", ".buildinfo.bak"):
         assert not list(built_site.rglob(name)), name
 
 

@@ -27,6 +27,7 @@ def _new_build(tmp_path):
     (html / "posts").mkdir(parents=True)
     (html / "index.html").write_text("new index")
     (html / ".buildinfo").write_text("by-product")
+    (html / ".buildinfo.bak").write_text("the last by-product")
     pdf = tmp_path / "a.pdf"
     pdf.write_bytes(b"%PDF-1.4")
     return html, pdf
