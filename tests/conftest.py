@@ -42,17 +42,24 @@ def pytest_collection_modifyitems(items):
     """Mark each test with the kind its folder names (tests/unit/... -> @pytest.mark.unit), and order the files
     for a parallel run (./test: pytest -n N --dist loadfile --no-loadscope-reorder hands whole files to the
     workers in this order): first every file none of whose tests reads site/, then the rest, each part in
-    KINDS' order. The site builds in the background meanwhile, so no worker sits waiting for it while work
-    that needs no site is left."""
+    KINDS' order, and within a kind the modules that build in the repository (ROOT_BUILD) before those that copy
+    or read its build (ROOT_READ). The site builds in the background meanwhile, so no worker sits waiting for it
+    while work that needs no site is left."""
     for item in items:
         kind = item.path.parent.name
         if kind in KINDS:
             item.add_marker(getattr(pytest.mark, kind))
-    reading_site = {item.path for item in items if "built_site" in getattr(item, "fixturenames", ())}
+
+    def using(fixture):
+        return {item.path for item in items if fixture in getattr(item, "fixturenames", ())}
+    reading_site, building, reading_root = using("built_site"), using("root_build_turn"), using("root_read_turn")
 
     def order(item):
         kind = item.path.parent.name
-        return item.path in reading_site, KINDS.index(kind) if kind in KINDS else len(KINDS)
+        # within a tier, the modules that build in the repository first, those that copy or read its build last:
+        # a reader started beside a builder waits for it (the determinism build once held the rebuild 90 s)
+        turn = 0 if item.path in building else 2 if item.path in reading_root else 1
+        return item.path in reading_site, KINDS.index(kind) if kind in KINDS else len(KINDS), turn
     items.sort(key=order)
 
 

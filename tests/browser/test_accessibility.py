@@ -14,7 +14,7 @@ import plotly.colors
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import LESSONS, ROOT, new_visit
+from conftest import LESSONS, ROOT, brightness, new_visit
 
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
 FAIL_IMPACTS = {"serious", "critical"}
@@ -132,6 +132,24 @@ def test_a_dark_system_turns_the_lesson_dark_and_axe_passes(opened):
     assert visit.page.evaluate("document.documentElement.dataset.theme") == "dark"
     assert _serious_violations(visit, f"posts/{name}.html") == []
     assert visit.external_requests == [] and visit.console_errors == []
+
+
+def test_figures_follow_the_system_back_and_forth(opened):
+    """On the dark page (the test above turned the system dark) a figure sits on the page itself in light text;
+    when the system turns light again, plotly's own colours return."""
+    _, visit = opened
+    p = visit.page
+    first = p.locator(".plotly-graph-div").first.get_attribute("id")
+    read = f"() => {{ const l = document.getElementById('{first}')._fullLayout; return [l.font.color, l.paper_bgcolor]; }}"
+    font, paper = p.evaluate(read)
+    assert brightness(font) > 0.6 and paper in ("rgba(0, 0, 0, 0)", "rgba(0,0,0,0)")
+    box = p.evaluate(f"() => getComputedStyle(document.getElementById('{first}').closest('.output')).backgroundColor")
+    assert box in ("rgba(0, 0, 0, 0)", "transparent"), box   # not on a light output box
+    p.emulate_media(color_scheme="light")
+    p.wait_for_timeout(600)
+    assert p.evaluate("document.documentElement.dataset.theme") == "light"
+    assert p.evaluate(read)[0] == "#2a3f5f"
+    assert visit.console_errors == []
 
 
 def test_every_figure_has_caption_and_text_alternative(built_site):

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from conftest import LESSONS, ROOT, brightness
+from conftest import LESSONS, ROOT
 from sitebuild.reading import prose_words, reading_minutes
 
 PAGES = ["index.html", "search.html"] + [f"posts/{s}.html" for s in LESSONS]
@@ -111,28 +111,6 @@ def test_narrow_screen_has_no_sideways_page_scroll(page, path):
     assert all(o in ("auto", "scroll") for o in wide)
     if path.startswith("posts/"):
         assert wide, "expected some matrix wider than a phone screen"
-
-
-@pytest.mark.parametrize("stem", LESSONS)
-def test_figures_follow_dark_mode(page, stem):
-    page.open(f"posts/{stem}.html")
-    first = page.page.locator(".plotly-graph-div").first.get_attribute("id")
-    read = f"() => {{ const l = document.getElementById('{first}')._fullLayout; return [l.font.color, l.paper_bgcolor]; }}"
-    light = page.page.evaluate(read)
-    page.page.evaluate("document.documentElement.dataset.theme = 'dark'")
-    page.page.wait_for_timeout(500)
-    dark = page.page.evaluate(read)
-    assert dark[0] != light[0]
-    assert dark[1] in ("rgba(0, 0, 0, 0)", "rgba(0,0,0,0)")
-    # the figure sits on the dark page itself, not on a light output box
-    box = page.page.evaluate(f"() => getComputedStyle(document.getElementById('{first}').closest('.output')).backgroundColor")
-    assert box in ("rgba(0, 0, 0, 0)", "transparent"), box
-    # light text on the dark page: the font colour is bright
-    assert brightness(dark[0]) > 0.6
-    page.page.evaluate("document.documentElement.dataset.theme = 'light'")
-    page.page.wait_for_timeout(500)
-    assert page.page.evaluate(read)[0] == "#2a3f5f"
-    assert page.console_errors == []
 
 
 # Every control of every figure: its box, and whether the element under its centre is the control.

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from helpers import LESSON, make_mini_project, tree_digest
 from sitebuild.__main__ import private_tmp_path
@@ -17,6 +20,20 @@ from sitebuild.sitecheck import visible_text
 def _project(tmp_path, lesson=LESSON):
     (tmp_path / "src").mkdir()
     return make_mini_project(tmp_path / "src", lesson)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """A miniature project built once, for the tests that start from a published site."""
+    root = _project(tmp_path_factory.mktemp("built"))
+    proc = subprocess.run([sys.executable, "-m", "sitebuild"], cwd=root, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return root
+
+
+def _copy(built: Path, tmp_path: Path) -> Path:
+    """A copy of the built miniature project, site/ and build cache included."""
+    return Path(shutil.copytree(built, tmp_path / "src", symlinks=True))
 
 
 def _start(root: Path) -> subprocess.Popen:
@@ -41,9 +58,8 @@ def _live(test) -> list[int]:
     return pids
 
 
-def test_two_builds_at_once_take_turns(tmp_path):
-    root = _project(tmp_path)
-    assert subprocess.run([sys.executable, "-m", "sitebuild"], cwd=root, capture_output=True).returncode == 0
+def test_two_builds_at_once_take_turns(built, tmp_path):
+    root = _copy(built, tmp_path)
     first, second = _start(root), _start(root)
     outs = [p.communicate(timeout=120) for p in (first, second)]
     assert first.returncode == second.returncode == 0, outs
@@ -85,10 +101,9 @@ def test_a_killed_build_leaves_no_worker_behind(tmp_path):
     assert _processes_in(root) == []
 
 
-def test_ctrl_c_prints_one_line_and_keeps_the_site(tmp_path):
+def test_ctrl_c_prints_one_line_and_keeps_the_site(built, tmp_path):
     marker = tmp_path / "kernel-started"
-    root = _project(tmp_path)
-    assert subprocess.run([sys.executable, "-m", "sitebuild"], cwd=root, capture_output=True).returncode == 0
+    root = _copy(built, tmp_path)
     before = tree_digest(root / "site")
     (root / "posts" / "lesson.md").write_text(
         LESSON.replace("import compute", f"import compute, time\nopen({str(marker)!r}, 'w').close()\ntime.sleep(60)"))
@@ -110,9 +125,8 @@ def _chromium_in_group(pgid: int) -> bool:
     return bool(_live(chromium_of_the_group))
 
 
-def test_ctrl_c_while_chromium_prints_prints_one_line_and_keeps_the_site(tmp_path):
-    root = _project(tmp_path)
-    assert subprocess.run([sys.executable, "-m", "sitebuild"], cwd=root, capture_output=True).returncode == 0
+def test_ctrl_c_while_chromium_prints_prints_one_line_and_keeps_the_site(built, tmp_path):
+    root = _copy(built, tmp_path)
     before = tree_digest(root / "site")
     (root / "posts" / "lesson.md").write_text(LESSON + "\nA new sentence, so the handout is printed again.\n")
     build = _start(root)

@@ -1,6 +1,17 @@
-"""A new lesson is a folder and a page: the README's template, written into a copy of the repository and built,
-appears on the landing page, in the navigation, on the 404 page, with its handout and notebook, and its claim is
-checked by `compute check`; no other file is edited."""
+"""A new lesson is a folder and a page, and a clean build gives the tested site byte for byte.
+
+The README's template is written into a clean copy of the repository (its tracked files and the new ones git
+does not ignore: no build cache, no site) and built there from cold. The new lesson appears on the landing page,
+in the navigation, on the 404 page, with its handout and notebook, and its claim is checked by `compute check`;
+no other file is edited. Every other file of that build is the tested site's, byte for byte (handouts, notebooks,
+_static/), and every page is too in what print shows, which leaves out the navigation the new lesson joins.
+On a fresh clone (CI) the tested site is itself a cold build, so this compares two cold builds; on an author's
+machine it is a warm one, so this also checks that a warm build leaves nothing stale.
+
+The copy reads compute's kept measurements (compute.kept: the corpus, the probe passes) from the repository's
+_build/results, keyed by the bytes they were computed from; every lesson still executes, and
+tests/lessons/test_kept_results.py checks that a kept measurement equals a fresh one.
+"""
 
 from __future__ import annotations
 
@@ -8,29 +19,46 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
 
+from compute.kept import results_folder
 from conftest import ROOT, ROOT_READ, run_sitebuild
-from helpers import template_files
+from helpers import template_files, tree_digest
+from sitebuild.handouts import printed_part, source_epoch
+from sitebuild.sitecheck import figure_specs, html_pages
 
-SKIP = shutil.ignore_patterns(".git", ".venv", "site", ".site.new-*", "__pycache__", "node_modules", "build.lock")
+pytestmark = ROOT_READ  # reads site/ and _build/results while they are the tested build's
 
-pytestmark = ROOT_READ  # copies the repository with its _build/
+
+def _clean_copy(dest: Path) -> Path:
+    """The repository's files (tracked, and new ones git does not ignore) copied to `dest`."""
+    files = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout.split("\0")
+    for name in filter(None, files):
+        if (ROOT / name).is_file():  # a tracked file deleted in the work tree is skipped
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, dest / name)
+    return dest
 
 
 @pytest.fixture(scope="module")
 def with_hello(built_site, tmp_path_factory):
-    """A copy of the repository (with its build cache) plus the template's four files, built."""
-    root = tmp_path_factory.mktemp("newlesson") / "repo"
-    shutil.copytree(ROOT, root, ignore=SKIP, symlinks=True)
+    """A clean copy of the repository plus the template's four files, built from cold, dated like the
+    repository (the copy has no git history)."""
+    root = _clean_copy(tmp_path_factory.mktemp("newlesson") / "repo")
     files = template_files((ROOT / "README.md").read_text())
     for path, text in files.items():
         assert not (root / path).exists(), f"{path} would replace a file"
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(text)
-    proc = run_sitebuild(root)
+    kept = results_folder()
+    proc = run_sitebuild(root, env={"SOURCE_DATE_EPOCH": str(source_epoch(ROOT)),
+                                    "COMPUTE_RESULTS": str(kept) if kept else "off"})
     return root, proc
 
 
@@ -38,6 +66,7 @@ def test_the_new_lesson_builds_and_its_sentence_is_counted(with_hello):
     root, proc = with_hello
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "claims: posts/hello.md: 1 sentence bound to 1 claim" in proc.stdout
+    assert "from cache: none" in proc.stdout  # a cold build: every lesson executed
 
 
 def test_the_new_lesson_is_listed_navigated_and_printed(with_hello):
@@ -68,3 +97,29 @@ def test_compute_check_runs_the_new_lessons_claim(with_hello):
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert re.search(r"squares_rise\s+yes", proc.stdout), proc.stdout
+
+
+# What a new lesson changes besides its own files: the pages that list the lessons, the search index and the
+# inventory of pages (objects.inv).
+LISTING = {"index.html", "404.html", "searchindex.js", "objects.inv"}
+HELLO = {"posts/hello.html", "handouts/hello.pdf", "notebooks/hello.ipynb"}
+
+
+def test_the_clean_build_gives_the_tested_site_byte_for_byte(built_site, with_hello):
+    root, _ = with_hello
+    site_a, site_b = built_site, root / "site"
+    bytes_a, bytes_b = tree_digest(site_a), tree_digest(site_b)
+    assert set(bytes_b) - set(bytes_a) == HELLO and set(bytes_a) <= set(bytes_b)
+    assert any(name.endswith(".pdf") for name in bytes_a) and any(name.endswith(".ipynb") for name in bytes_a)
+    pages = {p.relative_to(site_a).as_posix() for p in html_pages(site_a)}
+    # every page: its figures' data, then what print shows (the page less the navigation the new lesson joins)
+    first = {p: (site_a / p).read_text() for p in pages}
+    second = {p: (site_b / p).read_text() for p in pages}
+    assert any(figure_specs(html) for html in first.values())
+    different_figures = [p for p in pages if figure_specs(first[p]) != figure_specs(second[p])]
+    assert not different_figures, f"plotly figure data differs between builds: {different_figures}"
+    different_pages = [p for p in sorted(pages - LISTING) if printed_part(first[p]) != printed_part(second[p])]
+    assert not different_pages, f"pages differ between builds: {different_pages}"
+    # every other file, byte for byte: handouts, notebooks, _static/
+    different = [name for name in bytes_a if name not in pages | LISTING and bytes_a[name] != bytes_b[name]]
+    assert not different, f"files differ between builds: {different}"
