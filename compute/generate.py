@@ -1,6 +1,12 @@
-"""Text from a story model: seeded temperature / top-k sampling or greedy choice, with a KV cache."""
+"""Text from a story model: seeded temperature / top-k sampling or greedy choice, with a KV cache.
+
+The sampler is the page's (_static/generate/sample.js), step for step: the same 32-bit generator (mulberry32),
+the same float64 arithmetic and the same order of the words, so a seed gives the same words in Python and in
+the reader's browser.
+"""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import torch
@@ -16,29 +22,62 @@ class Sampling:
     max_tokens: int = 200      # new tokens at most (a story ends earlier at <eos>)
 
 
-def choose(logits: torch.Tensor, sampling: Sampling, generator: torch.Generator) -> torch.Tensor:
-    """The next id for each row of logits (B, vocab) -> (B,)."""
+_WORD = 0xFFFFFFFF  # arithmetic modulo 2^32, as JavaScript's Math.imul and >>> 0
+
+
+class Mulberry32:
+    """A small, well-known 32-bit generator: uniform draws in [0, 1), the same for a seed as sample.js's seeded()."""
+
+    def __init__(self, seed: int):
+        self.state = seed & _WORD
+
+    def __call__(self) -> float:
+        self.state = (self.state + 0x6D2B79F5) & _WORD
+        t = self.state
+        t = ((t ^ (t >> 15)) * (t | 1)) & _WORD
+        t ^= (t + (((t ^ (t >> 7)) * (t | 61)) & _WORD)) & _WORD
+        return ((t ^ (t >> 14)) & _WORD) / 4294967296
+
+
+def choose_one(logits: list[float], sampling: Sampling, random: Mulberry32) -> int:
+    """The next id from one row of logits: the largest when greedy (the first of equals); otherwise one draw from
+    softmax(logits / temperature) over the top_k largest (ties by id), summed and drawn in that order."""
     if sampling.greedy:
-        return logits.argmax(dim=-1)
-    scaled = logits / sampling.temperature
-    if sampling.top_k is not None and sampling.top_k < scaled.shape[-1]:
-        kth = scaled.topk(sampling.top_k, dim=-1).values[:, -1:]      # (B, 1)
-        scaled = scaled.masked_fill(scaled < kth, float("-inf"))
-    probs = torch.softmax(scaled.double(), dim=-1)                    # float64: the same draw from the same seed
-    return torch.multinomial(probs, 1, generator=generator)[:, 0]
+        return max(range(len(logits)), key=lambda i: (logits[i], -i))
+    keep = list(range(len(logits)))
+    if sampling.top_k and sampling.top_k < len(logits):
+        keep = sorted(keep, key=lambda i: (-logits[i], i))[: sampling.top_k]
+    top = max(logits[i] / sampling.temperature for i in keep)
+    weights = [math.exp(logits[i] / sampling.temperature - top) for i in keep]
+    total = 0.0
+    for w in weights:       # left to right, as the page's reduce (Python 3.12's sum() compensates)
+        total += w
+    u = random() * total
+    for i, w in zip(keep, weights):
+        u -= w
+        if u < 0:
+            return i
+    return keep[-1]
+
+
+def choose(logits: torch.Tensor, sampling: Sampling, randoms: list[Mulberry32]) -> torch.Tensor:
+    """The next id for each row of logits (B, vocab) -> (B,), row b drawing from randoms[b]."""
+    rows = logits.double().tolist()
+    return torch.tensor([choose_one(row, sampling, random) for row, random in zip(rows, randoms)])
 
 
 @torch.no_grad()
 def generate(model: torch.nn.Module, prompts: torch.Tensor, sampling: Sampling, seed: int,
              eos: int = 0) -> list[list[int]]:
     """Continue each prompt (B, T0) until <eos> or max_tokens; returns the new ids of each row (no <eos>).
+    Row b draws from its own generator, seeded seed + b (row 0: what the page draws for `seed`).
 
     A transformer keeps every layer's keys and values (the KV cache), so each new token costs one
     position's work; the MLP only ever reads its last `window` tokens. The model's context bounds the
     total length."""
     model.eval()
-    generator = torch.Generator().manual_seed(seed)
     B = prompts.shape[0]
+    randoms = [Mulberry32(seed + b) for b in range(B)]
     limit = min(sampling.max_tokens, model.cfg.context - prompts.shape[1])
     seqs, done = prompts.clone(), torch.zeros(B, dtype=torch.bool)
     new: list[list[int]] = [[] for _ in range(B)]
@@ -48,7 +87,7 @@ def generate(model: torch.nn.Module, prompts: torch.Tensor, sampling: Sampling, 
             logits = model.step(seqs if step == 0 else seqs[:, -1:], caches)[:, -1]  # (B, vocab)
         else:
             logits = model.next_logits(seqs)                                      # (B, vocab), its window
-        nxt = choose(logits, sampling, generator)                                 # (B,)
+        nxt = choose(logits, sampling, randoms)                                   # (B,)
         for b in range(B):
             if not done[b]:
                 if int(nxt[b]) == eos:

@@ -1,16 +1,52 @@
 // The four-head story model in plain JavaScript: the same names and the same math as
-// compute/models/story.py and compute/nn/ (row vectors: x @ W_Q), float64 throughout.
+// compute/models/decoder.py and compute/nn/ (row vectors: x @ W_Q), float64 throughout.
 //
-// Weights come from the site: story-four-head.json (shapes, offsets, vocabulary) and
-// story-four-head.f16.bin (little-endian float16), written by `python -m compute export story`.
-// Generation reads one token at a time and keeps every layer's keys and values (the KV cache),
-// so a new token costs one position's work.
+// Weights come from the site: story-four-head.json (shapes, offsets, vocabulary, and the model's
+// architecture: every number of the forward pass) and story-four-head.f16.bin (little-endian
+// float16), written by `python -m compute export story` (compute/export/story.py). Generation reads
+// one token at a time and keeps every layer's keys and values (the KV cache), so a new token costs
+// one position's work.
+
+export const HEADER = "story-four-head.json";
 
 export async function loadModel(base) {
-  const header = await (await fetch(base + "story-four-head.json")).json();
+  const header = await (await fetch(base + HEADER)).json();
   const buffer = await (await fetch(base + "story-four-head.f16.bin")).arrayBuffer();
   if (buffer.byteLength !== header.bytes) throw new Error("the weights file is incomplete");
   return new StoryModel(header, buffer);
+}
+
+// What this file can run: pre-LayerNorm blocks, rotary positions, a ReLU feed-forward step, a final
+// LayerNorm. Returns the header's architecture, or throws one sentence naming what it cannot run.
+export function architecture(header) {
+  const a = header.architecture;
+  const refuse = (what) => { throw new Error(`${HEADER}: ${what}; this page runs pre-LayerNorm blocks with rotary positions and a ReLU feed-forward step`); };
+  if (!a || typeof a !== "object") refuse("it does not describe the model's architecture");
+  const want = { positions: "rope", norm: "layernorm", activation: "relu", blocks: "pre-norm", final_norm: true };
+  for (const [key, value] of Object.entries(want)) {
+    if (a[key] !== value) refuse(`its ${key} is ${JSON.stringify(a[key])}`);
+  }
+  for (const key of ["n_layer", "n_head", "d_model", "d_k", "d_v", "d_ff", "vocab_size", "context"]) {
+    if (!Number.isInteger(a[key]) || a[key] < 1) refuse(`its ${key} is ${JSON.stringify(a[key])}, not a whole number above 0`);
+  }
+  if (a.d_k % 2) refuse(`its d_k is ${a.d_k}, and rotary positions turn pairs of coordinates`);
+  for (const key of ["rope_base", "norm_eps"]) {
+    if (typeof a[key] !== "number" || !(a[key] > 0)) refuse(`its ${key} is ${JSON.stringify(a[key])}, not a number above 0`);
+  }
+  const shapes = { E: [a.vocab_size, a.d_model], W_U: [a.d_model, a.vocab_size] };
+  for (let l = 0; l < a.n_layer; l++) {
+    Object.assign(shapes, {
+      [`blocks.${l}.attn.W_Q`]: [a.d_model, a.n_head * a.d_k], [`blocks.${l}.attn.W_K`]: [a.d_model, a.n_head * a.d_k],
+      [`blocks.${l}.attn.W_V`]: [a.d_model, a.n_head * a.d_v], [`blocks.${l}.attn.W_O`]: [a.n_head * a.d_v, a.d_model],
+      [`blocks.${l}.ffn.W1`]: [a.d_model, a.d_ff], [`blocks.${l}.ffn.W2`]: [a.d_ff, a.d_model],
+    });
+  }
+  for (const [name, shape] of Object.entries(shapes)) {
+    const t = header.tensors && header.tensors[name];
+    if (!t || t.shape.join() !== shape.join()) refuse(`its tensor ${name} is ${t ? "[" + t.shape + "]" : "missing"}, not [${shape}]`);
+  }
+  if (header.vocabulary.length !== a.vocab_size) refuse(`its vocabulary has ${header.vocabulary.length} words, not ${a.vocab_size}`);
+  return a;
 }
 
 // IEEE half precision -> float64.
@@ -49,7 +85,7 @@ function matvec(x, W, b) {
   return out;
 }
 
-function layerNorm(x, gain, bias, eps = 1e-5) {
+function layerNorm(x, gain, bias, eps) {
   const n = x.length;
   let mean = 0;
   for (let i = 0; i < n; i++) mean += x[i];
@@ -64,24 +100,24 @@ function layerNorm(x, gain, bias, eps = 1e-5) {
 
 export class StoryModel {
   constructor(header, buffer) {
-    this.cfg = header.config;
+    this.cfg = architecture(header);
     this.vocabulary = header.vocabulary;
     this.index = new Map(header.vocabulary.map((w, i) => [w, i]));
     this.proper = new Set(header.proper || []);
     this.w = readTensors(header, buffer);
-    this.dHead = this.cfg.d_model / this.cfg.n_head;
-    // RoPE: pair k of a head turns by position * base^(-2k / d_head) (compute/nn/rope.py).
-    this.freqs = Array.from({ length: this.dHead / 2 }, (_, k) => Math.pow(10000, (-2 * k) / this.dHead));
+    // RoPE: pair k of a head's query or key turns by position * base^(-2k / d_k) (compute/nn/rope.py).
+    const { d_k: dk, rope_base: base } = this.cfg;
+    this.freqs = Array.from({ length: dk / 2 }, (_, k) => Math.pow(base, (-2 * k) / dk));
   }
 
   newCache() {
-    const size = this.cfg.n_head * this.cfg.context * this.dHead;
-    return Array.from({ length: this.cfg.n_layer }, () => ({ K: new Float64Array(size), V: new Float64Array(size) }));
+    const { n_head: H, context: C, d_k, d_v } = this.cfg;
+    return Array.from({ length: this.cfg.n_layer }, () => ({ K: new Float64Array(H * C * d_k), V: new Float64Array(H * C * d_v) }));
   }
 
   rope(vec, pos) {
     const { n_head: H } = this.cfg;
-    const d = this.dHead;
+    const d = this.cfg.d_k;
     for (let h = 0; h < H; h++) {
       for (let k = 0; k < d / 2; k++) {
         const a = pos * this.freqs[k];
@@ -96,16 +132,17 @@ export class StoryModel {
 
   // One token at position `pos` (the cache holds positions 0..pos-1): next-token logits, and
   // every head's attention weights over positions 0..pos (layer by layer, head by head).
-  step(token, pos, cache) {
-    const { n_layer: L, n_head: H, d_model: D, context: C } = this.cfg;
-    const d = this.dHead;
+  // `silenced`: a Set of heads (layer * n_head + head) whose output is zeroed before W_O, as
+  // compute's head_mask knocks a head out; their weights are still computed and returned.
+  step(token, pos, cache, silenced = null) {
+    const { n_layer: L, n_head: H, d_model: D, context: C, d_k: d, d_v: dv, norm_eps: eps } = this.cfg;
     const w = this.w;
     const E = w.E;
     let x = E.data.slice(token * D, (token + 1) * D);          // E[token]: a row vector
     const attention = [];
     for (let l = 0; l < L; l++) {
       const p = `blocks.${l}.`;
-      const h1 = layerNorm(x, w[p + "ln1.weight"], w[p + "ln1.bias"]);
+      const h1 = layerNorm(x, w[p + "ln1.weight"], w[p + "ln1.bias"], eps);
       const q = matvec(h1, w[p + "attn.W_Q"]);                 // q = h W_Q
       const k = matvec(h1, w[p + "attn.W_K"]);
       const v = matvec(h1, w[p + "attn.W_V"]);
@@ -114,9 +151,9 @@ export class StoryModel {
       const { K, V } = cache[l];
       for (let hh = 0; hh < H; hh++) {                          // store k, v at (head, pos)
         K.set(k.subarray(hh * d, (hh + 1) * d), (hh * C + pos) * d);
-        V.set(v.subarray(hh * d, (hh + 1) * d), (hh * C + pos) * d);
+        V.set(v.subarray(hh * dv, (hh + 1) * dv), (hh * C + pos) * dv);
       }
-      const z = new Float64Array(H * d);
+      const z = new Float64Array(H * dv);
       const heads = [];
       for (let hh = 0; hh < H; hh++) {
         const scores = new Float64Array(pos + 1);
@@ -130,31 +167,33 @@ export class StoryModel {
         }
         let total = 0;
         for (let j = 0; j <= pos; j++) { scores[j] = Math.exp(scores[j] - max); total += scores[j]; }
+        const speaks = !(silenced && silenced.has(l * H + hh));
         for (let j = 0; j <= pos; j++) {
           const a = (scores[j] /= total);
-          const off = (hh * C + j) * d;
-          for (let c = 0; c < d; c++) z[hh * d + c] += a * V[off + c];
+          if (!speaks) continue;                                 // a silenced head writes zeros into z
+          const off = (hh * C + j) * dv;
+          for (let c = 0; c < dv; c++) z[hh * dv + c] += a * V[off + c];
         }
         heads.push(scores);
       }
       attention.push(heads);
       const out = matvec(z, w[p + "attn.W_O"]);                // heads side by side, mixed by W_O
       for (let i = 0; i < D; i++) x[i] += out[i];
-      const h2 = layerNorm(x, w[p + "ln2.weight"], w[p + "ln2.bias"]);
+      const h2 = layerNorm(x, w[p + "ln2.weight"], w[p + "ln2.bias"], eps);
       const hidden = matvec(h2, w[p + "ffn.W1"], w[p + "ffn.b1"]);
       for (let i = 0; i < hidden.length; i++) if (hidden[i] < 0) hidden[i] = 0;   // ReLU
       const ffn = matvec(hidden, w[p + "ffn.W2"], w[p + "ffn.b2"]);
       for (let i = 0; i < D; i++) x[i] += ffn[i];
     }
-    const logits = matvec(layerNorm(x, w["ln_f.weight"], w["ln_f.bias"]), w.W_U);
+    const logits = matvec(layerNorm(x, w["ln_f.weight"], w["ln_f.bias"], eps), w.W_U);
     return { logits, attention };
   }
 
-  // Logits after reading all of `ids` from scratch (the parity tests use it).
-  logitsAfter(ids) {
+  // Logits after reading all of `ids` from scratch, with these heads silenced (the parity tests use it).
+  logitsAfter(ids, silenced = null) {
     const cache = this.newCache();
     let out = null;
-    ids.forEach((id, pos) => { out = this.step(id, pos, cache); });
+    ids.forEach((id, pos) => { out = this.step(id, pos, cache, silenced); });
     return out.logits;
   }
 }

@@ -5,10 +5,13 @@ export const EOS = 0; // "<eos>" starts a story and ends one (compute/data/token
 
 // Yields {id, attention, slid} for each new word: `attention` is every head's weights, at the
 // position that chose the word, over the words before it. When the words outgrow the context,
-// the oldest half is dropped and the rest re-read ("slid").
-export function* generate(model, promptIds, { maxTokens = 200, greedy = false, temperature = 0.8, topK = 0, seed = 0 } = {}) {
+// the oldest half is dropped and the rest re-read ("slid"). `silenced`: heads (layer * n_head + head)
+// whose output is zeroed throughout.
+export function* generate(model, promptIds, { maxTokens = 200, greedy = false, temperature = 0.8, topK = 0, seed = 0,
+                                              silenced = [] } = {}) {
   const context = model.cfg.context;
   const random = seeded(seed);
+  const off = silenced.length ? new Set(silenced) : null;
   let ids = [EOS, ...promptIds];
   let slid = false;
   if (ids.length > context) {
@@ -17,7 +20,7 @@ export function* generate(model, promptIds, { maxTokens = 200, greedy = false, t
   }
   let cache = model.newCache();
   let out = null;
-  ids.forEach((id, pos) => { out = model.step(id, pos, cache); });
+  ids.forEach((id, pos) => { out = model.step(id, pos, cache, off); });
   for (let n = 0; n < maxTokens; n++) {
     const id = choose(out.logits, { greedy, temperature, topK }, random);
     if (id === EOS) return;
@@ -27,9 +30,9 @@ export function* generate(model, promptIds, { maxTokens = 200, greedy = false, t
     if (ids.length > context) {                 // slide: keep the newer half, read it again
       ids = ids.slice(ids.length - context / 2);
       cache = model.newCache();
-      ids.slice(0, -1).forEach((x, pos) => model.step(x, pos, cache));
+      ids.slice(0, -1).forEach((x, pos) => model.step(x, pos, cache, off));
       slid = true;
     }
-    out = model.step(id, ids.length - 1, cache);
+    out = model.step(id, ids.length - 1, cache, off);
   }
 }

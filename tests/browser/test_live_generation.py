@@ -1,6 +1,7 @@
 """Live generation in Chromium: the JavaScript model against Python, and the box driven as a reader would."""
 from __future__ import annotations
 
+import copy
 import json
 
 import numpy as np
@@ -10,7 +11,8 @@ import torch
 from compute.data.story import generate as stories
 from compute.data.tokenizer import words
 from compute.export.story import model_from_export
-from compute.generate import Sampling, generate
+from compute.generate import Mulberry32, Sampling, choose_one, generate
+from compute.lessons.story import live
 
 PATH = "posts/story-models.html"
 MODELS = "_static/models/"
@@ -56,6 +58,69 @@ def test_javascript_logits_equal_python_on_20_prompts(js, reference):
         assert np.abs(np.array(logits) - want).max() < 1e-4
 
 
+SILENCED_JS = "([ids, heads]) => heads.map((h) => Array.from(window.__model.logitsAfter(ids, new Set([h]))))"
+
+
+def test_a_silenced_head_gives_pythons_knocked_out_logits(js, reference):
+    """Each of the eight heads silenced in turn: the JavaScript logits are the Python model's with that head's
+    output zeroed (compute's head_mask, as section 6 knocks heads out), within 1e-4."""
+    model, header = reference
+    L, H = header["architecture"]["n_layer"], header["architecture"]["n_head"]
+    for ids in prompts(3, header["vocabulary"], 40):
+        got = js.page.evaluate(SILENCED_JS, [ids, list(range(L * H))])
+        with torch.no_grad():
+            whole = model(torch.tensor([ids]))[0, -1].numpy()
+        for k, logits in enumerate(got):
+            mask = torch.ones(L, H, dtype=torch.float64)
+            mask[k // H, k % H] = 0.0
+            with torch.no_grad():
+                want = model(torch.tensor([ids]), head_mask=mask)[0, -1].numpy()
+            assert np.abs(np.array(logits) - want).max() < 1e-4, (ids[:5], k)
+            assert np.abs(want - whole).max() > 1e-3        # silencing the head changed something
+
+
+# A model built in the page from the exported header with its architecture changed (null: unchanged):
+# the logits after `ids`, or the sentence the model refuses the header with.
+CHANGED_JS = """async ([base, changes, ids]) => {
+  const m = await import(base + '_static/generate/model.js');
+  const header = await (await fetch(base + '%s' + m.HEADER)).json();
+  const buffer = await (await fetch(base + '%sstory-four-head.f16.bin')).arrayBuffer();
+  Object.assign(header.architecture, changes);
+  try { return {logits: Array.from(new m.StoryModel(header, buffer).logitsAfter(ids))}; }
+  catch (err) { return {error: err.message}; }
+}""" % (MODELS, MODELS)
+
+
+def test_the_page_takes_the_rope_base_and_layernorm_eps_from_the_header(js, reference):
+    """model.js types no architecture number: a header with another RoPE base and LayerNorm eps gives the Python
+    model's logits with those numbers."""
+    model, header = reference
+    ids = prompts(1, header["vocabulary"], 30)[0]
+    got = js.page.evaluate(CHANGED_JS, [js.base, {"rope_base": 500.0, "norm_eps": 0.05}, ids])
+    model = copy.deepcopy(model)
+    for block in model.blocks:
+        block.attn.rope_base = 500.0
+    for module in model.modules():
+        if isinstance(module, torch.nn.LayerNorm):
+            module.eps = 0.05
+    with torch.no_grad():
+        want = model(torch.tensor([ids]))[0, -1].numpy()
+    assert np.abs(np.array(got["logits"]) - want).max() < 1e-4
+
+
+@pytest.mark.parametrize("changes, sentence", [
+    ({"activation": "gelu"}, 'its activation is "gelu"'),
+    ({"positions": "learned"}, 'its positions is "learned"'),
+    ({"n_head": 3}, "its tensor blocks.0.attn.W_Q is [96,96], not [96,72]"),
+    ({"norm_eps": -1}, "its norm_eps is -1, not a number above 0"),
+    ({"d_k": 23}, "its d_k is 23, and rotary positions turn pairs of coordinates"),
+])
+def test_a_header_the_page_cannot_run_is_refused_in_one_sentence(js, changes, sentence):
+    got = js.page.evaluate(CHANGED_JS, [js.base, changes, [0, 5, 6]])
+    assert got["error"].startswith(f"story-four-head.json: {sentence}; this page runs "), got
+    assert ". " not in got["error"]                    # one sentence
+
+
 def test_greedy_generation_equals_python_for_10_prompts(js, reference):
     model, header = reference
     ps = prompts(10, header["vocabulary"], 12)
@@ -63,6 +128,37 @@ def test_greedy_generation_equals_python_for_10_prompts(js, reference):
     for ids, js_ids in zip(ps, got):
         want = generate(model, torch.tensor([ids]), Sampling(greedy=True, max_tokens=50), seed=0)[0]
         assert js_ids == want and len(js_ids) > 10
+
+
+SAMPLER_JS = """async ([base, seed, rows, settings]) => {
+  const s = await import(base + '_static/generate/sample.js');
+  const draws = s.seeded(seed), random = s.seeded(seed);
+  return {draws: Array.from({length: 5}, draws), ids: rows.map((row) => s.choose(row, settings, random))};
+}"""
+
+
+@pytest.mark.parametrize("sampling", [Sampling(temperature=0.8), Sampling(temperature=1.7, top_k=5),
+                                      Sampling(temperature=0.3, top_k=1), Sampling(greedy=True)])
+def test_the_page_samples_as_python_does(js, sampling):
+    """sample.js and compute.generate: the same draws for a seed, the same word from the same logits, ties too."""
+    rows = np.round(np.random.default_rng(5).normal(scale=3, size=(300, 40)), 1).tolist()  # rounded: ties
+    settings = {"greedy": sampling.greedy, "temperature": sampling.temperature, "topK": sampling.top_k or 0}
+    got = js.page.evaluate(SAMPLER_JS, [js.base, 11, rows, settings])
+    draws, random = Mulberry32(11), Mulberry32(11)
+    assert got["draws"] == [draws() for _ in range(5)]
+    want = [choose_one(row, sampling, random) for row in rows]
+    assert got["ids"] == want and len(set(want)) > 10
+
+
+def test_the_box_with_the_handouts_settings_writes_the_handouts_sample(page, built_site):
+    """The print stand-in's sample was written at build time by Python; the box, set as it says, writes it."""
+    page.open(PATH)
+    sample = page.page.locator(".live-print .sample-text").text_content()
+    s = live.PRINT_SAMPLING
+    text = generate_in_box(page, live.PROMPT, greedy=False, temperature=s.temperature, topk=s.top_k or 0,
+                           seed=live.PRINT_SEED)
+    assert len(words(sample)) > len(words(live.PROMPT)) + 20
+    assert words(text)[: len(words(sample))] == words(sample)
 
 
 def test_seeded_sampling_repeats_for_a_seed_and_changes_with_it(js):

@@ -11,9 +11,9 @@ import torch
 from IPython.display import HTML
 
 from ...data.tokenizer import EOS, words
-from ...export.story import FILES, export_files
+from ...export.story import FILES, export_files, model_from_files
 from ...generate import Sampling, generate
-from ...published.story import FOUR_HEAD, load, story_corpus
+from ...published.story import story_corpus
 from .states.samples import as_text
 
 PROMPT = "Once upon a time, there was a little girl named Mia."
@@ -28,11 +28,13 @@ def site_files() -> dict[str, bytes]:
 
 
 def print_sample() -> str:
-    """What print shows instead of the controls: the prompt and a seeded continuation, made at build time."""
+    """What print shows instead of the controls: the prompt and a seeded continuation, made at build time by the
+    model the box runs (the exported float16 weights, in float64) with the page's sampler, so the box with these
+    settings writes these words."""
     data = story_corpus()
     ids = [data.vocab.index(EOS)] + data.vocab.encode(words(PROMPT))
     torch.set_num_threads(2)
-    new = generate(load(FOUR_HEAD).model, torch.tensor([ids]), PRINT_SAMPLING, PRINT_SEED)[0]
+    new = generate(model_from_files(export_files()), torch.tensor([ids]), PRINT_SAMPLING, PRINT_SEED)[0]
     return as_text(words(PROMPT) + data.vocab.decode(new))
 
 
