@@ -3,8 +3,8 @@ import { choose, seeded } from "./sample.js";
 
 export const EOS = 0; // "<eos>" starts a story and ends one (compute/data/tokenizer.py)
 
-// Yields {id, attention, slid} for each new word: `attention` is every head's weights, at the
-// position that chose the word, over the words before it. When the words outgrow the context,
+// Yields {id, attention, logits, slid} for each new word: `attention` is every head's weights, at the
+// position that chose the word, over the words before it; `logits` the scores it was drawn from. When the words outgrow the context,
 // the oldest half is dropped and the rest re-read ("slid"). `silenced`: heads (layer * n_head + head)
 // whose output is zeroed throughout.
 export function* generate(model, promptIds, { maxTokens = 200, greedy = false, temperature = 0.8, topK = 0, seed = 0,
@@ -24,7 +24,7 @@ export function* generate(model, promptIds, { maxTokens = 200, greedy = false, t
   for (let n = 0; n < maxTokens; n++) {
     const id = choose(out.logits, { greedy, temperature, topK }, random);
     if (id === EOS) return;
-    yield { id, attention: out.attention, slid };
+    yield { id, attention: out.attention, logits: out.logits, slid };
     slid = false;
     ids.push(id);
     if (ids.length > context) {                 // slide: keep the newer half, read it again

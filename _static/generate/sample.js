@@ -35,3 +35,16 @@ export function choose(logits, { greedy, temperature, topK }, random) {
   }
   return keep[keep.length - 1];
 }
+
+// The distribution choose() draws from, as [id, probability] for the words it keeps, largest first (ties by id):
+// softmax(logits / temperature) over the topK best (0: every word). The same steps as choose's weights.
+export function distribution(logits, { temperature, topK }) {
+  const n = logits.length;
+  let keep = Array.from({ length: n }, (_, i) => i);
+  if (topK && topK < n) keep = keep.sort((a, b) => logits[b] - logits[a] || a - b).slice(0, topK);
+  let max = -Infinity;
+  for (const i of keep) max = Math.max(max, logits[i] / temperature);
+  const weights = keep.map((i) => Math.exp(logits[i] / temperature - max));
+  const total = weights.reduce((s, x) => s + x, 0);
+  return keep.map((i, k) => [i, weights[k] / total]).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+}

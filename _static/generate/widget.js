@@ -1,11 +1,20 @@
 // The live-generation box of Part III: prompt, controls, words as they come, and every head's attention.
 // The model (about 0.6 MB) is fetched from the site only when the reader nears the box; it runs in a
 // worker (worker.js), so typing and scrolling never wait for it.
+import { distribution } from "./sample.js";
 import { readable, words } from "./text.js";
 
 const VIRIDIS = ["#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725"];
 const SHOWN = 24; // words of attention shown (the newest ones)
+const BARS = 10;  // words with a bar of their own; the rest share one
 const UNK = 1;
+
+// A probability as the page writes it: one decimal of a percent, never 0 % or 100 %.
+export function percent(p) {
+  if (p < 0.0005) return "< 0.1 %";
+  if (p > 0.9995) return "> 99.9 %";
+  return (100 * p).toFixed(1) + " %";
+}
 
 function colour(w) {
   return VIRIDIS[Math.min(VIRIDIS.length - 1, Math.floor(w * VIRIDIS.length))];
@@ -15,8 +24,10 @@ function setUp(box) {
   const $ = (name) => box.querySelector(`[data-part="${name}"]`);
   const form = $("form"), prompt = $("prompt"), status = $("status"), output = $("output");
   const stop = $("stop"), view = $("attention"), viewText = $("attention-text");
+  const bars = $("bars"), barsTitle = $("bars-title");
   const state = { worker: null, ready: null, vocab: null, index: null, proper: new Set(), run: 0,
-                  promptTokens: [], newTokens: [], unknown: new Set(), busy: false, layers: 0, heads: 0 };
+                  promptTokens: [], newTokens: [], unknown: new Set(), busy: false, layers: 0, heads: 0,
+                  ask: 0, logits: null, barsFor: "", frame: 0 };
 
   function say(text) { status.textContent = text; }
 
@@ -37,6 +48,7 @@ function setUp(box) {
           say("The model is ready: write the start of a story, or leave the box empty, and press Generate.");
           state.worker.onmessage = (e) => onMessage(e.data);
           resolve();
+          peek();
         } else if (msg.type === "error") {
           say("The model could not be loaded: " + msg.message);
           reject(new Error(msg.message));
@@ -45,6 +57,51 @@ function setUp(box) {
     });
     state.worker.postMessage({ type: "load", base: new URL(box.dataset.models, document.baseURI).href });
     return state.ready;
+  }
+
+  // The sampler's settings as the controls give them now.
+  function sampling() {
+    return {
+      greedy: $("greedy").checked,
+      temperature: Math.min(2, Math.max(0.1, Number($("temperature").value) || 0.8)),
+      topK: Math.max(0, Math.floor(Number($("topk").value) || 0)),
+    };
+  }
+
+  function promptIds(tokens) {
+    return tokens.map((t) => (state.index.has(t) ? state.index.get(t) : UNK));
+  }
+
+  // Ask the worker for the next word's scores after the prompt as it stands (no word is drawn).
+  function peek() {
+    if (!state.vocab || state.busy) return;
+    state.ask += 1;
+    state.worker.postMessage({ type: "peek", ask: state.ask, promptIds: promptIds(words(prompt.value)) });
+  }
+
+  // The bars: the distribution the next draw uses (temperature and top-k applied), at most once a frame.
+  function showBars() {
+    if (state.frame) return;
+    state.frame = requestAnimationFrame(() => {
+      state.frame = 0;
+      if (!state.logits) return;
+      const dist = distribution(state.logits, sampling());
+      const rest = dist.slice(BARS).reduce((sum, [, p]) => sum + p, 0);
+      const rows = dist.slice(0, BARS).map(([id, p]) => [state.vocab[id], p]);
+      if (dist.length > BARS) rows.push([`all ${dist.length - BARS} others`, rest]);
+      barsTitle.textContent = state.barsFor + (sampling().greedy ? " Greedy takes the top word." : "");
+      bars.replaceChildren(...rows.map(([word, p], k) => {
+        const li = document.createElement("li");
+        if (k === BARS) li.className = "live-bar-others";
+        li.dataset.p = String(p);
+        const label = Object.assign(document.createElement("span"), { className: "live-bar-word", textContent: word });
+        const bar = Object.assign(document.createElement("span"), { className: "live-bar" });
+        bar.append(Object.assign(document.createElement("span"), { style: `width: ${(100 * p).toFixed(2)}%` }));
+        const value = Object.assign(document.createElement("span"), { className: "live-bar-p", textContent: percent(p) });
+        li.append(label, bar, value);
+        return li;
+      }));
+    });
   }
 
   function render() {
@@ -89,9 +146,20 @@ function setUp(box) {
   }
 
   function onMessage(msg) {
+    if (msg.type === "peeked") {
+      if (msg.ask !== state.ask || state.busy) return;  // the prompt changed since, or a run began
+      state.logits = msg.logits;
+      const last = words(prompt.value).slice(-1)[0];
+      state.barsFor = last ? `The next word after “${last}”:` : "The first word of a story:";
+      showBars();
+      return;
+    }
     if (msg.run !== state.run) return;                 // a run that was replaced
     if (msg.type === "token") {
       state.newTokens.push(state.vocab[msg.id]);
+      state.logits = msg.logits;
+      state.barsFor = `“${state.vocab[msg.id]}” was drawn from:`;
+      showBars();
       if (msg.slid) say(`The story is longer than the model's context of ${state.context} words: the oldest words were dropped.`);
       render();
       drawAttention(msg.attention);
@@ -112,20 +180,14 @@ function setUp(box) {
     await load();
     const text = prompt.value;
     const tokens = words(text);
-    const ids = tokens.map((t) => (state.index.has(t) ? state.index.get(t) : UNK));
+    const ids = promptIds(tokens);
     state.unknown = new Set(tokens.map((t, i) => (state.index.has(t) ? -1 : i)).filter((i) => i >= 0));
     state.promptTokens = tokens.map((t, i) => (state.unknown.has(i) ? t : state.vocab[ids[i]]));
     state.newTokens = [];
     state.run += 1;
     state.busy = true;
     stop.disabled = false;
-    const options = {
-      greedy: $("greedy").checked,
-      temperature: Math.min(2, Math.max(0.1, Number($("temperature").value) || 0.8)),
-      topK: Math.max(0, Math.floor(Number($("topk").value) || 0)),
-      seed: Math.max(0, Math.floor(Number($("seed").value) || 0)),
-      maxTokens: 200,
-    };
+    const options = { ...sampling(), seed: Math.max(0, Math.floor(Number($("seed").value) || 0)), maxTokens: 200 };
     const notes = [];
     if (!tokens.length) notes.push("No prompt: the model starts a story of its own.");
     if (state.unknown.size) {
@@ -140,6 +202,9 @@ function setUp(box) {
   }
 
   form.addEventListener("submit", start);
+  let typing = 0;
+  prompt.addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(peek, 150); });
+  for (const part of ["temperature", "topk", "greedy"]) $(part).addEventListener("input", showBars);
   stop.addEventListener("click", () => state.worker && state.worker.postMessage({ type: "stop", run: state.run }));
   const observer = new IntersectionObserver((entries) => {
     if (entries.some((e) => e.isIntersecting)) { observer.disconnect(); load().catch(() => {}); }

@@ -18,7 +18,7 @@ async function write(run, promptIds, options) {
   let reason = "end";
   let count = 0;
   for (const token of generate(model, promptIds, options)) {
-    postMessage({ type: "token", run, id: token.id, attention: token.attention, slid: token.slid });
+    postMessage({ type: "token", run, id: token.id, attention: token.attention, logits: token.logits, slid: token.slid });
     count += 1;
     if (performance.now() - last > 8) {
       await breathe();
@@ -40,6 +40,9 @@ onmessage = async (event) => {
     } else if (msg.type === "generate") {
       if (current) current.stopped = true;
       await write(msg.run, msg.promptIds, msg.options);
+    } else if (msg.type === "peek") {          // the next word's logits after the prompt, before any is drawn
+      const ids = [0, ...msg.promptIds].slice(-model.cfg.context);
+      postMessage({ type: "peeked", ask: msg.ask, logits: model.logitsAfter(ids) });
     } else if (msg.type === "stop") {
       if (current && current.run === msg.run) current.stopped = true;
     }

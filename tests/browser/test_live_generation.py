@@ -186,6 +186,50 @@ def generate_in_box(p, prompt: str, **controls) -> str:
     return box.locator("[data-part=output]").inner_text()
 
 
+BARS_JS = """() => [...document.querySelectorAll('.live-generate [data-part=bars] li')].map((li) =>
+  [li.querySelector('.live-bar-word').textContent, Number(li.dataset.p), li.querySelector('.live-bar-p').textContent])"""
+TITLE = "document.querySelector('.live-generate [data-part=bars-title]').textContent"
+
+
+def python_bars(model, vocab, prompt: str, temperature: float, top_k: int = 0) -> list[tuple[str, float]]:
+    """The ten likeliest next words after the prompt and the rest, from the float16 export in float64."""
+    ids = [0] + [vocab.index(w) if w in vocab else 1 for w in words(prompt)]
+    with torch.no_grad():
+        logits = model(torch.tensor([ids]))[0, -1].numpy() / temperature
+    order = sorted(range(len(logits)), key=lambda i: (-logits[i], i))[: top_k or len(logits)]
+    p = np.exp(logits[order] - logits[order].max())
+    p /= p.sum()
+    rows = [(vocab[i], float(q)) for i, q in zip(order[:10], p[:10])]
+    return rows + ([(f"all {len(order) - 10} others", float(p[10:].sum()))] if len(order) > 10 else [])
+
+
+def test_the_bars_show_the_next_words_distribution_before_any_word(page, reference):
+    """Before Generate: the ten likeliest next words and the rest, as Python's model gives them at the box's
+    temperature and top-k, summing to one; changing either redraws the bars, and no word is written."""
+    model, header = reference
+    vocab = header["vocabulary"]
+    page.open(PATH, figures=[])
+    box = page.page.locator(".live-generate")
+    box.scroll_into_view_if_needed()
+    page.page.wait_for_function(f"{STATUS}.includes('ready')", timeout=30_000)
+    prompt = "Once upon a time, there was a little girl named Mia. She had a red"
+    box.locator("[data-part=prompt]").fill(prompt)
+    page.page.wait_for_function(f"{TITLE}.includes('“red”')", timeout=10_000)
+    for temperature, top_k in ((0.8, 0), (1.7, 0), (1.7, 3)):
+        box.locator("[data-part=temperature]").fill(str(temperature))
+        box.locator("[data-part=topk]").fill(str(top_k))
+        want = python_bars(model, vocab, prompt, temperature, top_k)
+        page.page.wait_for_function(f"() => ({BARS_JS})().length === {len(want)} && "
+                                    f"Math.abs(({BARS_JS})()[0][1] - {want[0][1]}) < 1e-6", timeout=10_000)
+        got = page.page.evaluate(BARS_JS)
+        assert [w for w, _, _ in got] == [w for w, _ in want]
+        assert np.allclose([p for _, p, _ in got], [p for _, p in want], atol=1e-6)
+        assert abs(sum(p for _, p, _ in got) - 1) < 1e-9
+        assert all(text.endswith(" %") and text not in ("0.0 %", "100.0 %") for _, _, text in got)
+    assert box.locator("[data-part=output]").inner_text() == ""
+    assert page.console_errors == [] and page.external_requests == []
+
+
 def test_the_model_loads_only_when_the_reader_reaches_the_box(page, built_site):
     requested = []
     page.page.on("request", lambda r: requested.append(r.url))

@@ -63,6 +63,8 @@ def box() -> HTML:
 <p class="live-help">Top-k 0 keeps every word; greedy always takes the likeliest one; the same seed gives the same story.</p>
 <p class="live-status" data-part="status" role="status">The model ({mb:.2f} MB) loads when you reach this box.</p>
 <p class="live-output" data-part="output"></p>
+<div class="live-next"><p class="live-bars-title" id="st-live-bars-title" data-part="bars-title"></p>
+<ol class="live-bars" data-part="bars" aria-labelledby="st-live-bars-title"></ol></div>
 <div class="live-attention" data-part="attention" tabindex="0" role="region" aria-label="Attention of every head for the newest word"></div>
 <p class="live-attention-text" data-part="attention-text" aria-live="polite"></p>
 <noscript><p>Live generation needs JavaScript.</p></noscript>
