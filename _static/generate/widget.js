@@ -8,6 +8,8 @@ const VIRIDIS = ["#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89
 const SHOWN = 24; // words of attention shown (the newest ones)
 const BARS = 10;  // words with a bar of their own; the rest share one
 const UNK = 1;
+// The number fields: [label, least, whole numbers only, most] (top-k's most is the vocabulary's size).
+const FIELDS = { temperature: ["Temperature", 0.1, false, 2], topk: ["Top-k", 0, true, null], seed: ["Seed", 0, true, 4294967295] };
 
 // A probability as the page writes it: one decimal of a percent, never 0 % or 100 %.
 export function percent(p) {
@@ -59,13 +61,21 @@ function setUp(box) {
     return state.ready;
   }
 
-  // The sampler's settings as the controls give them now.
+  // A number field's value, or null with a message next to it: never a silent default.
+  function field(name) {
+    const input = $(name), [label, min, whole] = FIELDS[name];
+    const max = name === "topk" ? (state.vocab ? state.vocab.length : 1000) : FIELDS[name][3];
+    const text = input.value.trim(), value = Number(text);
+    const ok = text !== "" && Number.isFinite(value) && value >= min && value <= max && (!whole || Number.isInteger(value));
+    $(name + "-error").textContent = ok ? "" : `${label} must be ${whole ? "a whole number" : "a number"} from ${min} to ${max}.`;
+    input.setAttribute("aria-invalid", String(!ok));
+    return ok ? value : null;
+  }
+
+  // The sampler's settings as the controls give them now; null while one is not a number in range.
   function sampling() {
-    return {
-      greedy: $("greedy").checked,
-      temperature: Math.min(2, Math.max(0.1, Number($("temperature").value) || 0.8)),
-      topK: Math.max(0, Math.floor(Number($("topk").value) || 0)),
-    };
+    const temperature = field("temperature"), topK = field("topk");
+    return temperature === null || topK === null ? null : { greedy: $("greedy").checked, temperature, topK };
   }
 
   function promptIds(tokens) {
@@ -84,12 +94,13 @@ function setUp(box) {
     if (state.frame) return;
     state.frame = requestAnimationFrame(() => {
       state.frame = 0;
-      if (!state.logits) return;
-      const dist = distribution(state.logits, sampling());
+      const settings = sampling();
+      if (!state.logits || !settings) return;                // a field out of range: the bars wait for it
+      const dist = distribution(state.logits, settings);
       const rest = dist.slice(BARS).reduce((sum, [, p]) => sum + p, 0);
       const rows = dist.slice(0, BARS).map(([id, p]) => [state.vocab[id], p]);
       if (dist.length > BARS) rows.push([`all ${dist.length - BARS} others`, rest]);
-      barsTitle.textContent = state.barsFor + (sampling().greedy ? " Greedy takes the top word." : "");
+      barsTitle.textContent = state.barsFor + (settings.greedy ? " Greedy takes the top word." : "");
       bars.replaceChildren(...rows.map(([word, p], k) => {
         const li = document.createElement("li");
         if (k === BARS) li.className = "live-bar-others";
@@ -178,6 +189,11 @@ function setUp(box) {
   async function start(event) {
     event.preventDefault();
     await load();
+    const settings = sampling(), seed = field("seed");
+    if (!settings || seed === null) {
+      say("Nothing was written: a setting above is not a number in its range.");
+      return;
+    }
     const text = prompt.value;
     const tokens = words(text);
     const ids = promptIds(tokens);
@@ -187,7 +203,7 @@ function setUp(box) {
     state.run += 1;
     state.busy = true;
     stop.disabled = false;
-    const options = { ...sampling(), seed: Math.max(0, Math.floor(Number($("seed").value) || 0)), maxTokens: 200 };
+    const options = { ...settings, seed, maxTokens: 200 };
     const notes = [];
     if (!tokens.length) notes.push("No prompt: the model starts a story of its own.");
     if (state.unknown.size) {
@@ -205,6 +221,7 @@ function setUp(box) {
   let typing = 0;
   prompt.addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(peek, 150); });
   for (const part of ["temperature", "topk", "greedy"]) $(part).addEventListener("input", showBars);
+  $("seed").addEventListener("input", () => field("seed"));
   stop.addEventListener("click", () => state.worker && state.worker.postMessage({ type: "stop", run: state.run }));
   const observer = new IntersectionObserver((entries) => {
     if (entries.some((e) => e.isIntersecting)) { observer.disconnect(); load().catch(() => {}); }

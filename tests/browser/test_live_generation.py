@@ -230,6 +230,38 @@ def test_the_bars_show_the_next_words_distribution_before_any_word(page, referen
     assert page.console_errors == [] and page.external_requests == []
 
 
+def test_a_setting_out_of_range_is_named_next_to_it_and_nothing_is_written(page, reference):
+    """Never a silent default: a field that is empty or out of range gets a message beside it, and Generate
+    writes nothing until it is fixed."""
+    vocab = len(reference[1]["vocabulary"])
+    page.open(PATH, figures=[])
+    box = page.page.locator(".live-generate")
+    box.scroll_into_view_if_needed()
+    page.page.wait_for_function(f"{STATUS}.includes('ready')", timeout=30_000)
+    valid = {"temperature": "0.8", "topk": "0", "seed": "0"}
+    cases = [("temperature", "5", "Temperature must be a number from 0.1 to 2."),
+             ("temperature", "", "Temperature must be a number from 0.1 to 2."),
+             ("topk", "-1", f"Top-k must be a whole number from 0 to {vocab}."),
+             ("topk", str(vocab + 1), f"Top-k must be a whole number from 0 to {vocab}."),
+             ("seed", "2.5", "Seed must be a whole number from 0 to 4294967295.")]
+    for part, value, message in cases:
+        for name, good in valid.items():
+            box.locator(f"[data-part={name}]").fill(value if name == part else good)
+        error = f"document.querySelector('.live-generate [data-part={part}-error]').textContent"
+        page.page.evaluate(f"{error} = ''")    # what the click writes, not what an earlier one left
+        box.locator("[data-part=generate]").click()
+        page.page.wait_for_function(f"{error} === {json.dumps(message)}", timeout=10_000)
+        assert "Nothing was written" in page.page.evaluate(STATUS)
+        assert box.locator(f"[data-part={part}]").get_attribute("aria-invalid") == "true"
+        assert box.locator("[data-part=output]").inner_text() == ""
+        others = [n for n in valid if n != part]
+        assert [box.locator(f"[data-part={n}-error]").text_content() for n in others] == ["", ""]
+    text = generate_in_box(page, "Once upon a time", greedy=True, **valid)
+    assert text.startswith("Once upon a time") and "written" in page.page.evaluate(STATUS)
+    assert [box.locator(f"[data-part={n}-error]").inner_text() for n in valid] == ["", "", ""]
+    assert page.console_errors == []
+
+
 def test_the_model_loads_only_when_the_reader_reaches_the_box(page, built_site):
     requested = []
     page.page.on("request", lambda r: requested.append(r.url))

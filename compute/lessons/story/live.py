@@ -48,13 +48,16 @@ def box() -> HTML:
     sample = print_sample()
     return HTML(f'''<section class="live-generate" data-models="../{MODELS_DIR}" aria-labelledby="st-live-title">
 <h3 class="live-title" id="st-live-title">Write with the four-head model</h3>
-<form data-part="form" class="live-form">
+<form data-part="form" class="live-form" novalidate>
 <label for="st-live-prompt">The start of a story (or nothing)</label>
 <textarea id="st-live-prompt" data-part="prompt" rows="2">{esc(PROMPT)}</textarea>
 <div class="live-controls">
-<label>Temperature <input type="number" data-part="temperature" min="0.1" max="2" step="0.1" value="{PRINT_SAMPLING.temperature:g}"></label>
-<label>Top-k <input type="number" data-part="topk" min="0" max="1000" step="1" value="0"></label>
-<label>Seed <input type="number" data-part="seed" min="0" step="1" value="{PRINT_SEED}"></label>
+<span class="live-field"><label>Temperature <input type="number" data-part="temperature" min="0.1" max="2" step="0.1" value="{PRINT_SAMPLING.temperature:g}" aria-describedby="st-live-temperature-error"></label>
+<span class="live-error" data-part="temperature-error" id="st-live-temperature-error"></span></span>
+<span class="live-field"><label>Top-k <input type="number" data-part="topk" min="0" step="1" value="0" aria-describedby="st-live-topk-error"></label>
+<span class="live-error" data-part="topk-error" id="st-live-topk-error"></span></span>
+<span class="live-field"><label>Seed <input type="number" data-part="seed" min="0" step="1" value="{PRINT_SEED}" aria-describedby="st-live-seed-error"></label>
+<span class="live-error" data-part="seed-error" id="st-live-seed-error"></span></span>
 <label><input type="checkbox" data-part="greedy"> Greedy</label>
 <button type="submit" data-part="generate">Generate</button>
 <button type="button" data-part="stop" disabled>Stop</button>
