@@ -18,16 +18,22 @@ export function argmax(values) {
   return best;
 }
 
-// The next id: argmax when greedy; otherwise softmax(logits / temperature) over the topK best, one draw.
-export function choose(logits, { greedy, temperature, topK }, random) {
-  if (greedy) return argmax(logits);
+// The words a draw keeps (the topK best, ties by id; 0: every word) and their weights
+// exp(logits / temperature - max), in that order, with their sum: the steps compute/generate.py's choose_one takes.
+function weighted(logits, { temperature, topK }) {
   const n = logits.length;
   let keep = Array.from({ length: n }, (_, i) => i);
   if (topK && topK < n) keep = keep.sort((a, b) => logits[b] - logits[a] || a - b).slice(0, topK);
   let max = -Infinity;
   for (const i of keep) max = Math.max(max, logits[i] / temperature);
   const weights = keep.map((i) => Math.exp(logits[i] / temperature - max));
-  const total = weights.reduce((s, x) => s + x, 0);
+  return { keep, weights, total: weights.reduce((s, x) => s + x, 0) };
+}
+
+// The next id: argmax when greedy; otherwise softmax(logits / temperature) over the topK best, one draw.
+export function choose(logits, settings, random) {
+  if (settings.greedy) return argmax(logits);
+  const { keep, weights, total } = weighted(logits, settings);
   let u = random() * total;
   for (let k = 0; k < keep.length; k++) {
     u -= weights[k];
@@ -36,15 +42,8 @@ export function choose(logits, { greedy, temperature, topK }, random) {
   return keep[keep.length - 1];
 }
 
-// The distribution choose() draws from, as [id, probability] for the words it keeps, largest first (ties by id):
-// softmax(logits / temperature) over the topK best (0: every word). The same steps as choose's weights.
-export function distribution(logits, { temperature, topK }) {
-  const n = logits.length;
-  let keep = Array.from({ length: n }, (_, i) => i);
-  if (topK && topK < n) keep = keep.sort((a, b) => logits[b] - logits[a] || a - b).slice(0, topK);
-  let max = -Infinity;
-  for (const i of keep) max = Math.max(max, logits[i] / temperature);
-  const weights = keep.map((i) => Math.exp(logits[i] / temperature - max));
-  const total = weights.reduce((s, x) => s + x, 0);
+// The distribution choose() draws from, as [id, probability] for the words it keeps, largest first (ties by id).
+export function distribution(logits, settings) {
+  const { keep, weights, total } = weighted(logits, settings);
   return keep.map((i, k) => [i, weights[k] / total]).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
 }
