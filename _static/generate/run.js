@@ -3,36 +3,82 @@ import { choose, seeded } from "./sample.js";
 
 export const EOS = 0; // "<eos>" starts a story and ends one (compute/data/tokenizer.py)
 
+// One story being written: the words read so far (at most the context: when they outgrow it, the oldest half is
+// dropped and the rest read again, "slid"), every layer's keys and values for them, the scores and attention
+// at the newest position, and the seeded generator the draws come from. `silenced`: heads
+// (layer * n_head + head) whose output is zeroed throughout.
+export class Session {
+  constructor(model, promptIds, { seed = 0, silenced = [] } = {}) {
+    this.model = model;
+    this.context = model.cfg.context;
+    this.random = seeded(seed);
+    this.draws = 0;                    // numbers taken from the generator so far
+    this.off = silenced.length ? new Set(silenced) : null;
+    this.written = [];                 // the ids appended after the prompt
+    let ids = [EOS, ...promptIds];
+    this.slid = ids.length > this.context;
+    if (this.slid) ids = ids.slice(ids.length - this.context + 1);
+    this.ids = ids;
+    this.read();
+  }
+
+  // Read this.ids from scratch: out = {logits, attention} at the newest position.
+  read() {
+    this.cache = this.model.newCache();
+    this.ids.forEach((id, pos) => { this.out = this.model.step(id, pos, this.cache, this.off); });
+  }
+
+  // The next word by the sampler (not yet appended): argmax when greedy, else one seeded draw.
+  draw(settings) {
+    if (!settings.greedy) this.draws += 1;
+    return choose(this.out.logits, settings, this.random);
+  }
+
+  // Append a word and read it; returns whether the window slid to make room.
+  take(id) {
+    this.written.push(id);
+    this.ids.push(id);
+    if (this.ids.length > this.context) {        // slide: keep the newer half, read it again
+      this.ids = this.ids.slice(this.ids.length - this.context / 2);
+      this.read();
+      return true;
+    }
+    this.out = this.model.step(id, this.ids.length - 1, this.cache, this.off);
+    return false;
+  }
+
+  // A session that has taken `written` after the prompt and made `draws` draws, read once at the end
+  // (what a session that wrote them word by word holds).
+  static resume(model, promptIds, written, { seed = 0, silenced = [], draws = 0 } = {}) {
+    const s = new Session(model, [], { seed, silenced });
+    let ids = [EOS, ...promptIds];
+    s.slid = ids.length > s.context;
+    if (s.slid) ids = ids.slice(ids.length - s.context + 1);
+    for (const id of written) {
+      ids.push(id);
+      if (ids.length > s.context) { ids = ids.slice(ids.length - s.context / 2); s.slid = true; }
+    }
+    s.ids = ids;
+    s.written = [...written];
+    for (let k = 0; k < draws; k++) s.random();
+    s.draws = draws;
+    s.read();
+    return s;
+  }
+}
+
 // Yields {id, attention, logits, slid} for each new word: `attention` is every head's weights, at the
-// position that chose the word, over the words before it; `logits` the scores it was drawn from. When the words outgrow the context,
-// the oldest half is dropped and the rest re-read ("slid"). `silenced`: heads (layer * n_head + head)
-// whose output is zeroed throughout.
+// position that chose the word, over the words before it; `logits` the scores it was drawn from; `slid`
+// whether the words before it outgrew the context.
 export function* generate(model, promptIds, { maxTokens = 200, greedy = false, temperature = 0.8, topK = 0, seed = 0,
                                               silenced = [] } = {}) {
-  const context = model.cfg.context;
-  const random = seeded(seed);
-  const off = silenced.length ? new Set(silenced) : null;
-  let ids = [EOS, ...promptIds];
-  let slid = false;
-  if (ids.length > context) {
-    ids = ids.slice(ids.length - context + 1);
-    slid = true;
-  }
-  let cache = model.newCache();
-  let out = null;
-  ids.forEach((id, pos) => { out = model.step(id, pos, cache, off); });
+  const s = new Session(model, promptIds, { seed, silenced });
+  let slid = s.slid;
   for (let n = 0; n < maxTokens; n++) {
-    const id = choose(out.logits, { greedy, temperature, topK }, random);
+    const id = s.draw({ greedy, temperature, topK });
     if (id === EOS) return;
-    yield { id, attention: out.attention, logits: out.logits, slid };
-    slid = false;
-    ids.push(id);
-    if (ids.length > context) {                 // slide: keep the newer half, read it again
-      ids = ids.slice(ids.length - context / 2);
-      cache = model.newCache();
-      ids.slice(0, -1).forEach((x, pos) => model.step(x, pos, cache, off));
-      slid = true;
-    }
-    out = model.step(id, ids.length - 1, cache, off);
+    const { attention, logits } = s.out;
+    yield { id, attention, logits, slid };
+    slid = s.take(id);
   }
 }

@@ -3,35 +3,57 @@
 const SAME = { "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"' };
 const TOKEN = /\p{L}+(?:'\p{L}+)*|[.,!?"]/gu;
 const HUGS_LEFT = new Set([".", ",", "!", "?", "'s"]);
+const SILENT = /^[\p{M}\p{Cf}]$/u;  // marks and format characters: dropped with the character they belong to
+
+function clean(text) {
+  return text.toLowerCase().replace(/[\u2018\u2019\u201c\u201d]/g, (c) => SAME[c]);
+}
 
 // Lower-case word and punctuation tokens; a trailing possessive 's is split off ("lily's" -> lily 's).
 export function words(text) {
-  const clean = text.toLowerCase().replace(/[\u2018\u2019\u201c\u201d]/g, (c) => SAME[c]);
   const out = [];
-  for (const token of clean.match(TOKEN) || []) {
+  for (const token of clean(text).match(TOKEN) || []) {
     if (token.length > 2 && token.endsWith("'s")) out.push(token.slice(0, -2), "'s");
     else out.push(token);
   }
   return out;
 }
 
-// [space before, word as printed] for each token: capitals for sentence starts, quoted speech,
-// proper names and "i"; punctuation and 's hug the word before; quotes open and close in turn.
-export function readable(tokens, proper, open = false, start = true) {
-  const out = [];
-  let inside = open;
-  tokens.forEach((t, i) => {
-    const afterOpen = i > 0 && tokens[i - 1] === '"' && inside;
+// The characters words() reads past (digits, emoji, symbols), each once, in the order they first appear.
+export function dropped(text) {
+  const left = clean(text).replace(TOKEN, " ");
+  return [...new Set([...left].filter((c) => !/\s/u.test(c) && !SILENT.test(c)))];
+}
+
+// Prints tokens one at a time as readable text: [space before, word as printed] for each. Capitals for
+// sentence starts, quoted speech, proper names and "i"; punctuation and 's hug the word before; quotes open
+// and close in turn. Appending a token never changes how the ones before it print.
+export class Printer {
+  constructor(proper) {
+    this.proper = proper;
+    this.inside = false;   // within quoted speech
+    this.start = true;     // the next word starts a sentence
+    this.last = null;      // the token before
+  }
+
+  next(t) {
+    const first = this.last === null, before = this.last;
+    this.last = t;
     if (t === '"') {
-      out.push([i === 0 || inside ? "" : " ", t]);
-      inside = !inside;
-      start = inside || (i > 0 && tokens[i - 1] === ".");
-      return;
+      const space = first || this.inside ? "" : " ";   // a closing quote hugs the speech
+      this.inside = !this.inside;
+      this.start = this.inside || before === ".";
+      return [space, t];
     }
-    const space = i === 0 || afterOpen || HUGS_LEFT.has(t) ? "" : " ";
-    const capital = (start && /^\p{L}/u.test(t)) || proper.has(t) || t === "i";
-    out.push([space, capital ? t[0].toUpperCase() + t.slice(1) : t]);
-    start = t === "." || t === "!" || t === "?";
-  });
-  return out;
+    const afterOpen = before === '"' && this.inside;
+    const space = first || afterOpen || HUGS_LEFT.has(t) ? "" : " ";
+    const capital = (this.start && /^\p{L}/u.test(t)) || this.proper.has(t) || t === "i";
+    this.start = t === "." || t === "!" || t === "?";
+    return [space, capital ? t[0].toUpperCase() + t.slice(1) : t];
+  }
+}
+
+export function readable(tokens, proper) {
+  const printer = new Printer(proper);
+  return tokens.map((t) => printer.next(t));
 }

@@ -1,37 +1,39 @@
-// The live-generation box of Part III: prompt, controls, words as they come, and every head's attention.
+// The live-generation box of Part III: a prompt, the sampler's settings, the words as they come, the next
+// word's probabilities, every head's attention for any word written, and switches that silence heads.
 // The model (about 0.6 MB) is fetched from the site only when the reader nears the box; it runs in a
-// worker (worker.js), so typing and scrolling never wait for it.
-import { distribution } from "./sample.js";
-import { readable, words } from "./text.js";
+// worker (worker.js), so typing and scrolling never wait for it. What the box draws is in view.js.
+import { drawAttention, drawBars, percent } from "./view.js";
+import { dropped, Printer, words } from "./text.js";
 
-const VIRIDIS = ["#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725"];
-const SHOWN = 24; // words of attention shown (the newest ones)
-const BARS = 10;  // words with a bar of their own; the rest share one
 const UNK = 1;
+const RUN = 200;          // words one Generate or Go on writes at most
+const MAX_WORDS = 1000;   // a story grows no longer (every word keeps its scores and attention)
 // The number fields: [label, least, whole numbers only, most] (top-k's most is the vocabulary's size).
 const FIELDS = { temperature: ["Temperature", 0.1, false, 2], topk: ["Top-k", 0, true, null], seed: ["Seed", 0, true, 4294967295] };
-
-// A probability as the page writes it: one decimal of a percent, never 0 % or 100 %.
-export function percent(p) {
-  if (p < 0.0005) return "< 0.1 %";
-  if (p > 0.9995) return "> 99.9 %";
-  return (100 * p).toFixed(1) + " %";
-}
-
-function colour(w) {
-  return VIRIDIS[Math.min(VIRIDIS.length - 1, Math.floor(w * VIRIDIS.length))];
-}
+// Why a run ended, as the status says it: the worker's reason, and what "limit" means for each kind of run.
+const REASONS = { end: "the model ended the story", stopped: "stopped", generate: "the length limit was reached",
+                  step: "one step", take: "your word" };
 
 function setUp(box) {
   const $ = (name) => box.querySelector(`[data-part="${name}"]`);
-  const form = $("form"), prompt = $("prompt"), status = $("status"), output = $("output");
-  const stop = $("stop"), view = $("attention"), viewText = $("attention-text");
-  const bars = $("bars"), barsTitle = $("bars-title");
-  const state = { worker: null, ready: null, vocab: null, index: null, proper: new Set(), run: 0,
-                  promptTokens: [], newTokens: [], unknown: new Set(), busy: false, layers: 0, heads: 0,
-                  ask: 0, logits: null, barsFor: "", frame: 0 };
+  const prompt = $("prompt"), status = $("status"), progress = $("progress"), notes = $("notes");
+  const promptWords = $("prompt-words"), list = $("words"), caret = $("caret"), output = $("output");
+  const stop = $("stop"), view = $("attention"), viewText = $("attention-text"), bars = $("bars"), barsTitle = $("bars-title");
+  const heads = [...box.querySelectorAll("[data-head]")];
+  const state = {
+    worker: null, ready: null, vocab: null, index: null, proper: new Set(), context: 0,
+    run: 0,                 // the request being answered: messages of an older one are dropped
+    busy: false, starter: null, runStart: 0, runSettings: null,
+    story: null,            // what is on screen, as the worker is sent it: {text, prompt, written, seed, silenced, draws}
+    tokens: [],             // every word read, as printed in the attention table: <start>, the prompt's, the written ones
+    preds: [],              // preds[k]: the prediction written[k] was drawn from; the last one is the next word's
+    draws: [],              // draws[k]: the generator's draws after written[k]
+    shown: 0,               // written words on screen
+    selected: null,         // the prediction shown: an index into preds; null follows the newest
+    printer: null, frame: 0, notes: "", barFocus: -1,
+  };
 
-  function say(text) { status.textContent = text; }
+  function say(text) { status.textContent = text; }  // role=status: read out once per run
 
   function load() {
     if (state.ready) return state.ready;
@@ -45,12 +47,11 @@ function setUp(box) {
           state.index = new Map(msg.vocabulary.map((w, i) => [w, i]));
           state.proper = new Set(msg.proper);
           state.context = msg.context;
-          state.layers = msg.layers;
-          state.heads = msg.heads;
-          say("The model is ready: write the start of a story, or leave the box empty, and press Generate.");
+          say("The model is ready: write the start of a story, or leave the box empty, and press Generate or Step.");
           state.worker.onmessage = (e) => onMessage(e.data);
           resolve();
-          peek();
+          newStory();
+          ask();
         } else if (msg.type === "error") {
           say("The model could not be loaded: " + msg.message);
           reject(new Error(msg.message));
@@ -78,151 +79,286 @@ function setUp(box) {
     return temperature === null || topK === null ? null : { greedy: $("greedy").checked, temperature, topK };
   }
 
-  function promptIds(tokens) {
-    return tokens.map((t) => (state.index.has(t) ? state.index.get(t) : UNK));
+  function silenced() {
+    return heads.filter((b) => b.getAttribute("aria-pressed") === "true").map((b) => Number(b.dataset.head));
   }
 
-  // Ask the worker for the next word's scores after the prompt as it stands (no word is drawn).
-  function peek() {
-    if (!state.vocab || state.busy) return;
-    state.ask += 1;
-    state.worker.postMessage({ type: "peek", ask: state.ask, promptIds: promptIds(words(prompt.value)) });
-  }
-
-  // The bars: the distribution the next draw uses (temperature and top-k applied), at most once a frame.
-  function showBars() {
-    if (state.frame) return;
-    state.frame = requestAnimationFrame(() => {
-      state.frame = 0;
-      const settings = sampling();
-      if (!state.logits || !settings) return;                // a field out of range: the bars wait for it
-      const dist = distribution(state.logits, settings);
-      const rest = dist.slice(BARS).reduce((sum, [, p]) => sum + p, 0);
-      const rows = dist.slice(0, BARS).map(([id, p]) => [state.vocab[id], p]);
-      if (dist.length > BARS) rows.push([`all ${dist.length - BARS} others`, rest]);
-      barsTitle.textContent = state.barsFor + (settings.greedy ? " Greedy takes the top word." : "");
-      bars.replaceChildren(...rows.map(([word, p], k) => {
-        const li = document.createElement("li");
-        if (k === BARS) li.className = "live-bar-others";
-        li.dataset.p = String(p);
-        const label = Object.assign(document.createElement("span"), { className: "live-bar-word", textContent: word });
-        const bar = Object.assign(document.createElement("span"), { className: "live-bar" });
-        bar.append(Object.assign(document.createElement("span"), { style: `width: ${(100 * p).toFixed(2)}%` }));
-        const value = Object.assign(document.createElement("span"), { className: "live-bar-p", textContent: percent(p) });
-        li.append(label, bar, value);
-        return li;
-      }));
-    });
-  }
-
-  function render() {
-    const tokens = [...state.promptTokens, ...state.newTokens];
-    const parts = readable(tokens, state.proper);
-    output.replaceChildren();
-    parts.forEach(([space, word], i) => {
-      if (space) output.append(space);
-      const span = document.createElement("span");
-      span.textContent = word;
-      if (i < state.promptTokens.length) span.className = "live-prompt" + (state.unknown.has(i) ? " live-unknown" : "");
-      output.append(span);
-    });
-  }
-
-  function drawAttention(attention) {
-    const tokens = [...state.promptTokens, ...state.newTokens.slice(0, -1)];
-    const n = attention[0][0].length;                   // positions read, <eos> first
-    const labels = ["<start>", ...tokens].slice(-n);
-    const first = Math.max(0, n - SHOWN);
-    const table = document.createElement("table");
-    const head = table.createTHead().insertRow();
-    head.append(Object.assign(document.createElement("th"), { textContent: "head" }));
-    for (let j = first; j < n; j++) head.append(Object.assign(document.createElement("th"), { textContent: labels[j], scope: "col" }));
-    const body = table.createTBody();
-    let best = { w: -1 };
-    attention.forEach((layer, l) => layer.forEach((row, h) => {
-      const tr = body.insertRow();
-      tr.append(Object.assign(document.createElement("th"), { textContent: `L${l + 1} H${h + 1}`, scope: "row" }));
-      for (let j = first; j < n; j++) {
-        const td = tr.insertCell();
-        td.style.background = colour(row[j]);
-        td.title = `L${l + 1} H${h + 1} → “${labels[j]}”: ${row[j].toFixed(3)}`;
-        if (row[j] > best.w && j > 0) best = { w: row[j], l, h, word: labels[j] };
-      }
+  // A new story from the prompt as it stands: nothing written yet.
+  function newStory() {
+    const text = prompt.value, tokens = words(text);
+    const unknown = new Set(tokens.map((t, i) => (state.index.has(t) ? -1 : i)).filter((i) => i >= 0));
+    const ids = tokens.map((t, i) => (unknown.has(i) ? UNK : state.index.get(t)));
+    state.story = { text, prompt: ids, written: [], seed: state.story ? state.story.seed : 0, silenced: silenced(), draws: 0 };
+    state.tokens = ["<start>", ...tokens];
+    state.preds = [];
+    state.draws = [];
+    state.shown = 0;
+    state.selected = null;
+    state.printer = new Printer(state.proper);
+    promptWords.replaceChildren(...tokens.map((t, i) => {
+      const [space, word] = state.printer.next(t);
+      const span = Object.assign(document.createElement("span"), { textContent: word, className: "live-prompt" + (unknown.has(i) ? " live-unknown" : "") });
+      const out = document.createDocumentFragment();
+      out.append(space, span);
+      return out;
     }));
-    view.replaceChildren(table);
-    const newest = state.newTokens[state.newTokens.length - 1];
-    viewText.textContent = best.w >= 0
-      ? `Choosing “${newest}”: the strongest look back is L${best.l + 1} H${best.h + 1} on “${best.word}” (${best.w.toFixed(2)}).`
-      : "";
+    list.replaceChildren(caret);
+    const found = [];
+    if (!tokens.length) found.push("No prompt: the model starts a story of its own.");
+    if (unknown.size) found.push(`Not in the model's vocabulary, read as <unk>: ${[...new Set([...unknown].map((i) => tokens[i]))].join(", ")}.`);
+    const gone = dropped(text);
+    if (gone.length) found.push(`Not read at all (the model knows only letters and . , ! ? "): ${gone.join(" ")}`);
+    if (ids.length + 1 > state.context) found.push(`The prompt is longer than the context of ${state.context} words: only its last words are read.`);
+    state.notes = found.join(" ");
+    notes.textContent = state.notes;
   }
 
-  function onMessage(msg) {
-    if (msg.type === "peeked") {
-      if (msg.ask !== state.ask || state.busy) return;  // the prompt changed since, or a run began
-      state.logits = msg.logits;
-      const last = words(prompt.value).slice(-1)[0];
-      state.barsFor = last ? `The next word after “${last}”:` : "The first word of a story:";
-      showBars();
-      return;
-    }
-    if (msg.run !== state.run) return;                 // a run that was replaced
-    if (msg.type === "token") {
-      state.newTokens.push(state.vocab[msg.id]);
-      state.logits = msg.logits;
-      state.barsFor = `“${state.vocab[msg.id]}” was drawn from:`;
-      showBars();
-      if (msg.slid) say(`The story is longer than the model's context of ${state.context} words: the oldest words were dropped.`);
-      render();
-      drawAttention(msg.attention);
-    } else if (msg.type === "done") {
-      state.busy = false;
-      stop.disabled = true;
-      const why = { end: "the model ended the story", stopped: "stopped", limit: "the length limit was reached" }[msg.reason];
-      say(`${state.notes}${msg.count} words written (${why}).`);
-    } else if (msg.type === "error") {
-      state.busy = false;
-      stop.disabled = true;
-      say("Something went wrong: " + msg.message);
-    }
+  function syncPrompt() {
+    if (state.story && prompt.value !== state.story.text) newStory();
   }
 
-  async function start(event) {
-    event.preventDefault();
+  function request(type, extra = {}) {
+    state.run += 1;
+    state.worker.postMessage({ type, run: state.run, story: state.story, ...extra });
+  }
+
+  // The next word's scores after the story on screen (nothing is drawn).
+  function ask() {
+    if (!state.vocab || state.busy) return;
+    state.preds.length = state.story.written.length;
+    state.story.silenced = silenced();
+    request("next");
+  }
+
+  // Write: `count` words by the sampler, or the reader's word `take`.
+  async function write(kind, count, take) {
     await load();
+    if (state.busy) return;
+    syncPrompt();
     const settings = sampling(), seed = field("seed");
     if (!settings || seed === null) {
       say("Nothing was written: a setting above is not a number in its range.");
       return;
     }
-    const text = prompt.value;
-    const tokens = words(text);
-    const ids = promptIds(tokens);
-    state.unknown = new Set(tokens.map((t, i) => (state.index.has(t) ? -1 : i)).filter((i) => i >= 0));
-    state.promptTokens = tokens.map((t, i) => (state.unknown.has(i) ? t : state.vocab[ids[i]]));
-    state.newTokens = [];
-    state.run += 1;
-    state.busy = true;
-    stop.disabled = false;
-    const options = { ...settings, seed, maxTokens: 200 };
-    const notes = [];
-    if (!tokens.length) notes.push("No prompt: the model starts a story of its own.");
-    if (state.unknown.size) {
-      const unknown = [...new Set([...state.unknown].map((i) => tokens[i]))];
-      notes.push(`Not in the model's vocabulary, read as <unk>: ${unknown.join(", ")}.`);
+    const room = MAX_WORDS - state.story.written.length;
+    if (room <= 0) {
+      say(`Nothing was written: the story has reached ${MAX_WORDS} words.`);
+      return;
     }
-    if (ids.length + 1 > state.context) notes.push(`The prompt is longer than the context of ${state.context} words: only its last words are read.`);
-    state.notes = notes.length ? notes.join(" ") + " " : "";
-    say(`${state.notes}Writing…`);
-    render();
-    state.worker.postMessage({ type: "generate", run: state.run, promptIds: ids, options });
+    Object.assign(state.story, { seed, silenced: silenced() });
+    Object.assign(state, { kind, busy: true, starter: document.activeElement, runStart: state.story.written.length,
+                           runSettings: { ...settings, silenced: state.story.silenced } });
+    stop.disabled = false;
+    progress.textContent = "Writing…";
+    request("write", { settings, count: Math.min(count, room), take });
   }
 
-  form.addEventListener("submit", start);
+  function finish(reason) {
+    if (state.frame) cancelAnimationFrame(state.frame);
+    state.busy = false;
+    draw();                                               // the last words on screen as the status says they are
+    stop.disabled = true;
+    progress.textContent = "";
+    const n = state.story.written.length - state.runStart;
+    const fresh = state.runStart === 0 && state.notes ? state.notes + " " : "";
+    if (n === 0 && reason === "end") say(`${fresh}The model ends the story here: choose a word from the bars, or type one, to write on.`);
+    else say(`${fresh}${n} ${n === 1 ? "word" : "words"} written (${REASONS[reason === "limit" ? state.kind : reason]}).`);
+    const focus = document.activeElement;
+    if (focus === stop || focus === document.body || !box.contains(focus)) {
+      if (state.starter && state.starter.isConnected && !state.starter.disabled && box.contains(state.starter)) state.starter.focus();
+    }
+    if (silenced().join() !== state.story.silenced.join()) ask();   // a head switched during the run
+  }
+
+  // Stop: what is on screen is the story; the words the worker sent after it are dropped.
+  function halt() {
+    if (!state.busy) return;
+    const k = state.shown;
+    state.story.written.length = k;
+    state.tokens.length = 1 + state.story.prompt.length + k;
+    state.preds.length = k + 1;
+    state.draws.length = k;
+    state.story.draws = k ? state.draws[k - 1] : 0;
+    state.worker.postMessage({ type: "stop", run: state.run });
+    state.run += 1;                                       // every later message of that run is dropped
+    finish("stopped");
+  }
+
+  function onMessage(msg) {
+    if (msg.run !== state.run) return;
+    if (msg.type === "next") {
+      state.preds[state.story.written.length] = msg;
+      if (msg.slid && !state.busy) notes.textContent = state.notes;
+    } else if (msg.type === "token") {
+      const k = state.story.written.length;
+      Object.assign(state.preds[k], { settings: state.runSettings, chosen: msg.chosen });
+      state.story.written.push(msg.id);
+      state.story.draws = msg.draws;
+      state.draws.push(msg.draws);
+      state.tokens.push(state.vocab[msg.id]);
+      state.preds.push(msg.next);
+      if (msg.slid) say(`The story is longer than the model's context of ${state.context} words: the oldest words were dropped.`);
+    } else if (msg.type === "done") {
+      state.story.draws = msg.draws;
+      finish(msg.reason);
+      return;
+    } else if (msg.type === "error") {
+      state.busy = false;
+      stop.disabled = true;
+      progress.textContent = "";
+      say("Something went wrong: " + msg.message);
+    }
+    schedule();
+  }
+
+  // Draw at most once a frame: the new words appended, then the selected word's bars and attention.
+  function schedule() {
+    if (!state.frame) state.frame = requestAnimationFrame(draw);
+  }
+
+  function draw() {
+    state.frame = 0;
+    const written = state.story.written;
+    if (state.shown < written.length) {
+      const words = document.createDocumentFragment();
+      for (let k = state.shown; k < written.length; k++) {
+        const [space, word] = state.printer.next(state.vocab[written[k]]);
+        const option = Object.assign(document.createElement("span"), { role: "option", id: `${box.id}-w${k}`, className: "live-word" });
+        option.setAttribute("role", "option");
+        option.setAttribute("aria-selected", "false");
+        option.dataset.k = String(k);
+        if (state.preds[k] && state.preds[k].chosen) option.classList.add("live-chosen");
+        option.append(space, Object.assign(document.createElement("span"), { textContent: word }));
+        words.append(option);
+      }
+      list.insertBefore(words, caret);
+      state.shown = written.length;
+    }
+    caret.dataset.k = String(written.length);
+    showSelected();
+    if (state.selected === null) output.scrollTop = output.scrollHeight;   // the newest words in view
+  }
+
+  function showSelected() {
+    const last = state.preds.length - 1;
+    const k = state.selected === null ? last : Math.min(state.selected, last);
+    const pred = state.preds[k];
+    const option = k === state.story.written.length ? caret : list.querySelector(`[data-k="${k}"]`);
+    for (const o of list.querySelectorAll('[aria-selected="true"]')) o.setAttribute("aria-selected", "false");
+    if (option) {
+      option.setAttribute("aria-selected", "true");
+      list.setAttribute("aria-activedescendant", option.id);
+      if (state.selected !== null && document.activeElement === list) option.scrollIntoView({ block: "nearest" });
+    }
+    if (!pred) return;
+    const pending = k === state.story.written.length;
+    const settings = pending ? sampling() : pred.settings;
+    if (!settings) return;                                   // a field out of range: the bars wait for it
+    const labels = state.tokens.slice(pred.end - pred.attention[0][0].length, pred.end);
+    const before = state.tokens[pred.end - 1];
+    // A bar's word that had focus keeps it: the same row's button once the bars can be chosen from again.
+    const buttons = () => [...bars.querySelectorAll("button")];
+    const focused = buttons().indexOf(document.activeElement);
+    if (focused >= 0) state.barFocus = focused;
+    const p = drawBars(bars, pred, settings, state.vocab, { choosable: pending && !state.busy, chosen: pending ? null : state.story.written[k] });
+    if (state.barFocus >= 0 && (focused >= 0 || document.activeElement === bars)) {
+      const again = buttons()[state.barFocus];
+      if (again) { again.focus(); state.barFocus = -1; } else bars.focus();
+    }
+    const off = settings.silenced && settings.silenced.length ? ` With ${settings.silenced.map(headName).join(", ")} silenced.` : "";
+    const greedy = settings.greedy ? " Greedy takes the top word." : "";
+    const word = pending ? "" : `“${state.vocab[state.story.written[k]]}”`;
+    barsTitle.textContent = pending
+      ? (before === "<start>" ? "The first word of a story:" : `The next word after “${before}”:`) + greedy
+        + (silenced().length ? ` With ${silenced().map(headName).join(", ")} silenced.` : "")
+      : (pred.chosen ? `You chose ${word} (${percent(p)} by the model) after “${before}”:` : `${word} (${percent(p)}) was drawn after “${before}” from:`) + greedy + off;
+    const best = drawAttention(view, pred, labels, new Set(pending ? silenced() : settings.silenced || []));
+    view.scrollLeft = view.scrollWidth;                     // the newest words read, at the right
+    viewText.textContent = best.w < 0 ? "" : `${pending ? "For the next word" : "Choosing " + word}: the strongest look back is ${best.head} on “${best.word}” (${best.w.toFixed(2)}).`;
+  }
+
+  function headName(k) {
+    return heads.find((b) => Number(b.dataset.head) === k).textContent.trim();
+  }
+
+  function select(k) {
+    const last = state.preds.length - 1;
+    state.selected = k >= last ? null : Math.max(0, k);
+    schedule();
+  }
+
+  // The reader's next word, typed: one word of the vocabulary, or a message next to the field.
+  function typed() {
+    const input = $("word"), error = $("word-error"), tokens = words(input.value);
+    let message = "";
+    if (tokens.length !== 1) message = "Write one word (or one of . , ! ? \").";
+    else if (!state.index.has(tokens[0]) || state.index.get(tokens[0]) <= UNK) message = `“${tokens[0]}” is not in the model's vocabulary.`;
+    error.textContent = message;
+    input.setAttribute("aria-invalid", String(Boolean(message)));
+    return message ? null : state.index.get(tokens[0]);
+  }
+
+  $("form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    await load();
+    if (state.busy) return;
+    newStory();
+    write("generate", RUN);
+  });
+  $("step").addEventListener("click", () => write("step", 1));
+  $("go-on").addEventListener("click", () => write("generate", RUN));
+  $("add").addEventListener("click", () => { const id = state.vocab && typed(); if (id !== null && id !== undefined) write("take", 1, id); });
+  $("word").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); $("add").click(); } });
+  bars.addEventListener("click", (e) => {
+    const button = e.target.closest("button[data-id]");
+    if (button && !state.busy) write("take", 1, Number(button.dataset.id));
+  });
+  list.addEventListener("click", (e) => {
+    const option = e.target.closest("[data-k]");
+    if (option) { list.focus(); select(Number(option.dataset.k)); }
+  });
+  list.addEventListener("keydown", (e) => {
+    const last = state.preds.length - 1, k = state.selected === null ? last : state.selected;
+    const to = { ArrowLeft: k - 1, ArrowUp: k - 1, ArrowRight: k + 1, ArrowDown: k + 1, Home: 0, End: last }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    select(to);
+  });
+  view.addEventListener("click", (e) => {
+    const cell = e.target.closest("td");
+    if (cell) viewText.textContent = cell.dataset.note;
+  });
+  $("numbers").addEventListener("click", (e) => {
+    const on = e.currentTarget.getAttribute("aria-pressed") !== "true";
+    e.currentTarget.setAttribute("aria-pressed", String(on));
+    view.classList.toggle("live-show-values", on);
+  });
+  for (const b of heads) {
+    b.addEventListener("click", () => {
+      b.setAttribute("aria-pressed", String(b.getAttribute("aria-pressed") !== "true"));
+      ask();
+      schedule();
+    });
+  }
+  $("try").addEventListener("click", async () => {
+    await load();
+    halt();
+    const off = new Set(JSON.parse($("try").dataset.silence));
+    for (const b of heads) b.setAttribute("aria-pressed", String(off.has(Number(b.dataset.head))));
+    prompt.value = $("try").dataset.prompt;
+    newStory();
+    ask();
+    say(`Section 6's story, with ${silenced().map(headName).join(", ")} silenced: the bars show the next word.`);
+  });
+  box.addEventListener("keydown", (e) => { if (e.key === "Escape" && state.busy) { e.preventDefault(); halt(); } });
   let typing = 0;
-  prompt.addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(peek, 150); });
-  for (const part of ["temperature", "topk", "greedy"]) $(part).addEventListener("input", showBars);
+  prompt.addEventListener("input", () => {
+    clearTimeout(typing);
+    typing = setTimeout(() => { if (!state.vocab) return; halt(); newStory(); ask(); }, 150);
+  });
+  for (const part of ["temperature", "topk", "greedy"]) $(part).addEventListener("input", schedule);
   $("seed").addEventListener("input", () => field("seed"));
-  stop.addEventListener("click", () => state.worker && state.worker.postMessage({ type: "stop", run: state.run }));
+  stop.addEventListener("click", halt);
   const observer = new IntersectionObserver((entries) => {
     if (entries.some((e) => e.isIntersecting)) { observer.disconnect(); load().catch(() => {}); }
   }, { rootMargin: "50% 0px" });

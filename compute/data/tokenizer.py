@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -15,6 +16,16 @@ UNK = "<unk>"  # any word the vocabulary has not seen
 _SAME = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
 _LETTERS = r"[^\W\d_]+"  # a run of letters (any alphabet), no digits or underscores
 _TOKEN = re.compile(rf"{_LETTERS}(?:'{_LETTERS})*|[.,!?\"]")
+
+
+def _lower(text: str) -> str:
+    return text.lower().translate(_SAME)
+
+
+def _letters_only(text: str) -> str:
+    """Every number-like character that is not a digit (², ½, Ⅻ) made a space, length kept: Python's word
+    characters include them, a letter (Unicode's L, as the page's tokenizer reads it) is none of them."""
+    return "".join(" " if c.isalnum() and not c.isalpha() else c for c in text)
 
 
 def words(text: str) -> list[str]:
@@ -31,14 +42,32 @@ def words(text: str) -> list[str]:
     ['"', 'let', "'s", 'go', ',', '"', 'said', 'tom', '.']
     >>> words('Ice-cream: 3 scoops; yum...')
     ['ice', 'cream', 'scoops', 'yum', '.', '.', '.']
+    >>> words('x² and ½ cup')
+    ['x', 'and', 'cup']
     """
     tokens = []
-    for token in _TOKEN.findall(text.lower().translate(_SAME)):
+    for token in _TOKEN.findall(_letters_only(_lower(text))):
         if len(token) > 2 and token.endswith("'s"):
             tokens.extend((token[:-2], "'s"))
         else:
             tokens.append(token)
     return tokens
+
+
+def dropped(text: str) -> list[str]:
+    """The characters words() reads past (digits, emoji, symbols), each once, in the order they first appear;
+    marks and format characters (a combining accent, an emoji's joiner) go with the character they belong to.
+
+    >>> dropped("3 cats 🙂, 12 dogs & x²!")
+    ['3', '🙂', '1', '2', '&', '²']
+    """
+    lower = _lower(text)
+    read = set()
+    for m in _TOKEN.finditer(_letters_only(lower)):
+        read.update(range(*m.span()))
+    left = [c for i, c in enumerate(lower) if i not in read]
+    seen = [c for c in left if not c.isspace() and unicodedata.category(c)[0] != "M" and unicodedata.category(c) != "Cf"]
+    return list(dict.fromkeys(seen))
 
 
 HUGS_LEFT = (".", ",", "!", "?", "'s")  # printed without a space before them

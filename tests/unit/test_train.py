@@ -52,13 +52,15 @@ def test_the_recipe_reaches_the_loss_floor_from_the_published_seed(retrained):
     assert retrained.trained_on == machine_record(MANIFEST["recipe"]["threads"])
 
 
-@pytest.mark.skipif(bool(ELSEWHERE), reason="bitwise retraining is defined only where the checkpoint was trained; "
-                                            "this machine differs in " + "; ".join(ELSEWHERE))
-def test_published_seed_retrains_bit_for_bit_where_it_was_trained(retrained):
-    weights, _ = load_weights(PUBLISHED)
-    assert all(torch.equal(retrained.weights[k].float(), weights[k]) for k in weights)
+def test_published_seed_retrains_to_a_model_every_claim_holds_for(retrained):
+    """On any machine the published seed and recipe give a model the lesson's claims hold for; on the machine it
+    was trained on (its manifest's record), the published weights bit for bit. Elsewhere float sums may round
+    otherwise, so the bits are compared only there (ELSEWHERE names what differs)."""
     broken = [c.name for c, o in claims.check_all(from_weights(retrained.weights)) if not o.holds]
     assert not broken
+    weights, _ = load_weights(PUBLISHED)
+    same = all(torch.equal(retrained.weights[k].float(), weights[k]) for k in weights)
+    assert same or ELSEWHERE, "retrained on the published model's machine, and the bits differ"
 
 
 def test_machine_records_name_what_differs():

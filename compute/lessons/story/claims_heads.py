@@ -5,7 +5,8 @@ from __future__ import annotations
 from ...claims import Outcome, Registry
 from ...probes import KIND_NAMES
 from ...published.story import NAMES, SECOND_SEED
-from .states import heads
+from ...data.story import KINDS
+from .states import box, heads
 
 HEADS = Registry()
 claim = HEADS.claim
@@ -78,6 +79,16 @@ def roles_move_between_seeds():
     moved = [k for k in KIND_NAMES if first[k] != second[k]]
     return Outcome(bool(moved) and first["name"][0] != second["name"][0],
                    "moved: " + (", ".join(f"{k} {_head(first[k])} -> {_head(second[k])}" for k in moved) or "none"))
+
+
+@claim("The live box's prepared story: the box's model (the float16 export) ranks the right name first with every "
+       "head; with the name head silenced it ranks another name first and gives the right one less than half the "
+       "probability it had.")
+def silencing_the_name_head_misnames_the_prepared_story():
+    t = box.knockout_prompt()
+    ok = t["top_off"] != t["name"] and t["top_off"] in KINDS["name"] and t["p_off"] < t["p_all"] / 2
+    return Outcome(ok, f"“{t['name']}” {t['p_all']:.3f} with every head, {t['p_off']:.3f} without "
+                       f"{_head(t['head'])}, which ranks “{t['top_off']}” first ({t['p_top_off']:.3f})")
 
 
 def name_head_layers() -> tuple[int, int]:

@@ -6,14 +6,19 @@ brings to life; the model's weights are exported into the site by site_files().
 from __future__ import annotations
 
 import html
+import json
 
+import numpy as np
 import torch
 from IPython.display import HTML
 
 from ...data.tokenizer import EOS, words
 from ...export.story import FILES, export_files, model_from_files
 from ...generate import Sampling, generate
-from ...published.story import story_corpus
+from ...present.numbers import honest_format
+from ...published.story import FOUR_HEAD, load, story_corpus
+from .data import corpus_facts
+from .states.box import box_model, knockout_prompt, next_word
 from .states.samples import as_text
 
 PROMPT = "Once upon a time, there was a little girl named Mia."
@@ -42,38 +47,90 @@ def weights_size() -> int:
     return len(export_files()[FILES[0]])
 
 
+def about() -> str:
+    """The one line that says what the box's model is."""
+    facts, model = corpus_facts(), load(FOUR_HEAD).model
+    n_params = sum(p.numel() for p in model.parameters())
+    return (f"The model: the four-head transformer of this lesson ({model.cfg.n_layer} layers × {model.cfg.n_head} "
+            f"heads, {n_params:,} parameters, a vocabulary of {facts['vocab_size']:,} words), trained on "
+            f"{facts['n_train']:,} generated stories (<a href=\"#st-data\">section 1</a>).")
+
+
+def next_words(n: int = 5) -> list[tuple[str, float]]:
+    """The n likeliest next words after the box's prompt at the print temperature: what the bars show first."""
+    data = story_corpus()
+    logits = np.log(next_word(data.vocab.encode(words(PROMPT)))) / PRINT_SAMPLING.temperature
+    p = np.exp(logits - logits.max())
+    p /= p.sum()
+    return [(data.vocab.itos[i], float(p[i])) for i in np.argsort(-p, kind="stable")[:n]]
+
+
+def _head_switches(n_layer: int, n_head: int) -> str:
+    return "".join(f'<button type="button" class="live-head" data-head="{l * n_head + h}" aria-pressed="false">'
+                   f"L{l + 1} H{h + 1}</button>" for l in range(n_layer) for h in range(n_head))
+
+
+def _field(name: str, label: str, attrs: str) -> str:
+    return (f'<span class="live-field"><label>{label} <input type="number" data-part="{name}" {attrs} '
+            f'aria-describedby="st-live-{name}-error"></label>\n'
+            f'<span class="live-error" data-part="{name}-error" id="st-live-{name}-error"></span></span>')
+
+
 def box() -> HTML:
     esc = html.escape
     mb = weights_size() / 1e6
     sample = print_sample()
-    return HTML(f'''<section class="live-generate" data-models="../{MODELS_DIR}" aria-labelledby="st-live-title">
+    cfg = box_model().cfg
+    ko = knockout_prompt()
+    name_head = f"L{ko['head'][0] + 1} H{ko['head'][1] + 1}"
+    silence = json.dumps([ko["head"][0] * cfg.n_head + ko["head"][1]])
+    bars = ", ".join(f"“{w}” {honest_format(p, '.1%')}" for w, p in next_words())
+    return HTML(f'''<section class="live-generate" id="st-live" data-models="../{MODELS_DIR}" aria-labelledby="st-live-title">
 <h3 class="live-title" id="st-live-title">Write with the four-head model</h3>
+<p class="live-about">{about()}</p>
 <form data-part="form" class="live-form" novalidate>
 <label for="st-live-prompt">The start of a story (or nothing)</label>
-<textarea id="st-live-prompt" data-part="prompt" rows="2">{esc(PROMPT)}</textarea>
+<textarea id="st-live-prompt" data-part="prompt" rows="2" aria-describedby="st-live-notes">{esc(PROMPT)}</textarea>
+<p class="live-notes" data-part="notes" id="st-live-notes"></p>
 <div class="live-controls">
-<span class="live-field"><label>Temperature <input type="number" data-part="temperature" min="0.1" max="2" step="0.1" value="{PRINT_SAMPLING.temperature:g}" aria-describedby="st-live-temperature-error"></label>
-<span class="live-error" data-part="temperature-error" id="st-live-temperature-error"></span></span>
-<span class="live-field"><label>Top-k <input type="number" data-part="topk" min="0" step="1" value="0" aria-describedby="st-live-topk-error"></label>
-<span class="live-error" data-part="topk-error" id="st-live-topk-error"></span></span>
-<span class="live-field"><label>Seed <input type="number" data-part="seed" min="0" step="1" value="{PRINT_SEED}" aria-describedby="st-live-seed-error"></label>
-<span class="live-error" data-part="seed-error" id="st-live-seed-error"></span></span>
-<label><input type="checkbox" data-part="greedy"> Greedy</label>
+{_field("temperature", "Temperature", f'min="0.1" max="2" step="0.1" value="{PRINT_SAMPLING.temperature:g}"')}
+{_field("topk", "Top-k", 'min="0" step="1" value="0"')}
+{_field("seed", "Seed", f'min="0" step="1" value="{PRINT_SEED}"')}
+<label class="live-check"><input type="checkbox" data-part="greedy"> Greedy</label>
+</div>
+<div class="live-controls live-buttons">
 <button type="submit" data-part="generate">Generate</button>
+<button type="button" data-part="step">Step</button>
+<button type="button" data-part="go-on">Go on</button>
 <button type="button" data-part="stop" disabled>Stop</button>
 </div>
 </form>
-<p class="live-help">Top-k 0 keeps every word; greedy always takes the likeliest one; the same seed gives the same story.</p>
-<p class="live-status" data-part="status" role="status">The model ({mb:.2f} MB) loads when you reach this box.</p>
-<p class="live-output" data-part="output"></p>
+<p class="live-help">Generate writes a new story from the start above; Step adds one word, Go on the rest; Stop (or
+Escape) stops. Top-k 0 keeps every word; greedy always takes the likeliest one; the same seed gives the same story.</p>
+<div class="live-heads" role="group" aria-labelledby="st-live-heads-label"><span id="st-live-heads-label">Silence a head:</span>
+{_head_switches(cfg.n_layer, cfg.n_head)}</div>
+<p class="live-try"><button type="button" data-part="try" data-prompt="{esc(ko["text"])}" data-silence="{silence}">Silence the
+name head</button> loads a story from <a href="#st-roles">section 6</a> whose next word is a name, with {name_head} silenced.</p>
+<p class="live-status"><span data-part="progress"></span> <span data-part="status" role="status">The model ({mb:.2f} MB)
+loads when you reach this box.</span></p>
+<div class="live-output" data-part="output"><span data-part="prompt-words"></span><span class="live-words" data-part="words"
+role="listbox" tabindex="0" aria-label="The written words: arrow keys choose one"><span class="live-word live-caret"
+data-part="caret" id="st-live-next" role="option" aria-selected="true" aria-label="the next word"></span></span></div>
 <div class="live-next"><p class="live-bars-title" id="st-live-bars-title" data-part="bars-title"></p>
-<ol class="live-bars" data-part="bars" aria-labelledby="st-live-bars-title"></ol></div>
-<div class="live-attention" data-part="attention" tabindex="0" role="region" aria-label="Attention of every head for the newest word"></div>
-<p class="live-attention-text" data-part="attention-text" aria-live="polite"></p>
+<ol class="live-bars" data-part="bars" tabindex="-1" aria-labelledby="st-live-bars-title"></ol>
+<p class="live-word-field"><span class="live-field"><label>Your next word <input type="text" data-part="word" size="10"
+aria-describedby="st-live-word-error" autocomplete="off" spellcheck="false"></label>
+<span class="live-error" data-part="word-error" id="st-live-word-error"></span></span>
+<button type="button" data-part="add">Write it</button></p></div>
+<div class="live-attention" data-part="attention" tabindex="0" role="region" aria-label="Attention of every head for the selected word"></div>
+<p class="live-legend" aria-hidden="true"><span>weight 0</span><span class="live-scale"></span><span>1</span></p>
+<p class="live-attention-text" data-part="attention-text"></p>
+<p><button type="button" data-part="numbers" aria-pressed="false">Show the numbers</button></p>
 <noscript><p>Live generation needs JavaScript.</p></noscript>
 </section>
 <script type="module" src="../_static/generate/widget.js"></script>
 <div class="print-only live-print"><p class="widget-note">On the web page, this box runs the four-head model in the
 browser: you write the start of a story, choose the temperature, top-k, a seed or greedy choice, and watch the words
-appear with every head's attention. A sample made when the site was built (temperature
-{PRINT_SAMPLING.temperature:g}, seed {PRINT_SEED}):</p><p class="sample-text">{esc(sample)}</p></div>''')
+appear with every head's attention; you can pick any next word yourself, look back at any word written, and silence
+heads. After the prompt below, the model's likeliest next words are {esc(bars)}. A sample made when the site was built
+(temperature {PRINT_SAMPLING.temperature:g}, seed {PRINT_SEED}):</p><p class="sample-text">{esc(sample)}</p></div>''')

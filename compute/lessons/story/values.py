@@ -9,7 +9,7 @@ from .heads import FOUR, query_positions
 from .live import weights_size
 from ...published.story import MODELS, NAMES, ONE_HEAD, SECOND_SEED, load, story_corpus
 from .states import evaluation as ev
-from .states import heads, samples
+from .states import box, heads, samples
 
 
 def head(lh: tuple[int, int]) -> str:
@@ -74,6 +74,9 @@ def prose_values() -> dict[str, object]:
         v[f"{kind}_uniform"] = float(mass["uniform"][k])
         v[f"{kind}_with_all"] = ko["all heads"][kind]
         v[f"{kind}_without_head"] = ko[need[kind]][kind]
+    tried = box.knockout_prompt()
+    v.update(try_name=tried["name"].capitalize(), try_distance=tried["distance"], try_p_all=tried["p_all"],
+             try_p_off=tried["p_off"], try_top_off=tried["top_off"].capitalize())
     v["object_worst_drop"] = max(heads.drop(FOUR, "object", key) for key in ko if key != "all heads")
     second = heads.looks(SECOND_SEED)
     v["second_seed"] = int(load(SECOND_SEED).manifest["seed"])

@@ -1,0 +1,397 @@
+"""Part III's live box in Chromium, driven as a reader would: bars, Step, a chosen word, any earlier word, silenced
+heads, Stop, keyboard and touch; every number it shows checked against Python's model of the same export."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from compute.data.tokenizer import words
+from compute.export.story import FILES, model_from_export
+from compute.lessons.story import live
+from compute.lessons.story.states.box import knockout_prompt
+
+PATH = "posts/story-models.html"
+MODELS = "_static/models/"
+STATUS = "document.querySelector('.live-generate [data-part=status]').textContent"
+BARS_JS = """() => [...document.querySelectorAll('.live-generate [data-part=bars] li')].map((li) =>
+  [li.querySelector('.live-bar-word').textContent, Number(li.dataset.p), li.querySelector('.live-bar-p').textContent])"""
+TITLE = "document.querySelector('.live-generate [data-part=bars-title]').textContent"
+WRITTEN_JS = "() => [...document.querySelectorAll('.live-generate .live-word:not(.live-caret)')].map((o) => o.textContent)"
+CELLS_JS = """() => [...document.querySelectorAll('.live-generate .live-attention tbody tr')].map((tr) =>
+  [...tr.querySelectorAll('td .live-v')].map((v) => Number(v.textContent)))"""
+DEFAULTS = {"temperature": "0.8", "topk": "0", "seed": "0"}
+
+
+@pytest.fixture(scope="module")
+def reference(built_site):
+    """Python's model of the site's export (float16 weights in float64) and the export's header."""
+    return model_from_export(built_site / MODELS), json.loads((built_site / MODELS / FILES[1]).read_text())
+
+
+class Box:
+    """The live box on an open page, with the few moves every test makes."""
+
+    def __init__(self, visit):
+        self.visit, self.page = visit, visit.page
+        self.box = self.page.locator(".live-generate")
+
+    def part(self, name: str):
+        return self.box.locator(f"[data-part={name}]")
+
+    def status(self) -> str:
+        return self.page.evaluate(STATUS)
+
+    def ready(self) -> "Box":
+        self.box.scroll_into_view_if_needed()
+        self.page.wait_for_function(f"{STATUS}.includes('ready') || {STATUS}.includes('written')", timeout=30_000)
+        return self
+
+    def start(self, prompt: str, greedy: bool = False, heads: tuple[int, ...] = (), **fields) -> "Box":
+        """A new story from `prompt` with these settings (the rest at the page's defaults), its bars drawn."""
+        for name, value in {**DEFAULTS, **fields}.items():
+            self.part(name).fill(str(value))
+        self.part("greedy").set_checked(greedy)
+        for b in self.box.locator("[data-head]").all():
+            if (b.get_attribute("aria-pressed") == "true") != (int(b.get_attribute("data-head")) in heads):
+                b.click()
+        self.page.evaluate("document.querySelector('.live-generate [data-part=bars]').replaceChildren()")
+        self.part("prompt").fill(prompt)
+        self.page.wait_for_function(f"({BARS_JS})().length > 0", timeout=10_000)
+        return self
+
+    def press(self, part: str, done: str = "written") -> str:
+        """Press a control that writes, and wait for the one message that says the run ended."""
+        self.page.evaluate(f"{STATUS.replace('.textContent', '')}.textContent = ''")
+        self.part(part).click()
+        self.page.wait_for_function(f"{STATUS}.includes('{done}') || {STATUS}.includes('wrong') || "
+                                    f"{STATUS}.includes('ends the story')", timeout=30_000)
+        return self.status()
+
+    def written(self) -> list[str]:
+        """The written words, as tokens."""
+        return [t for text in self.page.evaluate(WRITTEN_JS) for t in words(text)]
+
+    def bars(self) -> list:
+        return self.page.evaluate(BARS_JS)
+
+
+@pytest.fixture(scope="module")
+def box(browser, http_server, built_site):
+    """The Part III page opened once at desktop size; each test starts its own story in its box."""
+    from conftest import new_visit
+    visit, context = new_visit(browser, http_server)
+    visit.open(PATH, figures=[])
+    yield Box(visit).ready()
+    assert visit.external_requests == [] and visit.console_errors == []
+    context.close()
+
+
+def python_bars(reference, tokens: list[str], temperature: float, top_k: int = 0, head: int | None = None):
+    """The ten likeliest next words after <eos> + tokens and the rest, at a temperature and top-k, with one head
+    (layer * n_head + head) silenced or none: Python's model of the export."""
+    model, header = reference
+    vocab, arch = header["vocabulary"], header["architecture"]
+    ids = [0] + [vocab.index(w) if w in vocab else 1 for w in tokens]
+    mask = None
+    if head is not None:
+        mask = torch.ones(arch["n_layer"], arch["n_head"], dtype=torch.float64)
+        mask[head // arch["n_head"], head % arch["n_head"]] = 0.0
+    with torch.no_grad():
+        logits = model(torch.tensor([ids]), head_mask=mask)[0, -1].numpy() / temperature
+    order = sorted(range(len(logits)), key=lambda i: (-logits[i], i))[: top_k or len(logits)]
+    p = np.exp(logits[order] - logits[order].max())
+    p /= p.sum()
+    rows = [("(the end)" if i == 0 else vocab[i], float(q)) for i, q in zip(order[:10], p[:10])]
+    return rows + ([(f"all {len(order) - 10} others", float(p[10:].sum()))] if len(order) > 10 else [])
+
+
+def same_bars(got, want) -> bool:
+    return [w for w, _, _ in got] == [w for w, _ in want] and np.allclose([p for _, p, _ in got], [p for _, p in want], atol=1e-6)
+
+
+def test_the_bars_show_the_next_words_distribution_before_any_word(box, reference):
+    """Before any word: the ten likeliest next words and the rest, as Python's model gives them at the box's
+    temperature and top-k, summing to one; changing either redraws the bars, and no word is written."""
+    prompt = "Once upon a time, there was a little girl named Mia. She had a red"
+    box.start(prompt)
+    assert "“red”" in box.page.evaluate(TITLE)
+    for temperature, top_k in ((0.8, 0), (1.7, 0), (1.7, 3)):
+        box.part("temperature").fill(str(temperature))
+        box.part("topk").fill(str(top_k))
+        want = python_bars(reference, words(prompt), temperature, top_k)
+        box.page.wait_for_function(f"() => ({BARS_JS})().length === {len(want)} && "
+                                   f"Math.abs(({BARS_JS})()[0][1] - {want[0][1]}) < 1e-6", timeout=10_000)
+        got = box.bars()
+        assert same_bars(got, want)
+        assert abs(sum(p for _, p, _ in got) - 1) < 1e-9
+        assert all(text.endswith(" %") and text not in ("0.0 %", "100.0 %") for _, _, text in got)
+    assert box.written() == []
+
+
+def test_a_setting_out_of_range_is_named_next_to_it_and_nothing_is_written(box, reference):
+    """Never a silent default: a field that is empty or out of range gets a message beside it, and Generate
+    writes nothing until it is fixed."""
+    vocab = len(reference[1]["vocabulary"])
+    box.start("Once upon a time")
+    cases = [("temperature", "5", "Temperature must be a number from 0.1 to 2."),
+             ("temperature", "", "Temperature must be a number from 0.1 to 2."),
+             ("topk", "-1", f"Top-k must be a whole number from 0 to {vocab}."),
+             ("topk", str(vocab + 1), f"Top-k must be a whole number from 0 to {vocab}."),
+             ("seed", "2.5", "Seed must be a whole number from 0 to 4294967295.")]
+    for part, value, message in cases:
+        for name, good in DEFAULTS.items():
+            box.part(name).fill(value if name == part else good)
+        error = f"document.querySelector('.live-generate [data-part={part}-error]').textContent"
+        box.page.evaluate(f"{error} = ''")    # what the click writes, not what an earlier one left
+        box.part("generate").click()
+        box.page.wait_for_function(f"{error} === {json.dumps(message)}", timeout=10_000)
+        assert "Nothing was written" in box.status()
+        assert box.part(part).get_attribute("aria-invalid") == "true"
+        assert box.written() == []
+        assert [box.part(f"{n}-error").text_content() for n in DEFAULTS if n != part] == ["", ""]
+    box.start("Once upon a time", greedy=True)
+    box.press("generate")
+    assert len(box.written()) > 10
+    assert [box.part(f"{n}-error").inner_text() for n in DEFAULTS] == ["", "", ""]
+
+
+def test_step_writes_what_generate_writes_and_the_readers_word_is_written(box, reference):
+    """Step draws from the same seeded generator as Generate (five steps: its first five words); a word's bar,
+    or a word typed in the vocabulary, is written next, and the model goes on from it."""
+    prompt = "Once upon a time"
+    box.start(prompt, temperature="1.2", seed="3")
+    box.press("generate")
+    generated = box.written()
+    box.start(prompt, temperature="1.2", seed="3")
+    for n in range(1, 6):
+        assert box.press("step") == "1 word written (one step)."
+        assert box.written() == generated[:n]
+    choice = box.box.locator(".live-bars button").nth(2)
+    word = choice.text_content()
+    box.page.evaluate(f"{STATUS.replace('.textContent', '')}.textContent = ''")
+    choice.click()
+    box.page.wait_for_function(f"{STATUS}.includes('written')", timeout=10_000)
+    assert box.status() == "1 word written (your word)."
+    assert box.written() == generated[:5] + [word]
+    assert box.box.locator(".live-word.live-chosen").count() == 1
+    box.page.wait_for_function(f"{TITLE}.includes('“{word}”')", timeout=10_000)
+    assert same_bars(box.bars(), python_bars(reference, words(prompt) + generated[:5] + [word], 1.2))
+    box.part("word").fill("Zorblax")
+    box.part("add").click()
+    assert box.part("word-error").text_content() == "“zorblax” is not in the model's vocabulary."
+    assert box.part("word").get_attribute("aria-invalid") == "true" and len(box.written()) == 6
+    box.part("word").fill("red")
+    assert box.press("add") == "1 word written (your word)."
+    assert box.written()[-1] == "red" and box.part("word-error").text_content() == ""
+
+
+def test_an_earlier_word_shows_its_bars_and_attention_as_they_were(box, reference):
+    """Each written word keeps the bars it was drawn from (at the temperature of its run, not today's) and every
+    head's attention at the position that chose it, as Python's model gives them; click and arrow keys select."""
+    model, header = reference
+    prompt = "Once upon a time, there was a little girl named Mia."
+    box.start(prompt, temperature="0.8", seed="0")
+    box.press("generate")
+    written = box.written()
+    assert len(written) > 20
+    box.part("temperature").fill("1.5")
+    k = 12
+    box.box.locator(f".live-word[data-k='{k}']").click()
+    box.page.wait_for_function(f"{TITLE}.includes('“{written[k]}”')", timeout=10_000)
+    assert box.box.locator(f".live-word[data-k='{k}']").get_attribute("aria-selected") == "true"
+    before = words(prompt) + written[:k]
+    assert same_bars(box.bars(), python_bars(reference, before, 0.8))
+    ids = [0] + [header["vocabulary"].index(w) for w in before]
+    with torch.no_grad():
+        trace = model.trace(torch.tensor([ids]))
+    want = np.concatenate([a.A[0, :, -1, -24:].numpy() for a in trace.attention])   # (8 heads, 24 newest words)
+    got = np.array(box.page.evaluate(CELLS_JS))
+    assert got.shape == want.shape and np.abs(got - want).max() <= 0.0051
+    box.page.keyboard.press("ArrowLeft")
+    box.page.wait_for_function(f"{TITLE}.includes('“{written[k - 1]}”')", timeout=10_000)
+    assert same_bars(box.bars(), python_bars(reference, before[:-1], 0.8))
+    box.page.keyboard.press("End")                      # the next word: live, at today's temperature
+    box.page.wait_for_function(f"{TITLE}.startsWith('The next word after')", timeout=10_000)
+    assert same_bars(box.bars(), python_bars(reference, words(prompt) + written, 1.5))
+
+
+def test_a_silenced_head_gives_pythons_knocked_out_bars_and_the_prepared_story_misnames(box, reference):
+    """A head switched off: the bars are Python's model with that head's output zeroed, and back on, the whole
+    model's. The prepared story of section 6: with the name head silenced the right name loses, as measured."""
+    prompt = "One day, Tom and Lily went to the park. Tom had a red ball. Lily said,"
+    box.start(prompt, temperature="1")
+    head = box.box.locator("[data-head='1']")
+    head.click()
+    assert head.get_attribute("aria-pressed") == "true"
+    want = python_bars(reference, words(prompt), 1.0, head=1)
+    box.page.wait_for_function(f"Math.abs(({BARS_JS})()[0][1] - {want[0][1]}) < 1e-6", timeout=10_000)
+    assert same_bars(box.bars(), want) and not same_bars(box.bars(), python_bars(reference, words(prompt), 1.0))
+    head.click()
+    want = python_bars(reference, words(prompt), 1.0)
+    box.page.wait_for_function(f"Math.abs(({BARS_JS})()[0][1] - {want[0][1]}) < 1e-6", timeout=10_000)
+    assert same_bars(box.bars(), want)
+
+    tried = knockout_prompt()
+    n_head = reference[1]["architecture"]["n_head"]
+    box.part("try").click()
+    box.page.wait_for_function(f"{TITLE}.includes('silenced')", timeout=10_000)
+    pressed = [int(b.get_attribute("data-head")) for b in box.box.locator("[data-head][aria-pressed=true]").all()]
+    assert pressed == [tried["head"][0] * n_head + tried["head"][1]]
+    assert words(box.part("prompt").input_value()) == words(tried["text"])
+    box.page.wait_for_function(f"Math.abs(({BARS_JS})()[0][1] - {tried['p_top_off']}) < 1e-6", timeout=10_000)
+    assert same_bars(box.bars(), python_bars(reference, words(tried["text"]), 1.0, head=pressed[0]))
+    assert box.bars()[0][0] == tried["top_off"] != tried["name"]    # at temperature 1: the lesson's numbers
+    assert dict((w, p) for w, p, _ in box.bars()).get(tried["name"], 0) < tried["p_all"] / 2
+
+
+def test_stop_halts_the_words_on_screen_at_once_and_the_story_goes_on_from_them(box):
+    """No word appears after Stop, whatever the worker had sent; Step then adds one word to the words shown."""
+    box.start("", temperature="2", seed="5")
+    shown = box.page.evaluate("""async () => {
+      const box = document.querySelector('.live-generate');
+      const count = () => box.querySelectorAll('.live-word:not(.live-caret)').length;
+      box.querySelector('[data-part=generate]').click();
+      while (count() < 3) await new Promise((r) => requestAnimationFrame(r));
+      box.querySelector('[data-part=stop]').click();
+      const atStop = count();
+      await new Promise((r) => setTimeout(r, 600));
+      return [atStop, count()];
+    }""")
+    assert shown[0] == shown[1] and shown[0] < 200
+    assert box.status().endswith(f" {shown[0]} words written (stopped).")
+    assert box.part("stop").is_disabled()
+    before = box.written()
+    assert box.press("step") == "1 word written (one step)."
+    assert box.written()[:-1] == before and len(box.written()) == len(before) + 1
+
+
+def test_one_announcement_per_run(box):
+    """The status region (role=status) changes once per run, not once per word."""
+    box.start("Once upon a time", greedy=True)
+    box.page.evaluate("""() => {
+      window.__said = [];
+      new MutationObserver(() => window.__said.push(document.querySelector('.live-generate [data-part=status]').textContent))
+        .observe(document.querySelector('.live-generate [data-part=status]'), {childList: true, characterData: true, subtree: true});
+    }""")
+    box.part("generate").click()
+    box.page.wait_for_function(f"{STATUS}.includes('written')", timeout=30_000)
+    box.page.wait_for_timeout(200)
+    said = box.page.evaluate("window.__said")
+    assert len(said) == 1 and said[0].endswith("written (the model ended the story).") and len(box.written()) > 20
+
+
+def test_dropped_characters_are_listed_and_a_long_word_wraps(box):
+    box.start("🙂 Zorblax had 3 cats, ½ a cake & x²!")
+    notes = box.part("notes").inner_text()
+    assert "zorblax" in notes
+    assert all(c in notes.split(": ")[-1] for c in ("🙂", "3", "½", "&", "²")), notes
+    box.start("Once " + "b" * 400 + " went home.")
+    box.press("generate")
+    out = box.part("output")
+    assert out.evaluate("(o) => o.scrollWidth <= o.clientWidth")
+    assert box.page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+
+
+def test_keyboard_alone_writes_steps_chooses_selects_and_stops(box):
+    """Generate, Step, a bar's word, an earlier word and Stop, with keys only; focus stays on a control."""
+    box.start("Once upon a time", temperature="2", seed="9")
+    box.part("greedy").focus()
+    box.page.keyboard.press("Tab")
+    assert box.page.evaluate("document.activeElement.dataset.part") == "generate"
+    box.page.keyboard.press("Enter")
+    box.page.keyboard.press("Escape")                    # stops at once
+    box.page.wait_for_function(f"{STATUS}.includes('written')", timeout=10_000)
+    assert box.page.evaluate("document.activeElement.dataset.part") == "generate"
+    box.page.keyboard.press("Tab")
+    assert box.page.evaluate("document.activeElement.dataset.part") == "step"
+    n = len(box.written())
+    box.page.keyboard.press("Enter")
+    box.page.wait_for_function(f"document.querySelectorAll('.live-generate .live-word:not(.live-caret)').length === {n + 1}")
+    for _ in range(30):                                   # on to the words
+        box.page.keyboard.press("Tab")
+        if box.page.evaluate("document.activeElement.dataset.part") == "words":
+            break
+    box.page.keyboard.press("Home")
+    first = box.written()[0]
+    box.page.wait_for_function(f"{TITLE}.includes('“{first}”')", timeout=10_000)
+    box.page.keyboard.press("End")
+    for _ in range(5):                                    # on to the first bar's word
+        box.page.keyboard.press("Tab")
+        if box.page.evaluate("document.activeElement.classList.contains('live-bar-word')"):
+            break
+    word = box.page.evaluate("document.activeElement.textContent")
+    box.page.keyboard.press("Enter")
+    box.page.wait_for_function(f"document.querySelectorAll('.live-generate .live-word:not(.live-caret)').length === {n + 2}")
+    assert box.written()[-1] == word
+    box.page.wait_for_timeout(100)
+    assert box.page.evaluate("document.activeElement.classList.contains('live-bar-word')")   # still on a bar
+
+
+def test_the_box_at_375_px_by_touch(visit):
+    """On a phone: nothing wider than the screen, every control on screen and at least 24 x 24 px, a tap on
+    Generate writes and the newest words are in view, a tap on an earlier word selects it; axe finds nothing."""
+    from conftest import ROOT
+    v = visit(PATH, width=375, height=800, touch=True)
+    b = Box(v).ready()
+    b.part("greedy").set_checked(True)
+    b.page.evaluate(f"{STATUS.replace('.textContent', '')}.textContent = ''")
+    b.part("generate").tap()
+    b.page.wait_for_function(f"{STATUS}.includes('written')", timeout=30_000)
+    assert b.page.evaluate("document.documentElement.scrollWidth") <= 375
+    controls = b.box.locator("button, input, textarea").all()
+    assert len(controls) > 25
+    for control in controls:
+        rect = control.bounding_box()
+        assert rect["x"] >= 0 and rect["x"] + rect["width"] <= 375, control.evaluate("(c) => c.outerHTML.slice(0, 80)")
+        assert rect["width"] >= 24 and rect["height"] >= 24, control.evaluate("(c) => c.outerHTML.slice(0, 80)")
+    # the words are targets in a line of text: each as tall as a target, at least as wide as its word
+    heights = b.page.evaluate("[...document.querySelectorAll('.live-word > span')].map((w) => w.getBoundingClientRect().height)")
+    assert len(heights) > 20 and min(heights) >= 24
+    newest = b.box.locator(".live-word:not(.live-caret)").last.bounding_box()
+    out = b.part("output").bounding_box()
+    assert out["y"] <= newest["y"] and newest["y"] + newest["height"] <= out["y"] + out["height"] + 1
+    b.part("output").evaluate("(o) => { o.scrollTop = 0; }")
+    b.box.locator(".live-word[data-k='3']").tap()
+    assert b.box.locator(".live-word[data-k='3']").get_attribute("aria-selected") == "true"
+    b.part("numbers").tap()
+    assert b.box.locator(".live-attention .live-v").first.is_visible()
+    b.box.locator(".live-attention td").nth(5).tap()
+    assert "→" in b.part("attention-text").inner_text()
+    b.page.add_script_tag(path=str(ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"))
+    violations = b.page.evaluate("""async () => (await axe.run(document.querySelector('.live-generate')))
+        .violations.map((v) => v.id + ': ' + v.nodes.length)""")
+    assert violations == []
+    assert v.console_errors == []
+
+
+def test_the_box_with_the_handouts_settings_writes_the_handouts_sample(box):
+    """The print stand-in's sample was written at build time by Python; the box, set as it says, writes it."""
+    sample = box.page.locator(".live-print .sample-text").text_content()
+    s = live.PRINT_SAMPLING
+    box.start(live.PROMPT, temperature=s.temperature, topk=s.top_k or 0, seed=live.PRINT_SEED)
+    box.press("generate")
+    assert len(words(sample)) > len(words(live.PROMPT)) + 20
+    assert (words(live.PROMPT) + box.written())[: len(words(sample))] == words(sample)
+
+
+def test_the_model_loads_only_when_the_reader_reaches_the_box(page, built_site):
+    requested = []
+    page.page.on("request", lambda r: requested.append(r.url))
+    page.open(PATH, figures=[])
+    page.page.wait_for_timeout(500)
+    assert not any(MODELS in u for u in requested)
+    Box(page).ready()
+    assert any(u.endswith("story-four-head.f16.bin") for u in requested)
+
+
+def test_print_shows_a_sample_and_the_first_bars_instead_of_the_controls(page, built_site):
+    page.page.emulate_media(media="print")
+    page.open(PATH, figures=[])
+    assert not page.page.locator(".live-generate").is_visible()
+    note = page.page.locator(".live-print")
+    assert note.is_visible() and note.locator(".sample-text").inner_text().startswith("Once upon a time")
+    first, p = live.next_words()[0]
+    assert f"“{first}”" in note.inner_text()

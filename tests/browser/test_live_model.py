@@ -1,0 +1,165 @@
+"""The page's model (_static/generate/) against Python in Chromium: a golden file of tokens, logits, knocked-out
+logits and sampled words; the architecture read from the export's header; the sampler draw for draw."""
+from __future__ import annotations
+
+import copy
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from compute.export.golden import golden
+from compute.export.story import FILES, model_from_export
+from compute.generate import Mulberry32, Sampling, choose_one
+
+PATH = "posts/story-models.html"
+MODELS = "_static/models/"
+
+# The golden file's inputs through the page's tokenizer, model and generation loop.
+GOLDEN_JS = """async ([base, golden]) => {
+  const text = await import(base + '_static/generate/text.js');
+  const m = await import(base + '_static/generate/model.js');
+  const run = await import(base + '_static/generate/run.js');
+  const model = await m.loadModel(base + '%s');
+  const index = new Map(model.vocabulary.map((w, i) => [w, i]));
+  const printed = (tokens) => text.readable(tokens, model.proper).map(([s, w]) => s + w).join('');
+  return {
+    texts: golden.texts.map((t) => {
+      const words = text.words(t.text);
+      return { words, dropped: text.dropped(t.text), ids: words.map((w) => (index.has(w) ? index.get(w) : 1)),
+               printed: printed(t.ids.map((i) => model.vocabulary[i])), printed_words: printed(words) };
+    }),
+    logits: golden.logits.map((c) => Array.from(model.logitsAfter(c.ids, c.head === null ? null : new Set([c.head])))),
+    samples: golden.samples.map((s) => Array.from(run.generate(model, s.prompt, s.options), (t) => t.id)),
+  };
+}""" % MODELS
+
+
+@pytest.fixture(scope="module")
+def js(browser, http_server, built_site):
+    """The Part III page, opened once: the tests below only import its modules and run them."""
+    from conftest import new_visit
+    visit, context = new_visit(browser, http_server)
+    visit.page.goto(visit.base + PATH, wait_until="load")
+    yield visit
+    assert visit.external_requests == [] and visit.console_errors == []
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def reference(built_site):
+    return model_from_export(built_site / MODELS), json.loads((built_site / MODELS / FILES[1]).read_text())
+
+
+@pytest.fixture(scope="module")
+def gold(built_site, tmp_path_factory):
+    """The golden file, written by Python from the site's exported weights."""
+    path = tmp_path_factory.mktemp("golden") / "live-golden.json"
+    path.write_text(json.dumps(golden({name: (built_site / MODELS / name).read_bytes() for name in FILES})))
+    return json.loads(path.read_text())
+
+
+def test_the_golden_file_holds_in_the_page(js, gold):
+    """Tokens, dropped characters, ids and printed text both ways equal Python's for every edge case; logits with
+    every head and with each head silenced within 1e-4; seeded samples word for word."""
+    got = js.page.evaluate(GOLDEN_JS, [js.base, gold])
+    for want, have in zip(gold["texts"], got["texts"]):
+        assert {k: have[k] for k in have} == {k: want[k] for k in have}, want["text"]
+    assert sum(bool(t["dropped"]) for t in gold["texts"]) >= 4         # the digits, emoji and ² cases drop something
+    assert any(1 in t["ids"] for t in gold["texts"])                   # and unknown words are read as <unk>
+    for case, logits in zip(gold["logits"], got["logits"]):
+        assert np.abs(np.array(logits) - np.array(case["logits"])).max() < 1e-4, (case["ids"][:6], case["head"])
+    whole = {tuple(c["ids"]): np.array(c["logits"]) for c in gold["logits"] if c["head"] is None}
+    for case in gold["logits"]:
+        if case["head"] is not None:                                   # silencing the head changed something
+            assert np.abs(np.array(case["logits"]) - whole[tuple(case["ids"])]).max() > 1e-3
+    assert [s["ids"] for s in gold["samples"]] == got["samples"]
+    assert len({tuple(s["ids"]) for s in gold["samples"]}) == len(gold["samples"])
+
+
+# A model built in the page from the exported header with its architecture changed (null: unchanged):
+# the logits after `ids`, or the sentence the model refuses the header with.
+CHANGED_JS = """async ([base, changes, ids]) => {
+  const m = await import(base + '_static/generate/model.js');
+  const header = await (await fetch(base + '%s' + m.HEADER)).json();
+  const buffer = await (await fetch(base + '%sstory-four-head.f16.bin')).arrayBuffer();
+  Object.assign(header.architecture, changes);
+  try { return {logits: Array.from(new m.StoryModel(header, buffer).logitsAfter(ids))}; }
+  catch (err) { return {error: err.message}; }
+}""" % (MODELS, MODELS)
+
+
+def test_the_page_takes_the_rope_base_and_layernorm_eps_from_the_header(js, reference):
+    """model.js types no architecture number: a header with another RoPE base and LayerNorm eps gives the Python
+    model's logits with those numbers."""
+    model, header = reference
+    ids = [0] + [header["vocabulary"].index(w) for w in "once upon a time , there was a little girl named mia".split()]
+    got = js.page.evaluate(CHANGED_JS, [js.base, {"rope_base": 500.0, "norm_eps": 0.05}, ids])
+    model = copy.deepcopy(model)
+    for block in model.blocks:
+        block.attn.rope_base = 500.0
+    for module in model.modules():
+        if isinstance(module, torch.nn.LayerNorm):
+            module.eps = 0.05
+    with torch.no_grad():
+        want = model(torch.tensor([ids]))[0, -1].numpy()
+    assert np.abs(np.array(got["logits"]) - want).max() < 1e-4
+
+
+@pytest.mark.parametrize("changes, sentence", [
+    ({"activation": "gelu"}, 'its activation is "gelu"'),
+    ({"positions": "learned"}, 'its positions is "learned"'),
+    ({"n_head": 3}, "its tensor blocks.0.attn.W_Q is [96,96], not [96,72]"),
+    ({"norm_eps": -1}, "its norm_eps is -1, not a number above 0"),
+    ({"d_k": 23}, "its d_k is 23, and rotary positions turn pairs of coordinates"),
+])
+def test_a_header_the_page_cannot_run_is_refused_in_one_sentence(js, changes, sentence):
+    got = js.page.evaluate(CHANGED_JS, [js.base, changes, [0, 5, 6]])
+    assert got["error"].startswith(f"story-four-head.json: {sentence}; this page runs "), got
+    assert ". " not in got["error"]                    # one sentence
+
+
+SAMPLER_JS = """async ([base, seed, rows, settings]) => {
+  const s = await import(base + '_static/generate/sample.js');
+  const draws = s.seeded(seed), random = s.seeded(seed);
+  return {draws: Array.from({length: 5}, draws), ids: rows.map((row) => s.choose(row, settings, random))};
+}"""
+
+
+@pytest.mark.parametrize("sampling", [Sampling(temperature=0.8), Sampling(temperature=1.7, top_k=5),
+                                      Sampling(temperature=0.3, top_k=1), Sampling(greedy=True)])
+def test_the_page_samples_as_python_does(js, sampling):
+    """sample.js and compute.generate: the same draws for a seed, the same word from the same logits, ties too."""
+    rows = np.round(np.random.default_rng(5).normal(scale=3, size=(300, 40)), 1).tolist()  # rounded: ties
+    settings = {"greedy": sampling.greedy, "temperature": sampling.temperature, "topK": sampling.top_k or 0}
+    got = js.page.evaluate(SAMPLER_JS, [js.base, 11, rows, settings])
+    draws, random = Mulberry32(11), Mulberry32(11)
+    assert got["draws"] == [draws() for _ in range(5)]
+    want = [choose_one(row, sampling, random) for row in rows]
+    assert got["ids"] == want and len(set(want)) > 10
+
+
+# A session resumed from the words on screen holds what one that wrote them word by word holds (the worker
+# resumes after Stop, a silenced head or a new seed), past the context's slide too.
+RESUME_JS = """async ([base, prompt, n]) => {
+  const m = await import(base + '_static/generate/model.js');
+  const run = await import(base + '_static/generate/run.js');
+  const model = await m.loadModel(base + '%s');
+  const options = { seed: 4, silenced: [1] }, settings = { temperature: 1.2, topK: 0, greedy: false };
+  const s = new run.Session(model, prompt, options);
+  for (let k = 0; k < n; k++) { const id = s.draw(settings); s.take(id === 0 ? 5 : id); }
+  const r = run.Session.resume(model, prompt, s.written, { ...options, draws: s.draws });
+  const next = [s.draw(settings), r.draw(settings)];
+  return { ids: [s.ids, r.ids], logits: [Array.from(s.out.logits), Array.from(r.out.logits)], next, n: s.written.length };
+}""" % MODELS
+
+
+def test_a_resumed_story_is_the_story_written_word_by_word(js, reference):
+    _, header = reference
+    context = header["architecture"]["context"]
+    for prompt, n in (([5, 6, 7], 20), ([5] * (context - 10), 30)):   # the second slides past the context
+        got = js.page.evaluate(RESUME_JS, [js.base, prompt, n])
+        assert got["n"] == n and got["ids"][0] == got["ids"][1] and len(got["ids"][0]) <= context
+        assert np.abs(np.array(got["logits"][0]) - np.array(got["logits"][1])).max() < 1e-9
+        assert got["next"][0] == got["next"][1]
