@@ -8,6 +8,7 @@ import { dropped, Printer, words } from "./text.js";
 const UNK = 1;
 const RUN = 200;          // words one Generate or Go on writes at most
 const MAX_WORDS = 1000;   // a story grows no longer (every word keeps its scores and attention)
+const VIEW_MS = 50;       // while a run writes, the bars and the attention table are redrawn at most this often
 // The number fields: [label, least, whole numbers only, most] (top-k's most is the vocabulary's size).
 const FIELDS = { temperature: ["Temperature", 0.1, false, 2], topk: ["Top-k", 0, true, null], seed: ["Seed", 0, true, 4294967295] };
 // Why a run ended, as the status says it: the worker's reason, and what "limit" means for each kind of run.
@@ -30,7 +31,7 @@ function setUp(box) {
     draws: [],              // draws[k]: the generator's draws after written[k]
     shown: 0,               // written words on screen
     selected: null,         // the prediction shown: an index into preds; null follows the newest
-    printer: null, frame: 0, notes: "", barFocus: -1,
+    printer: null, frame: 0, viewAt: 0, notes: "", barFocus: -1,
   };
 
   function say(text) { status.textContent = text; }  // role=status: read out once per run
@@ -103,6 +104,11 @@ function setUp(box) {
       return out;
     }));
     list.replaceChildren(caret);
+    bars.replaceChildren();                 // the bars and the table of another story go until this one's come
+    barsTitle.textContent = "";
+    view.replaceChildren();
+    viewText.textContent = "";
+    box.dataset.stories = String(Number(box.dataset.stories || 0) + 1);
     const found = [];
     if (!tokens.length) found.push("No prompt: the model starts a story of its own.");
     if (unknown.size) found.push(`Not in the model's vocabulary, read as <unk>: ${[...new Set([...unknown].map((i) => tokens[i]))].join(", ")}.`);
@@ -235,7 +241,15 @@ function setUp(box) {
       state.shown = written.length;
     }
     caret.dataset.k = String(written.length);
-    showSelected();
+    // The bars and the table: every frame while the reader works the box, every VIEW_MS while a run writes
+    // (redrawing them is most of the page's work per frame, and they change faster than anyone reads).
+    const now = performance.now();
+    if (!state.busy || now - state.viewAt >= VIEW_MS) {
+      state.viewAt = now;
+      showSelected();
+    } else {
+      schedule();
+    }
     if (state.selected === null) output.scrollTop = output.scrollHeight;   // the newest words in view
   }
 
@@ -354,7 +368,10 @@ function setUp(box) {
   let typing = 0;
   prompt.addEventListener("input", () => {
     clearTimeout(typing);
-    typing = setTimeout(() => { if (!state.vocab) return; halt(); newStory(); ask(); }, 150);
+    typing = setTimeout(() => {               // a story begun since (Generate) already reads this prompt
+      if (!state.vocab || prompt.value === state.story.text) return;
+      halt(); newStory(); ask();
+    }, 150);
   });
   for (const part of ["temperature", "topk", "greedy"]) $(part).addEventListener("input", schedule);
   $("seed").addEventListener("input", () => field("seed"));

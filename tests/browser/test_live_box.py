@@ -57,9 +57,11 @@ class Box:
         for b in self.box.locator("[data-head]").all():
             if (b.get_attribute("aria-pressed") == "true") != (int(b.get_attribute("data-head")) in heads):
                 b.click()
-        self.page.evaluate("document.querySelector('.live-generate [data-part=bars]').replaceChildren()")
-        self.part("prompt").fill(prompt)
-        self.page.wait_for_function(f"({BARS_JS})().length > 0", timeout=10_000)
+        stories = self.box.get_attribute("data-stories")
+        same = self.part("prompt").input_value() == prompt
+        self.part("prompt").fill(prompt + " " if same else prompt)   # a new text: a new story (the same words)
+        self.page.wait_for_function(f"document.querySelector('.live-generate').dataset.stories !== '{stories}' "
+                                    f"&& ({BARS_JS})().length > 0", timeout=10_000)
         return self
 
     def press(self, part: str, done: str = "written") -> str:
@@ -308,8 +310,10 @@ def test_keyboard_alone_writes_steps_chooses_selects_and_stops(box):
     box.page.keyboard.press("Tab")
     assert box.page.evaluate("document.activeElement.dataset.part") == "step"
     n = len(box.written())
+    box.page.evaluate(f"{STATUS.replace('.textContent', '')}.textContent = ''")
     box.page.keyboard.press("Enter")
-    box.page.wait_for_function(f"document.querySelectorAll('.live-generate .live-word:not(.live-caret)').length === {n + 1}")
+    box.page.wait_for_function(f"{STATUS}.endsWith('(one step).')", timeout=10_000)
+    assert len(box.written()) == n + 1
     for _ in range(30):                                   # on to the words
         box.page.keyboard.press("Tab")
         if box.page.evaluate("document.activeElement.dataset.part") == "words":
@@ -324,8 +328,8 @@ def test_keyboard_alone_writes_steps_chooses_selects_and_stops(box):
             break
     word = box.page.evaluate("document.activeElement.textContent")
     box.page.keyboard.press("Enter")
-    box.page.wait_for_function(f"document.querySelectorAll('.live-generate .live-word:not(.live-caret)').length === {n + 2}")
-    assert box.written()[-1] == word
+    box.page.wait_for_function(f"{STATUS}.endsWith('(your word).')", timeout=10_000)
+    assert len(box.written()) == n + 2 and box.written()[-1] == word
     box.page.wait_for_timeout(100)
     assert box.page.evaluate("document.activeElement.classList.contains('live-bar-word')")   # still on a bar
 
