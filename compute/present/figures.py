@@ -20,12 +20,14 @@ DEFAULT_HEIGHT = 450  # plotly.js's own, for a figure whose layout sets none
 MIN_WIDTH = 520
 
 
-def figure_html(fig: go.Figure, div_id: str, caption: str, summary: str, min_width: int = MIN_WIDTH) -> str:
+def figure_html(fig: go.Figure, div_id: str, caption: str, summary: str, min_width: int = MIN_WIDTH,
+                controls: str = "") -> str:
     """The figure as <figure>: an empty plotly div (fixed id, stable across builds) at the figure's
     height, the figure's JSON beside it for _static/figures.js to draw when the reader nears it,
     a visible caption, and `summary`, the figure in words, as its accessible description
     (visually hidden). A figure with frames waits for its Play button instead of animating. Below
-    `min_width` px (0: none) the figure scrolls sideways in a box of its own."""
+    `min_width` px (0: none) the figure scrolls sideways in a box of its own. `controls`: what the figure's
+    controls do, ending the caption on the web page only (print shows one state and says which in a note)."""
     if not caption.strip() or not summary.strip():
         raise ValueError(f"figure {div_id}: a caption and a summary are required")
     fig.update_layout(font=FONT, template="plotly_white", title_font_size=TITLE_SIZE)
@@ -40,7 +42,11 @@ def figure_html(fig: go.Figure, div_id: str, caption: str, summary: str, min_wid
             f'<script type="application/json" class="plotly-figure-spec" data-for="{div_id}">'
             f'{figure_json(fig)}</script>'
             f'<p class="figure-summary" id="{div_id}-summary">{html.escape(summary)}</p>'
-            f'<figcaption>{html.escape(caption)}</figcaption></figure>')
+            f'<figcaption>{html.escape(caption)}{_web_only(controls)}</figcaption></figure>')
+
+
+def _web_only(text: str) -> str:
+    return f' <span class="web-only">{html.escape(text)}</span>' if text else ""
 
 
 def inspect_html(fig: go.Figure, div_id: str) -> str:

@@ -30,13 +30,14 @@ class Widget:
     note: str = ""                   # print-only: what the controls show on the web page
     height: int | None = None        # overrides the figure's own height
     min_width: int = MIN_WIDTH       # px; narrower screens scroll the figure sideways (0: it fits any width)
+    controls: str = ""               # web only, ending the caption: what the controls do ("Buttons choose the kind.")
 
     def html(self) -> str:
         fig = self.figure()
         if self.height:
             fig.update_layout(height=self.height)
         caption = self.caption() if callable(self.caption) else self.caption
-        out = figure_html(fig, self.id, caption, self.summary(), self.min_width)
+        out = figure_html(fig, self.id, caption, self.summary(), self.min_width, self.controls)
         return out + (print_note_html(self.note) if self.note else "")
 
     def show(self) -> HTML:

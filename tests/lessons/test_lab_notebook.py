@@ -2,6 +2,8 @@
 and every exercise's answer recomputed independently from the kernel's own runs."""
 from __future__ import annotations
 
+import re
+
 import nbformat
 import pytest
 from nbclient import NotebookClient
@@ -100,11 +102,21 @@ def test_the_download_trains_and_every_answer_is_recomputed(lab_run):
     assert lab_run.cells[-1].outputs[0]["text"].startswith("OK Settings(train=True")
 
 
-def test_the_reveals_hold_the_answers_folded(lab_run):
-    reveals = [o["data"]["text/html"] for o in outputs(lab_run)
-               if "lab-answer" in o.get("data", {}).get("text/html", "")]
-    assert len(reveals) == 4
-    assert all(r.startswith('<details class="lab-answer"><summary>') for r in reveals)
+def test_the_answers_come_after_every_question_and_give_their_numbers(lab_run):
+    """One list of four answers, after the last exercise and after "What to try next"; exercise 2's answer
+    gives W1's size at a window of 64 (the rows of W1 grow with the window)."""
+    cells = [c for c in lab_run.cells if c.cell_type == "code"
+             and any("lab-answers" in o.get("data", {}).get("text/html", "") for o in c.outputs)]
+    assert len(cells) == 1
+    html = next(o["data"]["text/html"] for o in cells[0].outputs if "text/html" in o.get("data", {}))
+    assert html.startswith('<ol class="lab-answers">') and html.count("<li>") == 4
+    text = "".join(c.source for c in lab_run.cells if c.cell_type == "markdown")
+    before = "".join(c.source for c in lab_run.cells[: lab_run.cells.index(cells[0])] if c.cell_type == "markdown")
+    assert "**4.**" in before and "What to try next" in before and "**4.**" in text
+    window = int(re.search(r"(\d+) tokens up to the blank", html).group(1))
+    w1 = re.search(r"W1 with ([\d,]+)", html).group(1).replace(",", "")
+    at_64 = re.search(r"at a window of 64 it would hold ([\d,]+) numbers", html).group(1).replace(",", "")
+    assert int(at_64) == int(w1) // window * 64
 
 
 def test_no_cell_raised_and_the_checks_against_compute_passed(lab_run):

@@ -170,7 +170,7 @@ LIFETIME = Widget(
          f"step {m.BANK}, when bank enters.")
 
 PROJECTIONS = Widget(
-    "bh-s11-projections", "One token's row e and the rows q, k, v that the shared matrices make from it, then e + Δe "
-    "(buttons choose the token).", projection_figure, projection_summary,
+    "bh-s11-projections", "One token's row e and the rows q, k, v that the shared matrices make from it, then e + Δe.",
+    projection_figure, projection_summary, controls="Buttons choose the token.",
     note=f"On the web page, buttons choose any of the {spelled(len(m.sentence('A')))} tokens of sentence A; "
          f"the figure shows bank (position {m.BANK}).")

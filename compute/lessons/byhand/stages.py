@@ -184,11 +184,11 @@ STAGES = Widget(
     "bh-s15-stages", "Every stage of attention for sentence A, one table per button; a cell’s arithmetic shows below.",
     walkthrough_figure, lambda: _stages_summary(*sentence_att("A")),
     note=f"On the web page, buttons step through the {spelled(len(STAGE_NAMES))} stages ({', '.join(STAGE_NAMES)}); "
-         f"the figure shows {STAGE_NAMES[0]}. Clicking a cell writes its arithmetic below the figure.", min_width=0)
+         f"the figure shows {STAGE_NAMES[0]}. On the web page, clicking a cell writes its arithmetic below the figure.", min_width=0)
 
 QUERY_ROW = Widget(
-    "bh-s15-query", "One query's masked scores, mask and weights over every source (buttons choose the query).",
-    query_row_figure, query_row_summary,
+    "bh-s15-query", "One query's masked scores, mask and weights over every source.",
+    query_row_figure, query_row_summary, controls="Buttons choose the query.",
     note=f"On the web page, buttons choose any of the {spelled(len(m.sentence('A')))} query tokens; "
          f"the figure shows bank (position {m.BANK}).")
 

@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # what the names below load (and what the build's cache stamp follows), without running it
     from . import claims
-    from .exercises import answers, reveal
+    from .exercises import answer_list, answers
     from .followed import Case, follow
     from .states.run import LabRun, config, data, initial_params, setup, train_or_load
     from .tables import scores_table, shapes
     from .tensors import TensorModel, check_against_compute
 
-_WHERE = {"answers": ".exercises", "reveal": ".exercises", "Case": ".followed", "follow": ".followed",
+_WHERE = {"answers": ".exercises", "answer_list": ".exercises", "Case": ".followed", "follow": ".followed",
           "LabRun": ".states.run", "config": ".states.run", "data": ".states.run",
           "initial_params": ".states.run", "setup": ".states.run", "train_or_load": ".states.run",
           "scores_table": ".tables", "shapes": ".tables", "TensorModel": ".tensors", "check_against_compute": ".tensors",

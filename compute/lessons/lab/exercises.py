@@ -1,4 +1,4 @@
-"""The exercises' answers, computed from the learner's own two runs, and the reveal that shows one."""
+"""The exercises' answers, computed from the learner's own two runs, and the list at the end of the page."""
 from __future__ import annotations
 
 import html
@@ -21,6 +21,8 @@ def answers(mlp: LabRun, head: LabRun, case: Case) -> dict[str, str]:
     """Each exercise's answer as a sentence, from these runs."""
     first = case.tokens[case.window_start]
     big, big_n = largest(mlp.params)
+    rows, cols = mlp.params[big].shape            # W1: (window × d_model, hidden): its rows grow with the window
+    at_64 = rows // case.window * 64 * cols
     n_mlp, n_head = (sum(p.numel() for p in r.params.values()) for r in (mlp, head))
     silenced = knocked_out(head)
     near, far = head.scores[f"{KIND} 9–16"], head.scores[f"{KIND} > 64"]
@@ -30,7 +32,8 @@ def answers(mlp: LabRun, head: LabRun, case: Case) -> dict[str, str]:
                   "window begins, so nothing the MLP reads says which object it was.",
         "parameters": f"The MLP has {n_mlp:,} numbers and the one-head model {n_head:,}. The MLP's largest tensor "
                       f"is {big} with {big_n:,}: its input is {case.window} embeddings side by side, so its first "
-                      "layer grows with the window, while attention's matrices do not depend on how far it reads.",
+                      f"layer grows with the window: at a window of 64 it would hold {at_64:,} numbers, "
+                      f"{64 // case.window} times as many, while attention's matrices do not depend on how far it reads.",
         "knockout": f"With W_O set to zero the one-head model's {KIND} accuracy beyond 8 tokens goes from "
                     f"{fmt(head.scores[f'{KIND} beyond 8'], 2)} to {fmt(silenced[f'{KIND} beyond 8'], 2)} "
                     f"(a uniform guess: {fmt(chance(KIND), 2)}); its validation loss from "
@@ -41,7 +44,10 @@ def answers(mlp: LabRun, head: LabRun, case: Case) -> dict[str, str]:
     }
 
 
-def reveal(text: str) -> HTML:
-    """An answer folded away until the reader opens it (in a notebook and on the page alike)."""
-    return HTML(f'<details class="lab-answer"><summary>Show the answer</summary><p>{html.escape(text)}</p>'
-                "</details>")
+ORDER = ("window", "parameters", "knockout", "distance")   # the exercises' order on the page
+
+
+def answer_list(answers: dict[str, str]) -> HTML:
+    """Every exercise's answer, numbered as the exercises are, for the end of the page (and the handout)."""
+    items = "".join(f"<li>{html.escape(answers[key])}</li>" for key in ORDER)
+    return HTML(f'<ol class="lab-answers">{items}</ol>')

@@ -80,7 +80,7 @@ def distance_summary() -> str:
 
 
 DISTANCE = Widget(
-    "st-comparison-distance", "Probe accuracy of the three models against the distance to the deciding mention; "
-    "buttons choose the kind.", distance_figure, distance_summary,
+    "st-comparison-distance", "Probe accuracy of the three models against the distance to the deciding mention.",
+    distance_figure, distance_summary, controls="Buttons choose the kind.",
     note="On the web page, buttons switch between names, objects, colours and places; the figure shows names, and "
          "the table below gives every kind.")

@@ -92,7 +92,7 @@ def attention_summary() -> str:
 
 ATTENTION = Widget(
     "st-heads-attention", "Attention of all eight heads (two layers of four) from one query word of a validation "
-    "story over every earlier position; buttons choose the query word.", attention_figure, attention_summary,
+    "story over every earlier position.", attention_figure, attention_summary, controls="Buttons choose the query word.",
     note="On the web page, buttons choose the query word and hovering a cell gives its weight. The table below "
          "lists, for each query word, the position each head weights most.")
 

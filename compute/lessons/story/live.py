@@ -130,7 +130,7 @@ aria-describedby="st-live-word-error" autocomplete="off" spellcheck="false"></la
 </section>
 <script type="module" src="../_static/generate/widget.js"></script>
 <div class="print-only live-print"><p class="widget-note">On the web page, this box runs the four-head model in the
-browser: you write the start of a story, choose the temperature, top-k, a seed or greedy choice, and watch the words
-appear with every head's attention; you can pick any next word yourself, look back at any word written, and silence
+browser: you write the start of a story, choose the temperature, top-k, a seed or greedy choice, and the words appear
+with every head's attention; you can pick any next word yourself, look back at any word written, and silence
 heads. After the prompt below, the model's likeliest next words are {esc(bars)}. A sample made when the site was built
 (temperature {PRINT_SAMPLING.temperature:g}, seed {PRINT_SEED}):</p><p class="sample-text">{esc(sample)}</p></div>''')

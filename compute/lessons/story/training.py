@@ -72,7 +72,7 @@ def curve_summary() -> str:
 
 CURVES = Widget(
     "st-training-curves", "Learning curves of the three models on one token budget: validation loss, and probe "
-    "accuracy for the kind the buttons choose.", curve_figure, curve_summary,
+    "accuracy within one kind.", curve_figure, curve_summary, controls="Buttons choose the kind.",
     note="On the web page, buttons switch the accuracy panel between names, objects, colours and places; the "
          "figure shows objects, and the table below gives every kind's final accuracy.")
 
