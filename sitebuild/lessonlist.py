@@ -1,6 +1,6 @@
 """Sphinx extension: the lesson lists of the landing page and the 404 page, written from the lessons' records.
 
-index.md and 404.md hold marker lines (`% lessons: table`, `% lessons: handouts`, `% lessons: toctree`,
+index.md and 404.md hold marker lines (`% lessons: summary`, `% lessons: table`, `% lessons: handouts`, `% lessons: toctree`,
 `% lessons: links`); on `source-read` each is replaced by MyST made from compute's lesson records
 (compute.checks.lesson_records(): page, order, what the reader will do, the handout's words). The comparison
 audit reads the pages with the same replacement, so the records' sentences are bound or marked like any other.
@@ -13,7 +13,8 @@ import importlib
 import re
 from pathlib import Path
 
-MARKER = re.compile(r"^% lessons: (table|handouts|toctree|links)[ \t]*$", re.M)
+MARKER = re.compile(r"^% lessons: (summary|table|handouts|toctree|links)[ \t]*$", re.M)
+NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 PAGES = ("index", "404")
 
 
@@ -38,12 +39,21 @@ def _cell(text: str) -> str:
     return " ".join(text.split())
 
 
+def summary(lessons: list) -> str:
+    """How many lessons there are, counted from the records."""
+    n = len(lessons)
+    count = NUMBERS[n] if n < len(NUMBERS) else f"{n:,}"
+    return (f"The site has {count} {'lesson' if n == 1 else 'lessons'}; the table says what each asks of you, "
+            "what it builds on and how long it takes to read.")
+
+
 def table(lessons: list) -> str:
-    rows = ["```{list-table}", ":header-rows: 1", ":widths: 35 45 20", "",
-            "* - Lesson", "  - What you will do", "  - Reading time"]
+    models = any(r.models for r in lessons)
+    rows = ["```{list-table}", ":header-rows: 1", ":widths: 25 35 25 15" if models else ":widths: 35 45 20", "",
+            "* - Lesson", "  - What you will do", *(["  - Builds on"] if models else []), "  - Reading time"]
     for r in lessons:
         minutes = "{{ minutes_" + r.page.replace("-", "_") + " }}"
-        rows += [f"* - {{doc}}`posts/{r.page}`", f"  - {_cell(r.does)}",
+        rows += [f"* - {{doc}}`posts/{r.page}`", f"  - {_cell(r.does)}", *([f"  - {_cell(r.models)}"] if models else []),
                  f"  - {_cell(f'about {minutes} min of text{r.reading}')}"]
     return "\n".join(rows + ["```"])
 
@@ -62,7 +72,7 @@ def links(lessons: list) -> str:
     return "\n".join(f"- [](posts/{r.page}.md)" for r in lessons)
 
 
-WRITERS = {"table": table, "handouts": handouts, "toctree": toctree, "links": links}
+WRITERS = {"summary": summary, "table": table, "handouts": handouts, "toctree": toctree, "links": links}
 
 
 def expand(text: str, lessons: list | None = None) -> str:

@@ -38,6 +38,7 @@ class Lesson:
     does: str                      # "What you will do": MyST, each sentence bound to a claim or marked
     handout: str                   # the handout link's words: "<handout> (PDF)"
     reading: str = ", plus the figures"   # what follows "about N min of text" in the list (MyST)
+    models: str = ""               # the landing page's "Builds on": the models the lesson reads (MyST)
     claim_results: Callable[[], list] = _no_claims   # [(heading, [(claim, outcome), ...])]: `compute check`
     preflight: Callable[[], None] = _none            # raises CheckpointError or ClaimError (one line each)
     site_files: Callable[[], dict[str, bytes]] = _no_files   # files the page needs under site/ (_static/...)

@@ -15,3 +15,15 @@ def test_the_template_has_a_package_and_a_page():
 def test_every_lesson_page_has_a_record_and_there_are_lessons():
     pages = sorted(p.stem for p in (ROOT / "posts").glob("*.md"))
     assert LESSONS and sorted(LESSONS) == pages
+
+
+def test_the_landing_page_counts_the_lessons_and_says_what_each_builds_on():
+    from compute.checks import lesson_records
+    from sitebuild import lessonlist
+    records = lesson_records()
+    assert f"The site has {lessonlist.NUMBERS[len(records)]} lessons;" in lessonlist.summary(records)
+    assert lessonlist.summary(records[:1]).startswith("The site has one lesson;")
+    table = lessonlist.table(records)
+    assert "  - Builds on" in table and all(r.models and r.models.split("{")[0].strip() in table for r in records)
+    bare = [type(r)(page=r.page, order=r.order, does=r.does, handout=r.handout) for r in records]
+    assert "Builds on" not in lessonlist.table(bare)          # a project whose records name no models

@@ -37,5 +37,6 @@ LESSON = Lesson(
     does="""Build attention from nothing on a four-feature model you can check with
           pencil and paper: context, pooling, queries, keys and values, the mask,
           scaling, the final prediction, and positions {about}`method`.""",
+    models="one model set by hand, every number chosen to be read {about}`design`",
     claim_results=claim_results, preflight=preflight, widgets=widgets, values=prose_values,
 )

@@ -36,5 +36,6 @@ LESSON = Lesson(
     does="""Part 2B (optional): count and time what a longer context costs when a
           model concatenates, averages or attends, with and without a KV cache, up
           to the sizes of GPT-2 and GPT-3 {about}`method`.""",
+    models="operation counts for three ways of reading a context, and timings of Part III's four-head model with and without a KV cache {about}`method`",
     claim_results=claim_results, preflight=preflight, widgets=widgets, values=prose_values,
 )

@@ -58,6 +58,7 @@ LESSON = Lesson(
     does="""The lab: write the window MLP and the one-head model yourself from plain
           tensors, check them against `compute`, train them, and follow one
           prediction through both. A notebook to download and run.""",
+    models="the window MLP and one-head model you write and train, checked against `compute`'s {about}`method`",
     reading="; a few minutes to run {claim}`the_lab_runs_in_a_few_minutes`",
     claim_results=claim_results, preflight=preflight,
 )

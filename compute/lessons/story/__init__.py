@@ -44,5 +44,6 @@ LESSON = Lesson(
     does="""Part III: split attention into four heads, train three small models on
           the same children's stories, and measure where each one can look back,
           what they write, and what each head does {about}`method`.""",
+    models="a window MLP, a one-head and a four-head transformer trained here on generated stories, and the four-head recipe from a second seed {about}`method`",
     claim_results=claim_results, preflight=preflight, widgets=widgets, values=prose_values, site_files=site_files,
 )

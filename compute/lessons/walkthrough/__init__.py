@@ -47,5 +47,6 @@ LESSON = Lesson(
     page="trained-walkthrough", order=2, handout="the trained walkthrough",
     does="""Follow one trained one-layer transformer through a sentence, with every
           matrix printed, and see what other training runs learned instead {about}`method`.""",
+    models="a one-layer, one-head transformer trained here, one from another seed, and the record of a seed search {about}`method`",
     claim_results=claim_results, preflight=preflight, widgets=widgets, values=prose_values,
 )
