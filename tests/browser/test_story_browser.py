@@ -45,6 +45,8 @@ def test_attention_buttons_show_every_heads_row_for_each_query(lesson):
         click(lesson, div, st["query"])
         z = np.array(data(lesson, div)[0]["z"], dtype=float)
         assert z.shape == (L * H, q + 1) and np.allclose(z, A[:, :, q, : q + 1].reshape(L * H, -1), atol=1e-6)
+        words = ["<eos>", *story_corpus().val[heads.worked_story()].tokens[:q]]      # keys labelled by word
+        assert data(lesson, div)[0]["x"] == [f"{j} {w}" for j, w in enumerate(words)]
         assert lesson.page.evaluate(TITLE_JS, div) == heads_page._title(st)
         assert st["word"] == story_corpus().val[heads.worked_story()].tokens[q]
 

@@ -53,15 +53,16 @@ def attention_figure() -> go.Figure:
 
     def data(st):
         custom = [[f"{n} → {k}: {fmt(w, 3)}" for k, w in zip(st["keys"], row)] for n, row in zip(names, st["z"])]
-        return {"z": [st["z"].tolist()], "x": [list(range(len(st["keys"])))], "customdata": [custom]}
+        return {"z": [st["z"].tolist()], "x": [st["keys"]], "customdata": [custom]}
 
     first = states[0]
-    fig = go.Figure(go.Heatmap(z=first["z"].tolist(), x=list(range(len(first["keys"]))), y=names, zmin=0, zmax=1,
+    fig = go.Figure(go.Heatmap(z=first["z"].tolist(), x=first["keys"], y=names, zmin=0, zmax=1,
                                colorscale=COLORSCALE, colorbar=dict(title=dict(text="weight")),
                                customdata=data(first)["customdata"][0], hovertemplate="%{customdata}<extra></extra>"))
     fig.update_layout(
-        height=420, margin=dict(l=70, r=20, b=50),
-        xaxis=dict(title=dict(text="key position (0 is <eos>, then the story's words)")),
+        height=470, margin=dict(l=70, r=20, b=100),
+        xaxis=dict(title=dict(text="key: its position and word (0 is <eos>)"), type="category", tickangle=-90,
+                   tickfont=dict(size=9)),
         yaxis=dict(autorange="reversed", title=dict(text="layer and head")),
         updatemenus=[update_buttons([st["query"] for st in states],
                                     [[data(st), {"title.text": _title(st)}] for st in states])])
