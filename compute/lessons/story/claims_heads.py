@@ -6,7 +6,7 @@ from ...claims import Outcome, Registry
 from ...probes import KIND_NAMES
 from ...published.story import NAMES, SECOND_SEED
 from ...data.story import KINDS
-from .states import box, heads
+from .states import box, explain, heads
 
 HEADS = Registry()
 claim = HEADS.claim
@@ -89,6 +89,15 @@ def silencing_the_name_head_misnames_the_prepared_story():
     ok = t["top_off"] != t["name"] and t["top_off"] in KINDS["name"] and t["p_off"] < t["p_all"] / 2
     return Outcome(ok, f"“{t['name']}” {t['p_all']:.3f} with every head, {t['p_off']:.3f} without "
                        f"{_head(t['head'])}, which ranks “{t['top_off']}” first ({t['p_top_off']:.3f})")
+
+
+@claim("Worked by hand, the first layer's LayerNorm of the shown row is the model's own (within 1e-6), and the "
+       "normalised row has mean 0 and mean square 1 (less a little for the epsilon).")
+def layernorm_row_is_the_models_layernorm():
+    r = explain.layernorm_row()
+    ok = r["largest_difference"] < 1e-6 and abs(r["normed_mean"]) < 1e-9 and 0.99 < r["normed_square"] <= 1
+    return Outcome(ok, f"largest difference {r['largest_difference']:.1e}, normalised mean {r['normed_mean']:.1e}, "
+                       f"mean square {r['normed_square']:.4f}")
 
 
 def name_head_layers() -> tuple[int, int]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ...data.story import HELD_OUT, KINDS, RECALLS, TEMPLATES
+from ...training.story import StoryRecipe, learning_rate
 from ...probes import BUCKETS, bucket_label
 from . import claims, claims_heads
 from .data import corpus_facts
@@ -9,7 +10,7 @@ from .heads import FOUR, query_positions
 from .live import weights_size
 from ...published.story import MODELS, NAMES, ONE_HEAD, SECOND_SEED, load, story_corpus
 from .states import evaluation as ev
-from .states import box, heads, samples
+from .states import box, explain, heads, samples
 
 
 def head(lh: tuple[int, int]) -> str:
@@ -74,6 +75,14 @@ def prose_values() -> dict[str, object]:
         v[f"{kind}_uniform"] = float(mass["uniform"][k])
         v[f"{kind}_with_all"] = ko["all heads"][kind]
         v[f"{kind}_without_head"] = ko[need[kind]][kind]
+    ln = explain.layernorm_row()
+    v.update(ln_word=ln["word"].capitalize(), ln_position=ln["position"], ln_d=ln["d"], ln_eps=ln["eps"],
+             ln_mean=ln["mean"], ln_spread=ln["spread"], ln_square=ln["normed_square"], ln_shown=explain.SHOWN)
+    t = explain.top_k_example()
+    v.update(topk_before=t["before"], topk_k=t["k"], topk_share=t["share"], topk_dropped=t["dropped"],
+             topk_said=t["said"])
+    r = StoryRecipe(**{k: v_ for k, v_ in recipe.items() if k in StoryRecipe.__dataclass_fields__})
+    v.update(weight_decay=r.weight_decay, warmup=r.warmup, lr_end=learning_rate(r.steps - 1, r))
     tried = box.knockout_prompt()
     v.update(try_name=tried["name"].capitalize(), try_distance=tried["distance"], try_p_all=tried["p_all"],
              try_p_off=tried["p_off"], try_top_off=tried["top_off"].capitalize())
