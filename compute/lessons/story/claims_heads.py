@@ -100,6 +100,30 @@ def layernorm_row_is_the_models_layernorm():
                        f"mean square {r['normed_square']:.4f}")
 
 
+@claim("At the prepared story's last word the name head's largest weight is on a mention of the right name, at "
+       "least half its weight is on such mentions, and its output row points the way that mention's value row does "
+       "(cosine similarity at least 0.9).")
+def the_name_head_reads_the_name_it_needs():
+    f, t = box.followed(), box.knockout_prompt()
+    ok = f["keys"][0][1] == t["name"] and f["mass"] >= 0.5 and f["value_alike"] >= 0.9
+    return Outcome(ok, f"largest weight on “{f['keys'][0][1]}” ({f['keys'][0][3]:.3f}), on mentions of "
+                       f"“{t['name']}” {f['mass']:.3f}, cosine with its value {f['value_alike']:.4f}")
+
+
+@claim("The name head's direct push raises the right name's logit above the rival's, but silencing the head lowers "
+       "the right name's logit by more than three times that push and raises the rival's: most of its effect runs "
+       "through the second layer.")
+def the_name_heads_effect_runs_through_the_second_layer():
+    f, t = box.followed(), box.knockout_prompt()
+    name, other = t["name"], t["top_off"]
+    drop = f["logit"][name]["all"] - f["logit"][name]["off"]
+    ok = (f["direct"][name] > f["direct"][other] and drop > 3 * f["direct"][name]
+          and f["logit"][other]["off"] > f["logit"][other]["all"])
+    return Outcome(ok, f"direct push {name} {f['direct'][name]:.3f}, {other} {f['direct'][other]:.3f}; "
+                       f"silenced: {name} {f['logit'][name]['all']:.3f} -> {f['logit'][name]['off']:.3f}, "
+                       f"{other} {f['logit'][other]['all']:.3f} -> {f['logit'][other]['off']:.3f}")
+
+
 def name_head_layers() -> tuple[int, int]:
     """The layer (from 1) of the name head in the published model and in the second seed."""
     return heads.looks(FOUR)["name"][0] + 1, heads.looks(SECOND_SEED)["name"][0] + 1

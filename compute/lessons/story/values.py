@@ -83,6 +83,13 @@ def prose_values() -> dict[str, object]:
              topk_said=t["said"])
     r = StoryRecipe(**{k: v_ for k, v_ in recipe.items() if k in StoryRecipe.__dataclass_fields__})
     v.update(weight_decay=r.weight_decay, warmup=r.warmup, lr_end=learning_rate(r.steps - 1, r))
+    f = box.followed()
+    name, other = box.knockout_prompt()["name"], box.knockout_prompt()["top_off"]
+    v.update(fol_query=f["query"], fol_position=f["position"], fol_name=name.capitalize(), fol_other=other.capitalize(),
+             fol_top_score=f["keys"][0][2], fol_second_score=f["keys"][1][2], fol_mass=f["mass"],
+             fol_alike=f["value_alike"], fol_direct_name=f["direct"][name], fol_direct_other=f["direct"][other],
+             fol_logit_all=f["logit"][name]["all"], fol_logit_off=f["logit"][name]["off"],
+             fol_other_all=f["logit"][other]["all"], fol_other_off=f["logit"][other]["off"])
     tried = box.knockout_prompt()
     v.update(try_name=tried["name"].capitalize(), try_distance=tried["distance"], try_p_all=tried["p_all"],
              try_p_off=tried["p_off"], try_top_off=tried["top_off"].capitalize())

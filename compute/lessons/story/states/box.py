@@ -61,3 +61,45 @@ def knockout_prompt() -> dict:
                         "p_off": float(off[want]), "top_off": data.vocab.itos[wrong], "p_top_off": float(off[wrong]),
                         "distance": p.distance}
     raise ValueError(f"no name probe in the first {SEARCHED} validation stories goes wrong without the name head")
+
+
+SHOWN_KEYS = 5      # the name head's largest weights printed for the followed prediction
+
+
+@lru_cache(maxsize=1)
+def followed() -> dict:
+    """The prepared story's prediction followed through the name head, in the box's model: the head's scaled
+    scores and weights at the last word over every earlier one (the SHOWN_KEYS largest weights), its weight on
+    earlier mentions of the name, and the logits and probabilities of the name and of the word ranked first
+    without the head, with every head and with the name head silenced."""
+    t = knockout_prompt()
+    data, model = story_corpus(), box_model()
+    (l, h), tokens = t["head"], [EOS] + words(t["text"])
+    ids = torch.tensor([data.vocab.encode(tokens)])
+    q = len(tokens) - 1
+    mask = torch.ones(model.cfg.n_layer, model.cfg.n_head, dtype=torch.float64)
+    mask[l, h] = 0.0
+    with torch.no_grad():
+        trace = model.trace(ids)
+        att = trace.blocks[l].attention
+        logits = {"all": model(ids)[0, -1], "off": model(ids, head_mask=mask)[0, -1]}
+        scores, weights = att.S[0, h, q].numpy(), att.A[0, h, q].numpy()   # (T,): the last row
+        # What the head writes into the last row: its weighted value rows, through its slice of W_O (d_model,).
+        d_v = att.V.shape[-1]
+        z = att.A[0, h, q] @ att.V[0, h]                                    # (d_v,)
+        write = z @ model.blocks[l].attn.W_O[h * d_v:(h + 1) * d_v]         # (d_model,)
+        # Its direct effect on the logits: through the final LayerNorm, the row's own spread held fixed, then W_U.
+        final = trace.blocks[-1].y[0, q]
+        spread = torch.sqrt(final.var(unbiased=False) + model.ln_f.eps)
+        direct = ((write - write.mean()) / spread * model.ln_f.weight) @ model.W_U          # (vocab,)
+        top = int(np.argmax(weights))
+        alike = float(torch.nn.functional.cosine_similarity(z, att.V[0, h, top], dim=0))
+    order = np.argsort(-weights, kind="stable")[:SHOWN_KEYS]
+    name, other = (data.vocab.index(w) for w in (t["name"], t["top_off"]))
+    p = {k: torch.softmax(v, -1) for k, v in logits.items()}
+    return {"query": tokens[q], "position": q, "keys": [(int(j), tokens[j], float(scores[j]), float(weights[j]))
+                                                          for j in order],
+            "mass": float(sum(weights[j] for j in range(q + 1) if tokens[j] == t["name"])),
+            "value_alike": alike, "direct": {t["name"]: float(direct[name]), t["top_off"]: float(direct[other])},
+            "logit": {w: {k: float(v[i]) for k, v in logits.items()} for w, i in ((t["name"], name), (t["top_off"], other))},
+            "p": {w: {k: float(v[i]) for k, v in p.items()} for w, i in ((t["name"], name), (t["top_off"], other))}}
