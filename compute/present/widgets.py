@@ -50,6 +50,13 @@ def widgets_in(*modules) -> dict[str, Widget]:
     return {name.lower(): w for mod in modules for name, w in vars(mod).items() if isinstance(w, Widget)}
 
 
+def answer_html(question: str, answer: str, tables: list[str] = ()) -> str:
+    """A question whose computed answer opens under it on the web page; the handout prints every answer at the
+    end (class "answer", sitebuild.handouts)."""
+    return (f'<details class="answer"><summary>{html.escape(question)}</summary><p>{html.escape(answer)}</p>'
+            + "".join(tables) + "</details>")
+
+
 def print_note_html(text: str) -> str:
     """A note shown only in the printed handout, e.g. which other states a widget has on the page."""
     return f'<p class="print-only widget-note">{html.escape(text)}</p>'

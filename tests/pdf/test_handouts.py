@@ -154,3 +154,26 @@ def test_story_handout_prints_every_hand_written_story(built_site):
     assert len(stories) >= 40
     missing = [h.number for h in stories if re.sub(r"\s+", " ", f"{h.number}. {h.title}") not in text]
     assert missing == []
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_every_answer_prints_after_the_last_section(built_site, stem):
+    """A question with an answer (details.answer) stays where it is and points to its answer; the answers follow
+    the lesson's last section, in order, each with the words the web page opens under its question."""
+    html = (built_site / "posts" / f"{stem}.html").read_text()
+    answers = [re.sub(r"<[^>]+>", "", a) for a in re.findall(r'<details class="answer"><summary>.*?</summary><p>(.*?)</p>', html)]
+    text = re.sub(r"\s+", " ", " ".join(p.extract_text() for p in PdfReader(built_site / "handouts" / f"{stem}.pdf").pages))
+    refs = [text.find(f"(answer {k} at the end)") for k in range(1, len(answers) + 1)]
+    assert all(r >= 0 for r in refs) and refs == sorted(refs)
+    if answers:
+        end = text.rfind("Answers")
+        sections = re.findall(r"^## (.+)$", (ROOT / "posts" / f"{stem}.md").read_text(), re.M)
+        last = text.rfind(re.sub(r"[`*$\\]", "", sections[-1])[:20])
+        assert end > last > refs[-1]
+        found = [text.find(html_unescape(a)[:30], end) for a in answers]
+        assert all(f > end for f in found) and found == sorted(found), found
+
+
+def html_unescape(s: str) -> str:
+    import html
+    return re.sub(r"\s+", " ", html.unescape(s))

@@ -2,7 +2,6 @@
 last position played step by step for both sentences."""
 from __future__ import annotations
 
-import html
 
 import numpy as np
 import plotly.graph_objects as go
@@ -12,15 +11,12 @@ from plotly.subplots import make_subplots
 from ...present.figures import ranked
 from ...present.palette import BAR, EDGE, HIGHLIGHT, MUTED
 from ...present.tables import fmt, matrix_html, position_labels
-from ...present.widgets import Widget, spelled
+from ...present.widgets import Widget, answer_html, spelled
 from . import model as m
 from .states.attention import head, mask_states, sentence_att, top_words
 
 
-def _reveal(question: str, answer: str, tables: list[str]) -> str:
-    # class answer: the handout prints it at the end (sitebuild.handouts)
-    return (f'<details class="answer"><summary>{html.escape(question)}</summary><p>{html.escape(answer)}</p>'
-            + "".join(tables) + "</details>")
+_reveal = answer_html   # class answer: the handout prints it at the end (sitebuild.handouts)
 
 
 def self_check() -> HTML:

@@ -1,0 +1,43 @@
+"""Part III's predict-then-check questions: each asked before the section that measures it, its answer computed
+from the models (opened on the web page, printed at the end of the handout)."""
+from __future__ import annotations
+
+from IPython.display import HTML
+
+from ...present.tables import fmt
+from ...present.widgets import answer_html
+from ...probes import BUCKETS, bucket_label
+from ...published.story import FOUR_HEAD, LABELS, MLP, ONE_HEAD, load
+from .states import evaluation as ev
+from .states import heads
+
+
+def _head(lh) -> str:
+    return f"L{lh[0] + 1} H{lh[1] + 1}"
+
+
+def predict_distance() -> HTML:
+    """How name accuracy moves with the distance to the deciding mention, for each model."""
+    window, chance = load(MLP).config.window, ev.chances()["name"]
+    near, far = bucket_label(BUCKETS[0]), bucket_label(BUCKETS[-1])
+    parts = []
+    for name, label in ((MLP, LABELS["mlp"]), (ONE_HEAD, LABELS["one-head"]), (FOUR_HEAD, LABELS["four-head"])):
+        acc = ev.by_distance(name, "name")
+        parts.append(f"{label}: {fmt(acc[0], 2)} at {near} words, {fmt(acc[1], 2)} at {bucket_label(BUCKETS[1])}, "
+                     f"{fmt(acc[-1], 2)} beyond {far.lstrip('> ')}")
+    answer = f"Measured (a guess among the names: {fmt(chance, 3)}): " + "; ".join(parts) + "."
+    return HTML(answer_html(f"Predict first: how should each model's name accuracy change as the deciding mention "
+                            f"moves from within {window} words to more than {far.lstrip('> ')} words back?", answer))
+
+
+def predict_knockout() -> HTML:
+    """Which single head's knock-out costs names the most, and how much the runner-up costs."""
+    ko = heads.knockouts(FOUR_HEAD)
+    drops = sorted(((ko["all heads"]["name"] - v["name"], k) for k, v in ko.items() if k != "all heads"), reverse=True)
+    (worst, lh), (second, lh2) = drops[0], drops[1]
+    answer = (f"{_head(lh)}: without it name accuracy falls from {fmt(ko['all heads']['name'], 2)} to "
+              f"{fmt(ko[lh]['name'], 2)}, a drop of {fmt(worst, 2)}; the next most costly head for names, "
+              f"{_head(lh2)}, costs {fmt(second, 2)}.")
+    return HTML(answer_html("Predict first: the table of section 6 silences one head at a time. Which head's "
+                            "knock-out will cost names the most, and will any other head come close? (The heatmap "
+                            "of section 2 is a hint.)", answer))
