@@ -71,13 +71,16 @@ class ModelSize:
     n_head: int
     context: int
     source: str          # where the sizes are given
+    vocab: int = 0       # tokens in the vocabulary: the output projection's width (0: not given)
 
 
 GPT2_SMALL = ModelSize("GPT-2 small", 12, 768, 12, 1024,
                        "Radford et al. (2019), Language Models are Unsupervised Multitask Learners, OpenAI, "
-                       "Table 2 (the smallest model) and section 2.3 (context of 1024 tokens)")
+                       "Table 2 (the smallest model), section 2.3 (context of 1024 tokens) and section 2.2 "
+                       "(a vocabulary of 50,257)", vocab=50257)
 GPT3 = ModelSize("GPT-3 175B", 96, 12288, 96, 2048,
-                 "Brown et al. (2020), Language Models are Few-Shot Learners, arXiv:2005.14165, Table 2.1")
+                 "Brown et al. (2020), Language Models are Few-Shot Learners, arXiv:2005.14165, Table 2.1, and "
+                 "section 2.1 (GPT-2's model and reversible tokenization, so its vocabulary)", vocab=50257)
 PUBLISHED = (GPT2_SMALL, GPT3)
 
 

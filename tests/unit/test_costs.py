@@ -109,3 +109,16 @@ def test_averagings_other_forward_passes_give_the_same_means(T, d):
         assert torch.allclose(m(X, means), m(X), atol=0) and torch.allclose(m.running_mean(X), m(X), atol=1e-5)
         assert macs(lambda: m(X, means)) == costs("average", T, d).forward
         assert macs(lambda: m.running_mean(X)) == T * d * d
+
+
+def test_the_share_spent_on_the_context_with_and_without_the_output_projection():
+    """At GPT-3's sizes (Brown et al., Table 2.1; GPT-2's vocabulary of 50,257): L(4d² + 8d² + 2Td) MACs in the
+    layers, 2LTd of them reading the context; the output projection adds d x 50,257 and lowers the share."""
+    from compute.lessons.context.states.scale import scale_rows
+    row = next(r for r in scale_rows() if r["name"] == GPT3.name)
+    L, d, T, V = 96, 12288, 2048, 50257
+    layers = L * (4 * d * d + 8 * d * d + 2 * T * d)
+    assert row["token_macs"] == layers and row["output_macs"] == d * V
+    assert row["attention_share"] == pytest.approx(2 * L * T * d / layers, rel=1e-12)
+    assert row["attention_share_with_output"] == pytest.approx(2 * L * T * d / (layers + d * V), rel=1e-12)
+    assert row["attention_share_with_output"] < row["attention_share"]

@@ -25,11 +25,15 @@ def human_count(n: int) -> str:
 
 def scale_table() -> HTML:
     rows = [(r["name"], r["n_layer"], r["d_model"], r["context"], human_bytes(r["kv_bytes"]),
-             human_count(r["token_macs"]), honest_format(r["attention_share"], ".1%")) for r in scale_rows()]
-    return HTML(rows_html(["model", "L", "d", "T", "KV cache", "MACs per token", "share on T"], rows,
+             human_count(r["token_macs"]), honest_format(r["attention_share"], ".1%"), r["vocab"],
+             honest_format(r["attention_share_with_output"], ".1%")) for r in scale_rows()]
+    return HTML(rows_html(["model", "L", "d", "T", "KV cache", "MACs per token, layers", "share on T", "vocabulary",
+                           "share on T, output counted"], rows,
                           caption="At full context T: the KV cache of one sequence in 16-bit numbers, the "
-                                  "multiply-adds of one new token (feed-forward width 4d), and the share of them "
-                                  "spent reading the context (share on T)"))
+                                  "multiply-adds of one new token in its layers (projections, feed-forward width 4d, "
+                                  "attention over T), the share of them spent reading the context (share on T), and "
+                                  "that share once the output projection onto the vocabulary (d × vocabulary) is "
+                                  "counted too"))
 
 
 def sources() -> HTML:

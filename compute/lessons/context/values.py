@@ -74,5 +74,8 @@ def prose_values() -> dict[str, object]:
     v["gpt2_context"] = GPT2_SMALL.context
     v["gpt3_attention_share"] = rows[GPT3.name]["attention_share"]
     v["gpt2_attention_share"] = rows[GPT2_SMALL.name]["attention_share"]
+    v["gpt3_share_with_output"] = rows[GPT3.name]["attention_share_with_output"]
+    v["gpt2_share_with_output"] = rows[GPT2_SMALL.name]["attention_share_with_output"]
+    v["gpt_vocab"] = GPT2_SMALL.vocab
     v["slope_low"], v["slope_high"] = claims.SLOPE_RANGE
     return v

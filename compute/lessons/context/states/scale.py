@@ -8,20 +8,24 @@ from ....published.story import FOUR_HEAD, load
 def story_size() -> dict:
     cfg = load(FOUR_HEAD).config
     return {"name": "Part III, 2 × 4 heads", "n_layer": cfg.n_layer, "d_model": cfg.d_model,
-            "context": cfg.context}
+            "context": cfg.context, "vocab": cfg.vocab_size}
 
 
 def scale_rows() -> list[dict]:
-    """Each model at its full context: KV cache per sequence (16-bit numbers) and the MACs of one new token."""
+    """Each model at its full context: KV cache per sequence (16-bit numbers), the MACs of one new token in its
+    layers, and the share of them that reads the context; and that share once the output projection onto the
+    vocabulary (d_model x vocab MACs) is counted too."""
     rows = []
     for size in [story_size(), *({"name": s.name, "n_layer": s.n_layer, "d_model": s.d_model, "context": s.context,
-                                  "source": s.source} for s in PUBLISHED)]:
+                                  "source": s.source, "vocab": s.vocab} for s in PUBLISHED)]:
         T = size["context"]
         cache = kv_cache_bytes(size["n_layer"], size["d_model"], T)
         parts = _token(size, T)
         total = sum(parts.values())
-        rows.append({**size, "kv_bytes": cache, "token_macs": total,
-                     "attention_share": parts["attention over T"] / total})
+        output = size["d_model"] * size["vocab"]
+        rows.append({**size, "kv_bytes": cache, "token_macs": total, "output_macs": output,
+                     "attention_share": parts["attention over T"] / total,
+                     "attention_share_with_output": parts["attention over T"] / (total + output)})
     return rows
 
 
