@@ -27,6 +27,7 @@ class Costs:
     training: int          # MACs for one training pass over the sequence (forward + backward)
     token_cached: int      # MACs for the context of token T when what earlier tokens gave is kept
     token_uncached: int    # MACs for the context of token T, reading all T tokens again
+    token_recomputed: int  # MACs for the context of token T with nothing kept, but only what it needs recomputed
     activations: int       # numbers held to mix a sequence of T (what the backward pass needs)
     kept: int              # numbers kept between tokens while generating (the cache)
 
@@ -36,6 +37,7 @@ def concatenate(T: int, d: int) -> Costs:
     per_position = T * d * d + d * d
     return Costs(parameters=(T + 1) * d * d + 2 * d, forward=T * per_position,
                  training=TRAINING_FACTOR * T * per_position, token_cached=per_position, token_uncached=per_position,
+                 token_recomputed=per_position,
                  activations=T * T * d + 2 * T * d, kept=T * d)
 
 
@@ -43,7 +45,7 @@ def average(T: int, d: int) -> Costs:
     """The mean of the rows so far (as a T x T matrix product), then W (d x d); cached: a running sum."""
     forward = T * T * d + T * d * d
     return Costs(parameters=d * d, forward=forward, training=2 * T * T * d + TRAINING_FACTOR * T * d * d,
-                 token_cached=d * d, token_uncached=T * d + d * d,
+                 token_cached=d * d, token_uncached=T * d + d * d, token_recomputed=T * d + d * d,
                  activations=T * T + 2 * T * d, kept=d + 1)
 
 
@@ -52,6 +54,8 @@ def attend(T: int, d: int) -> Costs:
     forward = 4 * T * d * d + 2 * T * T * d
     return Costs(parameters=4 * d * d, forward=forward, training=TRAINING_FACTOR * forward,
                  token_cached=4 * d * d + 2 * T * d, token_uncached=forward,
+                 # every earlier key and value again (2 T d^2), but only the new token's query, score row and W_O
+                 token_recomputed=2 * T * d * d + 2 * d * d + 2 * T * d,
                  activations=5 * T * d + 2 * T * T, kept=2 * T * d)
 
 

@@ -8,6 +8,7 @@ from torch.utils.flop_counter import FlopCounterMode
 from compute.costs import GPT3, ModelSize, costs, kv_cache_bytes, token_macs
 from compute.models.story import build, preset
 from compute.nn.mixers import AttentionMixer, AverageMixer, ConcatMixer
+from compute.nn.rope import apply_rope, rope_angles
 
 
 def macs(fn) -> int:
@@ -31,6 +32,20 @@ def explicit_cached_step(m: AttentionMixer, X, cache):
     V = torch.cat([cache.V[:, :, :T - 1], v], dim=2)
     A = torch.softmax(q @ K.transpose(-2, -1) / k.shape[-1] ** 0.5, dim=-1)
     return m.attn.output(A @ V, None)
+
+
+def explicit_recomputed_step(m: AttentionMixer, X):
+    """The newest token's context with nothing kept, doing only what it needs: every key and value again, its
+    own query, one row of scores, W_O (RoPE as the layer applies it)."""
+    T = X.shape[1]
+    att = m.attn
+    K, V = att.split_heads(X @ att.W_K, att.d_k), att.split_heads(X @ att.W_V, att.d_v)
+    q = att.split_heads(X[:, -1:] @ att.W_Q, att.d_k)
+    if att.rope:
+        cos, sin = rope_angles(torch.arange(0, T), att.d_k, att.rope_base)
+        K, q = apply_rope(K, cos, sin), apply_rope(q, cos[-1:], sin[-1:])
+    A = torch.softmax(q @ K.transpose(-2, -1) / K.shape[-1] ** 0.5, dim=-1)
+    return att.output(A @ V, None)
 
 
 def mixer(name: str, T: int, d: int):
@@ -64,11 +79,16 @@ def test_one_new_token_with_and_without_the_cache(name, T, d):
         uncached = (lambda: plain(m)(X)[:, -1:]) if name == "attend" else (lambda: m.next_context(X))
         assert macs(uncached) == c.token_uncached
         if name == "attend":
+            assert macs(lambda: explicit_recomputed_step(m, X)) == c.token_recomputed
+            assert torch.allclose(explicit_recomputed_step(m, X), plain(m)(X)[:, -1:], atol=1e-5)
+            assert c.token_cached < c.token_recomputed < c.token_uncached
             cache = m.new_cache(1)
             m.attn.step(X[:, :-1], cache)                          # the first T - 1 tokens, read before
             assert macs(lambda: explicit_cached_step(m, X, cache)) == c.token_cached
             assert torch.allclose(explicit_cached_step(m, X, cache), m.next_context(X, cache)[0], atol=1e-5)
-        elif name == "average":
+        else:
+            assert c.token_recomputed == c.token_uncached         # nothing to keep but what is read again
+        if name == "average":
             state = (X[:, :-1].sum(1, keepdim=True), T - 1)
             assert macs(lambda: m.next_context(X, state)) == c.token_cached
             assert torch.allclose(m.next_context(X, state)[0], m.next_context(X)[0], atol=1e-6)

@@ -17,8 +17,12 @@ def t_axis(lengths, title: str = "context length T (tokens)") -> dict:
     """A log axis of context lengths, labelled flat at every other length when there are many (room on a phone)."""
     ticks = list(lengths)[::2] if len(lengths) > 5 else list(lengths)
     return dict(type="log", tickvals=ticks, tickangle=0, title=dict(text=title))
+
+
 FIELDS = (("parameters", "parameters"), ("forward", "forward pass (MACs)"), ("training", "training pass (MACs)"),
-          ("token_uncached", "new token, nothing kept (MACs)"), ("token_cached", "new token, cache kept (MACs)"),
+          ("token_uncached", "new token, nothing kept, all read again (MACs)"),
+          ("token_recomputed", "new token, nothing kept, only its needs recomputed (MACs)"),
+          ("token_cached", "new token, cache kept (MACs)"),
           ("activations", "activations (numbers)"), ("kept", "kept between tokens (numbers)"))
 
 

@@ -19,6 +19,7 @@ def prose_values() -> dict[str, object]:
                             "T_min": LENGTHS[0], "T_max": T_max, "T_before": T_before, "c_from": LENGTHS[-3],
                             "where": where_measured()}
     a = costs("attend", SHOWN_T, SHOWN_D)
+    v.update(att_recomputed=a.token_recomputed, att_recompute_cut=a.token_recomputed / a.token_cached)
     v.update(att_forward=a.forward, att_cached=a.token_cached, att_uncached=a.token_uncached,
              att_kept=a.kept, crossover=2 * SHOWN_D)
     v["att_forward_slope"] = counted_slope("attend", "forward", SHOWN_D)
