@@ -130,11 +130,12 @@ def train_story_model(config: StoryModelConfig, stream: torch.Tensor, seed: int,
 
 def fit(model: torch.nn.Module, stream: torch.Tensor, generator: torch.Generator, recipe: StoryRecipe,
         evaluate: Callable[[torch.nn.Module], dict] | None = None, progress: bool = False,
-        desc: str = "training") -> tuple[list[dict], float]:
+        desc: str = "training", record: list[float] | None = None) -> tuple[list[dict], float]:
     """The training loop: AdamW on random crops of the stream, model(x) giving next-token logits (B, T, vocab).
 
     Returns the learning curve (a point every `eval_every` tokens and at the end, when `evaluate` is given)
     and the seconds spent in training steps. Any module works, the lab's models built from plain tensors too.
+    `record`, when given, gets every step's training loss appended (the lab checks a learner's loop against it).
     """
     opt = optimizer(model, recipe)
     per_step = recipe.batch * recipe.context
@@ -158,6 +159,8 @@ def fit(model: torch.nn.Module, stream: torch.Tensor, generator: torch.Generator
         opt.step()
         clock += time.perf_counter() - tic
         losses.append(loss.item())
+        if record is not None:
+            record.append(losses[-1])
     if evaluate:
         curve.append({"tokens": recipe.steps * per_step, "train_loss": _mean(losses), **_evaluated(model, evaluate)})
     return curve, clock

@@ -8,6 +8,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from compute.lessons.lab.loop import CHECK_STEPS
 from conftest import ROOT
 
 TOKENS = 120_000
@@ -100,6 +101,9 @@ def test_the_download_trains_and_every_answer_is_recomputed(lab_run):
     assert "TRAIN = True: both models are trained here" in text
     assert "trained here on" in "".join(o.get("data", {}).get("text/html", "") for o in outputs(lab_run))
     assert lab_run.cells[-1].outputs[0]["text"].startswith("OK Settings(train=True")
+    # the notebook's own loop trained both models, after matching compute's losses step for step
+    assert f"Your loop and compute's, {CHECK_STEPS} steps from seed" in text and "the same losses" in text
+    assert text.count("at the first step,") == 2
 
 
 def test_the_answers_come_after_every_question_and_give_their_numbers(lab_run):

@@ -2,7 +2,8 @@
 trained here or loaded from Part III's checkpoints, and followed through one prediction.
 
 The notebook's own cells hold the two models (plain functions of a dict of tensors); this package holds
-what a learner should not have to type: the data, the training loop, the evaluation and the displays.
+what a learner should not have to type: the data, the optimizer and its schedule, the evaluation and the
+displays (the training loop itself is written out in the notebook, and checked against compute's).
 Its names load on first use, so that the claims (states/, claims.py) never import the displays.
 """
 from __future__ import annotations
@@ -16,11 +17,13 @@ if TYPE_CHECKING:  # what the names below load (and what the build's cache stamp
     from . import claims
     from .exercises import answer_list, answers
     from .followed import Case, follow
+    from .loop import check_loop, learning_rate, optimizer, random_crops
     from .states.run import LabRun, config, data, initial_params, setup, train_or_load
     from .tables import scores_table, shapes
     from .tensors import TensorModel, check_against_compute
 
-_WHERE = {"answers": ".exercises", "answer_list": ".exercises", "Case": ".followed", "follow": ".followed",
+_WHERE = {"answers": ".exercises", "answer_list": ".exercises", "check_loop": ".loop", "learning_rate": ".loop",
+          "optimizer": ".loop", "random_crops": ".loop", "Case": ".followed", "follow": ".followed",
           "LabRun": ".states.run", "config": ".states.run", "data": ".states.run",
           "initial_params": ".states.run", "setup": ".states.run", "train_or_load": ".states.run",
           "scores_table": ".tables", "shapes": ".tables", "TensorModel": ".tensors", "check_against_compute": ".tensors",

@@ -3,6 +3,7 @@ checkpoints, and the scores of both models on every validation story (the tables
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -137,16 +138,24 @@ def initial_params(kind: str, seed: int, **changes) -> Params:
     return {n: p.detach().clone() for n, p in model.named_parameters()}
 
 
-def train_or_load(kind: str, fn: LogitsFn, params: Params, s: Settings) -> LabRun:
-    """Train fn from `params` on the budget with the story recipe, or load the published tensors;
+def train_or_load(kind: str, fn: LogitsFn, params: Params, s: Settings, loop=None) -> LabRun:
+    """Train fn from `params` on the budget with the story recipe, with `loop` (the notebook's own, as
+    loop(fn, params, recipe, generator) -> (params, losses)) or compute's fit, or load the published tensors;
     then score it on every validation story."""
     if s.train:
         generator = past_initialisation(params, s.seed)
-        model = TensorModel(fn, params)
         recipe = StoryRecipe(tokens=s.tokens, threads=THREADS)
         print(f"{LABELS[kind]}: {recipe.steps} steps of {recipe.batch} stretches of {recipe.context} tokens")
-        _, seconds = fit(model, data().stream, generator, recipe, progress=True, desc=LABELS[kind])
-        run = LabRun(kind, fn, {k: v.detach() for k, v in model.params.items()},
+        tic = time.perf_counter()
+        if loop is None:
+            model = TensorModel(fn, params)
+            _, seconds = fit(model, data().stream, generator, recipe, progress=True, desc=LABELS[kind])
+            trained = model.params
+        else:
+            trained, losses = loop(fn, params, recipe, generator)
+            seconds = time.perf_counter() - tic
+            print(f"  loss {losses[0]:.3f} at the first step, {losses[-1]:.3f} at the last ({seconds:.0f} s)")
+        run = LabRun(kind, fn, {k: v.detach() for k, v in trained.items()},
                      f"trained here on {recipe.steps * recipe.batch * recipe.context:,} tokens", seconds)
     else:
         published = load(NAMES[kind]).model
