@@ -41,11 +41,13 @@ from the cells' results on the website only.
 
 
 BINDING = re.compile(r"\s*\{(?:claim|about)\}`[^`]*`")  # sitebuild.audit's roles: for the build, not the reader
+TARGET = re.compile(r"^\([A-Za-z0-9_-]+\)=[ \t]*\n?", re.MULTILINE)  # a MyST label line: Jupyter shows it raw
 
 
 def without_bindings(markdown: str) -> str:
-    """A markdown cell without its {claim} and {about} roles (on the site they render as nothing)."""
-    return BINDING.sub("", markdown)
+    """A markdown cell without its {claim} and {about} roles (on the site they render as nothing) and without
+    MyST's label lines, `(lab-train)=` (Jupyter would print them)."""
+    return TARGET.sub("", BINDING.sub("", markdown))
 
 
 TRAIN_FLAG = "train-flag"

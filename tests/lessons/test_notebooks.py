@@ -38,10 +38,14 @@ def test_notebook_holds_the_lessons_cells_and_no_outputs(built_site, stem):
     for cell in lesson.cells:
         if cell.cell_type == "code":
             train_for_real(cell)        # the lab's flag cell: TRAIN = True in the download
-    def without_roles(cell):  # the site renders {claim} and {about} roles as nothing; so does the notebook
-        return re.sub(r"\s*\{(?:claim|about)\}`[^`]*`", "", cell.source) if cell.cell_type == "markdown" else cell.source
+    def without_roles(cell):  # the site renders {claim} and {about} roles and (label)= lines as nothing; so does
+        if cell.cell_type != "markdown":          # the notebook
+            return cell.source
+        return "\n".join(line for line in re.sub(r"\s*\{(?:claim|about)\}`[^`]*`", "", cell.source).split("\n")
+                         if not re.fullmatch(r"\([\w-]+\)=\s*", line))
     assert [c.source for c in nb.cells[1:]] == [without_roles(c) for c in lesson.cells]
     assert not any(re.search(r"\{(?:claim|about)\}`", c.source) for c in nb.cells)
+    assert not any(re.search(r"^\([\w-]+\)=", c.source, re.M) for c in nb.cells)      # no label shows raw
     assert nb.metadata.kernelspec.name == "python3"
     for cell in nb.cells:
         assert STAMP_PREFIX.strip() not in cell.source  # the build's stamp cell stays out
