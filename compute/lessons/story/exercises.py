@@ -38,6 +38,6 @@ def predict_knockout() -> HTML:
     answer = (f"{_head(lh)}: without it name accuracy falls from {fmt(ko['all heads']['name'], 2)} to "
               f"{fmt(ko[lh]['name'], 2)}, a drop of {fmt(worst, 2)}; the next most costly head for names, "
               f"{_head(lh2)}, costs {fmt(second, 2)}.")
-    return HTML(answer_html("Predict first: the table of section 6 silences one head at a time. Which head's "
-                            "knock-out will cost names the most, and will any other head come close? (The heatmap "
-                            "of section 2 is a hint.)", answer))
+    return HTML(answer_html("Predict first: the figure below silences one head at a time. Which head's "
+                            "knock-out will cost names the most, and will any other head come close? (The attention "
+                            "heatmap earlier on this page is a hint.)", answer))
