@@ -162,3 +162,23 @@ def test_at_375_px_a_bar_chart_names_every_word(visit):
     for div in ("bh-s02-predict", "bh-s03-baseline"):
         ticks = p.evaluate(f"() => [...document.querySelectorAll('#{div} .xtick text')].map(t => t.textContent)")
         assert ticks == list(m.VOCAB), (div, ticks)
+
+
+SMALL_TARGETS_JS = """() => {
+  // every control a finger can aim at: the page's own, plotly's menus, and a slider's rail (a tap or drag anywhere
+  // on it moves the grip, so the rail is the slider's target)
+  const sel = 'article button, article input:not([type=hidden]), article select, article summary, article textarea, '
+            + '.updatemenu-button, .updatemenu-header, .slider-rail-touch-rect';
+  return [...document.querySelectorAll(sel)].map((el) => [el, el.getBoundingClientRect()])
+    .filter(([el, r]) => (r.width || r.height) && getComputedStyle(el).visibility !== 'hidden')
+    .filter(([, r]) => r.width < 24 || r.height < 24)
+    .map(([el, r]) => `${el.tagName} ${el.getAttribute('class') || el.type || ''} ${Math.round(r.width)}x${Math.round(r.height)}`);
+}"""
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_at_375_px_every_control_is_at_least_24_px_square(visit, stem):
+    """Buttons, fields, summaries, plotly's menu buttons and slider rails (a lesson without controls has none to
+    check; the live box's own test checks its words too)."""
+    p = visit(f"posts/{stem}.html", width=375, height=800, touch=True).page
+    assert p.evaluate(SMALL_TARGETS_JS) == []
