@@ -108,3 +108,17 @@ def test_the_hand_written_summary_is_a_touch_target_at_375_px(visit):
     assert box["height"] >= 24 and box["width"] >= 24 and box["x"] >= 0 and box["x"] + box["width"] <= 375
     summary.tap()
     assert p.locator("details.hand-stories").evaluate("d => d.open")
+
+
+def test_at_375_px_the_learning_curves_stack_and_fit_the_screen(visit):
+    """Loss above accuracy: a phone shows both panels without scrolling sideways in a box."""
+    p = visit(PATH, width=375, height=800, touch=True).page
+    div = p.locator(f"#{training.CURVES.id}")
+    div.scroll_into_view_if_needed()
+    p.wait_for_function(f"document.querySelector('#{training.CURVES.id} .main-svg') !== null", timeout=30_000)
+    assert div.evaluate("(d) => !d.parentElement.classList.contains('figure-scroll')")
+    box = div.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 375
+    panels = p.evaluate(f"[...document.querySelectorAll('#{training.CURVES.id} .draglayer .nsewdrag')]"
+                        ".map((s) => s.getBoundingClientRect()).map((r) => [r.top, r.bottom, r.right])")
+    assert len(panels) == 2 and panels[0][1] <= panels[1][0] and all(r <= 375 for _, _, r in panels)

@@ -17,8 +17,9 @@ SHOWN_KIND = "object"  # the accuracy panel opens on it
 
 
 def curve_figure() -> go.Figure:
-    """Validation loss (left) and one kind's probe accuracy (right) against training tokens; buttons choose the kind."""
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
+    """Validation loss (top) and one kind's probe accuracy (below) against training tokens, stacked so that a phone
+    shows both without scrolling sideways; buttons choose the kind."""
+    fig = make_subplots(rows=2, cols=1, vertical_spacing=0.16,
                         subplot_titles=("validation loss (nats per token)", "probe accuracy within kind"))
     for kind in MODELS:
         c = ev.learning_curve(NAMES[kind])
@@ -30,26 +31,26 @@ def curve_figure() -> go.Figure:
         fig.add_trace(go.Scatter(x=x, y=[p[SHOWN_KIND] for p in c], name=LABELS[kind], line=line, legendgroup=kind,
                                  showlegend=False, text=_printed(c, SHOWN_KIND),
                                  hovertemplate="%{x:.1f}M tokens: %{text}<extra>" + LABELS[kind] + "</extra>"),
-                      row=1, col=2)
+                      row=2, col=1)
     chance = ev.chances()
     fig.add_trace(go.Scatter(x=[0, x[-1]], y=[chance[SHOWN_KIND]] * 2, name="chance", mode="lines",
-                             line=dict(color=GUIDE, dash="dot"), hoverinfo="skip"), row=1, col=2)
+                             line=dict(color=GUIDE, dash="dot"), hoverinfo="skip"), row=2, col=1)
 
     def args(kind):
         curves = [ev.learning_curve(NAMES[m]) for m in MODELS]
         ys = [[p[kind] for p in c] for c in curves] + [[chance[kind]] * 2]
         texts = [_printed(c, kind) for c in curves] + [["", ""]]
-        return [{"y": ys, "text": texts}, {"title.text": f"Probe accuracy for {kind}s as training goes on"},
+        return [{"y": ys, "text": texts}, {"title.text": f"Accuracy on {kind}s during training"},
                 [1, 3, 5, 6]]
 
-    fig.update_layout(height=430, margin=dict(l=60, r=20, t=110, b=50),
-                      title=dict(text=f"Probe accuracy for {SHOWN_KIND}s as training goes on", font=dict(size=13),
-                                 x=0.01, xref="container", y=0.97),
-                      legend=dict(orientation="h", x=0, y=-0.18),
+    fig.update_layout(height=640, margin=dict(l=60, r=20, t=110, b=50),
+                      title=dict(text=f"Accuracy on {SHOWN_KIND}s during training", font=dict(size=13),
+                                 x=0.01, xref="container", y=0.98),
+                      legend=dict(orientation="h", x=0, y=-0.14),
                       yaxis2=dict(range=[0, 1.05]),
                       updatemenus=[update_buttons(list(KIND_NAMES), [args(k) for k in KIND_NAMES],
-                                                  active=KIND_NAMES.index(SHOWN_KIND), y=1.22)])
-    fig.update_xaxes(title=dict(text="training tokens (millions)"))
+                                                  active=KIND_NAMES.index(SHOWN_KIND), y=1.123)])
+    fig.update_xaxes(title=dict(text="training tokens (millions)"), row=2, col=1)
     fig.update_annotations(font=dict(size=12))
     return fig
 
@@ -72,7 +73,7 @@ def curve_summary() -> str:
 
 CURVES = Widget(
     "st-training-curves", "Learning curves of the three models on one token budget: validation loss, and probe "
-    "accuracy within one kind.", curve_figure, curve_summary, controls="Buttons choose the kind.",
+    "accuracy within one kind.", curve_figure, curve_summary, controls="Buttons choose the kind.", min_width=0,
     note="On the web page, buttons switch the accuracy panel between names, objects, colours and places; the "
          "figure shows objects, and the table below gives every kind's final accuracy.")
 
