@@ -136,3 +136,16 @@ def test_at_375_px_every_control_is_inside_the_screen_and_takes_a_tap(visit):
     last.tap()
     p.wait_for_timeout(100)
     assert p.evaluate(TITLE_JS, div) == f"Measured: {measured.MEASURES[-1][1]}"
+
+
+@pytest.mark.parametrize("figure", [measured.MIXER_TIMES, measured.STORY_TIMES])
+def test_at_375_px_the_timings_fit_the_screen_to_their_longest_T(visit, figure):
+    """A phone sees every measured length, not only those up to T = 256: the figure fits the screen."""
+    p = visit(PATH, width=375, height=800, touch=True).page
+    div = p.locator(f"#{figure.id}")
+    div.scroll_into_view_if_needed()
+    p.wait_for_function(f"document.querySelector('#{figure.id} .xtick') !== null", timeout=30_000)
+    assert div.evaluate("(d) => !d.parentElement.classList.contains('figure-scroll')")
+    ticks = p.evaluate(f"[...document.querySelectorAll('#{figure.id} .xtick')].map((t) => t.getBoundingClientRect().right)")
+    legend = p.evaluate(f"[...document.querySelectorAll('#{figure.id} .legend .traces')].map((t) => t.getBoundingClientRect().right)")
+    assert ticks and max(ticks) <= 375 and legend and max(legend) <= 375

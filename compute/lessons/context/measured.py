@@ -41,7 +41,7 @@ def _ms(seconds):
 
 def _label(model: str, measure: str) -> str:
     T = measured(model, measure)[0]
-    return f"{model} (slope {fmt(measured_slope(model, measure))} from T = {LARGE_T})" if len(T) > 2 else model
+    return f"{model}, slope {fmt(measured_slope(model, measure))}" if len(T) > 2 else model   # short: a phone's width
 
 
 def _state(measure: str, label: str) -> list:
@@ -96,7 +96,7 @@ def mixer_summary() -> str:
 MIXER_TIMES = Widget(
     "ctx-measured-mixers", "Measured time of the three mixers against T (log-log): a forward pass, or one new "
     "token with or without its cache (buttons); dashed, averaging's forward pass with its matrix kept and as a "
-    "running sum.", mixer_figure, mixer_summary,
+    f"running sum. Each slope is fitted from T = {LARGE_T}.", mixer_figure, mixer_summary, min_width=0,
     note="On the web page, buttons switch between the forward pass and a new token with or without the cache; "
          "the figure shows the forward pass, and the table below gives every fitted slope.")
 
@@ -168,6 +168,6 @@ def story_summary() -> str:
 
 STORY_TIMES = Widget(
     "ctx-measured-story", "Measured time per new token of Part III's story models, with the KV cache (solid) and "
-    "reading everything again (dotted).", story_figure, story_summary,
+    "reading everything again (dotted).", story_figure, story_summary, min_width=0,
     note="Solid lines keep the KV cache, dotted ones read everything again; the MLP's line stays flat because it "
          "reads only its window.")
