@@ -12,6 +12,13 @@ export function percent(p) {
   return (100 * p).toFixed(1) + " %";
 }
 
+// An attention weight as a cell prints it: two decimals, never .00 or 1.00 unless it is exactly that.
+export function weight(w) {
+  if (w > 0 && w < 0.005) return "<.01";
+  if (w < 1 && w > 0.995) return ">.99";
+  return w.toFixed(2).replace(/^0/, "");
+}
+
 function colour(w) {
   return VIRIDIS[Math.min(VIRIDIS.length - 1, Math.floor(w * VIRIDIS.length))];
 }
@@ -73,8 +80,8 @@ export function drawAttention(box, pred, labels, heads) {
       const td = tr.insertCell();
       td.style.background = colour(row[j]);
       td.className = row[j] >= 0.4 ? "live-dark-text" : "";   // dark text from the fifth colour on (contrast 4.5 or more)
-      td.dataset.note = `${name} → “${labels[j]}”: ${row[j].toFixed(2)}`;
-      td.append(el("span", { className: "live-v", textContent: row[j].toFixed(2).replace(/^0/, "") }));
+      td.dataset.note = `${name} → “${labels[j]}”: ${weight(row[j])}`;
+      td.append(el("span", { className: "live-v", textContent: weight(row[j]) }));
       if (row[j] > best.w && j > 0) best = { w: row[j], head: name, word: labels[j] };
     }
   }));
