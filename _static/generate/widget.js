@@ -279,14 +279,15 @@ function setUp(box) {
       const again = buttons()[state.barFocus];
       if (again) { again.focus(); state.barFocus = -1; } else bars.focus();
     }
-    const off = settings.silenced && settings.silenced.length ? ` With ${settings.silenced.map(headName).join(", ")} silenced.` : "";
+    const quiet = pending ? silenced() : settings.silenced || [];   // the heads silenced for this prediction
+    const off = quiet.length ? ` With ${quiet.map(headName).join(", ")} silenced.` : "";
     const greedy = settings.greedy ? " Greedy takes the top word." : "";
     const word = pending ? "" : `“${state.vocab[state.story.written[k]]}”`;
-    barsTitle.textContent = pending
-      ? (before === "<start>" ? "The first word of a story:" : `The next word after “${before}”:`) + greedy
-        + (silenced().length ? ` With ${silenced().map(headName).join(", ")} silenced.` : "")
-      : (pred.chosen ? `You chose ${word} (${percent(p)} by the model) after “${before}”:` : `${word} (${percent(p)}) was drawn after “${before}” from:`) + greedy + off;
-    const best = drawAttention(view, pred, labels, new Set(pending ? silenced() : settings.silenced || []));
+    const what = pending
+      ? (before === "<start>" ? "The first word of a story:" : `The next word after “${before}”:`)
+      : (pred.chosen ? `You chose ${word} (${percent(p)} by the model) after “${before}”:` : `${word} (${percent(p)}) was drawn after “${before}” from:`);
+    barsTitle.textContent = what + greedy + off;
+    const best = drawAttention(view, pred, labels, new Set(quiet));
     view.scrollLeft = view.scrollWidth;                     // the newest words read, at the right
     viewText.textContent = best.w < 0 ? "" : `${pending ? "For the next word" : "Choosing " + word}: the strongest look back is ${best.head} on “${best.word}” (${best.w.toFixed(2)}).`;
   }

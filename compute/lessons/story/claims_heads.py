@@ -7,6 +7,7 @@ from ...probes import KIND_NAMES
 from ...published.story import NAMES, SECOND_SEED
 from ...data.story import KINDS
 from .states import box, explain, heads
+from .states.heads import head_label
 
 HEADS = Registry()
 claim = HEADS.claim
@@ -17,10 +18,6 @@ NEEDED = 0.15       # its knock-out costs that kind at least this much accuracy
 GLANCE = 0.2        # less than this on earlier mentions: a head does not look at them
 ROLE = 0.5          # "more than half of its weight"
 SHARED = 0.2        # no single head's knock-out costs more than this: a shared job
-
-
-def _head(lh) -> str:
-    return f"L{lh[0] + 1} H{lh[1] + 1}"
 
 
 def _looking(name: str, kind: str) -> tuple[tuple[int, int], float, float]:
@@ -38,8 +35,8 @@ def looking_heads_are_the_needed_heads():
         lh, mass, even = _looking(FOUR, kind)
         need, d = heads.needed(FOUR)[kind], heads.drop(FOUR, kind, lh)
         ok &= need == lh and mass >= LOOKS * even and d >= NEEDED
-        parts.append(f"{kind}: looks {_head(lh)} ({mass:.3f}, even {even:.3f}), knock-out drop {d:.3f}, "
-                     f"most needed {_head(need)}")
+        parts.append(f"{kind}: looks {head_label(lh)} ({mass:.3f}, even {even:.3f}), knock-out drop {d:.3f}, "
+                     f"most needed {head_label(need)}")
     return Outcome(ok, "; ".join(parts))
 
 
@@ -49,7 +46,7 @@ def roles_sit_in_the_first_layer():
     looks = heads.looks(FOUR)
     second = float(heads.mention_mass(FOUR)["mass"][1].max())
     return Outcome(all(lh[0] == 0 for lh in looks.values()) and second < GLANCE,
-                   ", ".join(f"{k} {_head(v)}" for k, v in looks.items()) + f"; second layer at most {second:.3f}")
+                   ", ".join(f"{k} {head_label(v)}" for k, v in looks.items()) + f"; second layer at most {second:.3f}")
 
 
 @claim(f"Several first-layer heads (at least two) put at least {ROLE} of their weight on earlier objects.")
@@ -62,14 +59,14 @@ def several_first_layer_heads_look_at_objects():
 def object_copying_is_shared():
     ko = heads.knockouts(FOUR)
     worst = max((ko["all heads"]["object"] - v["object"], k) for k, v in ko.items() if k != "all heads")
-    return Outcome(worst[0] <= SHARED, f"largest drop {worst[0]:.3f} ({_head(worst[1])})")
+    return Outcome(worst[0] <= SHARED, f"largest drop {worst[0]:.3f} ({head_label(worst[1])})")
 
 
 @claim(f"In the second seed, too, every kind has a head that looks at it (at least {LOOKS:g} times an even spread).")
 def roles_exist_in_the_second_seed():
     found = {k: _looking(SECOND_SEED, k) for k in KIND_NAMES}
     return Outcome(all(mass >= LOOKS * even for _, mass, even in found.values()),
-                   ", ".join(f"{k} {_head(lh)} {mass:.3f}" for k, (lh, mass, _) in found.items()))
+                   ", ".join(f"{k} {head_label(lh)} {mass:.3f}" for k, (lh, mass, _) in found.items()))
 
 
 @claim("At least one role sits in a different head in the second seed than in the published model, and the name "
@@ -78,7 +75,7 @@ def roles_move_between_seeds():
     first, second = heads.looks(FOUR), heads.looks(SECOND_SEED)
     moved = [k for k in KIND_NAMES if first[k] != second[k]]
     return Outcome(bool(moved) and first["name"][0] != second["name"][0],
-                   "moved: " + (", ".join(f"{k} {_head(first[k])} -> {_head(second[k])}" for k in moved) or "none"))
+                   "moved: " + (", ".join(f"{k} {head_label(first[k])} -> {head_label(second[k])}" for k in moved) or "none"))
 
 
 @claim("The live box's prepared story: the box's model (the float16 export) ranks the right name first with every "
@@ -88,7 +85,7 @@ def silencing_the_name_head_misnames_the_prepared_story():
     t = box.knockout_prompt()
     ok = t["top_off"] != t["name"] and t["top_off"] in KINDS["name"] and t["p_off"] < t["p_all"] / 2
     return Outcome(ok, f"“{t['name']}” {t['p_all']:.3f} with every head, {t['p_off']:.3f} without "
-                       f"{_head(t['head'])}, which ranks “{t['top_off']}” first ({t['p_top_off']:.3f})")
+                       f"{head_label(t['head'])}, which ranks “{t['top_off']}” first ({t['p_top_off']:.3f})")
 
 
 @claim("Worked by hand, the first layer's LayerNorm of the shown row is the model's own (within 1e-6), and the "

@@ -10,10 +10,7 @@ from ...probes import BUCKETS, bucket_label
 from ...published.story import FOUR_HEAD, LABELS, MLP, ONE_HEAD, load
 from .states import evaluation as ev
 from .states import heads
-
-
-def _head(lh) -> str:
-    return f"L{lh[0] + 1} H{lh[1] + 1}"
+from .states.heads import head_label
 
 
 def predict_distance() -> HTML:
@@ -35,9 +32,9 @@ def predict_knockout() -> HTML:
     ko = heads.knockouts(FOUR_HEAD)
     drops = sorted(((ko["all heads"]["name"] - v["name"], k) for k, v in ko.items() if k != "all heads"), reverse=True)
     (worst, lh), (second, lh2) = drops[0], drops[1]
-    answer = (f"{_head(lh)}: without it name accuracy falls from {fmt(ko['all heads']['name'], 2)} to "
+    answer = (f"{head_label(lh)}: without it name accuracy falls from {fmt(ko['all heads']['name'], 2)} to "
               f"{fmt(ko[lh]['name'], 2)}, a drop of {fmt(worst, 2)}; the next most costly head for names, "
-              f"{_head(lh2)}, costs {fmt(second, 2)}.")
+              f"{head_label(lh2)}, costs {fmt(second, 2)}.")
     return HTML(answer_html("Predict first: the figure below silences one head at a time. Which head's "
                             "knock-out will cost names the most, and will any other head come close? (The attention "
                             "heatmap earlier on this page is a hint.)", answer))

@@ -7,6 +7,7 @@ from IPython.display import HTML
 from ...present.tables import rows_html
 from .states.box import followed, knockout_prompt
 from .states.explain import SHOWN, layernorm_row, top_k_example
+from .states.heads import head_label
 
 
 def layernorm_table() -> HTML:
@@ -26,23 +27,19 @@ def top_k_table() -> HTML:
                           caption=f"The four-head model's {t['k']} likeliest words after “… {t['before']}”"))
 
 
-def _head(lh) -> str:
-    return f"L{lh[0] + 1} H{lh[1] + 1}"
-
-
 def followed_keys_table() -> HTML:
     """The name head's largest weights at the prepared story's last word: position, word, scaled score, weight."""
     f, t = followed(), knockout_prompt()
     rows = [(j, w, s, a) for j, w, s, a in f["keys"]]
     return HTML(rows_html(["key position", "word", "scaled score q·k / √d", "weight"], rows, decimals=3,
-                          caption=f"{_head(t['head'])} at “{f['query']}” (position {f['position']}): its "
+                          caption=f"{head_label(t['head'])} at “{f['query']}” (position {f['position']}): its "
                                   f"{len(rows)} largest weights"))
 
 
 def followed_logits_table() -> HTML:
     """The name and the word ranked first without the head: logits and probabilities, with and without it."""
     f, t = followed(), knockout_prompt()
-    head = _head(t["head"])
+    head = head_label(t["head"])
     rows = [(w, f["direct"][w], f["logit"][w]["all"], f["logit"][w]["off"], f["p"][w]["all"], f["p"][w]["off"])
             for w in (t["name"], t["top_off"])]
     return HTML(rows_html(["next word", f"{head}'s direct push", "logit, every head", f"logit, {head} silenced",

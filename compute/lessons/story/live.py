@@ -19,6 +19,7 @@ from ...present.numbers import honest_format
 from ...published.story import FOUR_HEAD, load, story_corpus
 from .data import corpus_facts
 from .states.box import box_model, knockout_prompt, next_word
+from .states.heads import head_label
 from .states.samples import as_text
 
 PROMPT = "Once upon a time, there was a little girl named Mia."
@@ -82,7 +83,7 @@ def box() -> HTML:
     sample = print_sample()
     cfg = box_model().cfg
     ko = knockout_prompt()
-    name_head = f"L{ko['head'][0] + 1} H{ko['head'][1] + 1}"
+    name_head = head_label(ko["head"])
     silence = json.dumps([ko["head"][0] * cfg.n_head + ko["head"][1]])
     bars = ", ".join(f"“{w}” {honest_format(p, '.1%')}" for w, p in next_words())
     return HTML(f'''<section class="live-generate" id="st-live" data-models="../{MODELS_DIR}" aria-labelledby="st-live-title">

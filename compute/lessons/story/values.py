@@ -11,10 +11,7 @@ from .live import weights_size
 from ...published.story import MODELS, NAMES, ONE_HEAD, SECOND_SEED, load, story_corpus
 from .states import evaluation as ev
 from .states import box, explain, heads, samples
-
-
-def head(lh: tuple[int, int]) -> str:
-    return f"L{lh[0] + 1} H{lh[1] + 1}"
+from .states.heads import head_label
 
 
 def prose_values() -> dict[str, object]:
@@ -68,9 +65,9 @@ def prose_values() -> dict[str, object]:
     ko = heads.knockouts(FOUR)
     for kind in KINDS:
         k = list(KINDS).index(kind)
-        v[f"{kind}_head"] = head(need[kind])                               # the head whose removal hurts most
+        v[f"{kind}_head"] = head_label(need[kind])                               # the head whose removal hurts most
         v[f"{kind}_head_mass"] = float(mass["mass"][need[kind][0], need[kind][1], k])
-        v[f"{kind}_looking_head"] = head(look[kind])
+        v[f"{kind}_looking_head"] = head_label(look[kind])
         v[f"{kind}_looking_mass"] = float(mass["mass"][look[kind][0], look[kind][1], k])
         v[f"{kind}_uniform"] = float(mass["uniform"][k])
         v[f"{kind}_with_all"] = ko["all heads"][kind]
@@ -97,7 +94,7 @@ def prose_values() -> dict[str, object]:
     second = heads.looks(SECOND_SEED)
     v["second_seed"] = int(load(SECOND_SEED).manifest["seed"])
     for kind in KINDS:
-        v[f"{kind}_head_seed2"] = head(second[kind])
+        v[f"{kind}_head_seed2"] = head_label(second[kind])
     v["roles_moved"] = sum(second[k] != look[k] for k in KINDS)
     v["role_kinds"] = len(KINDS)
     v["name_layer"], v["name_layer_seed2"] = claims_heads.name_head_layers()

@@ -24,13 +24,17 @@ def box_model() -> torch.nn.Module:
     return model_from_files(export_files())
 
 
+def silencing(model: torch.nn.Module, lh: tuple[int, int]) -> torch.Tensor:
+    """A head_mask (n_layer, n_head) that zeroes one head's output, as section 6 and the box's switches do."""
+    mask = torch.ones(model.cfg.n_layer, model.cfg.n_head, dtype=torch.float64)
+    mask[lh] = 0.0
+    return mask
+
+
 def next_word(ids: list[int], silenced: tuple[int, int] | None = None) -> np.ndarray:
     """The box model's next-word probabilities after <eos> + ids, with one head (layer, head) silenced or none."""
     model = box_model()
-    mask = None
-    if silenced is not None:
-        mask = torch.ones(model.cfg.n_layer, model.cfg.n_head, dtype=torch.float64)
-        mask[silenced] = 0.0
+    mask = None if silenced is None else silencing(model, silenced)
     eos = story_corpus().vocab.index(EOS)
     with torch.no_grad():
         logits = model(torch.tensor([[eos] + ids]), head_mask=mask)[0, -1]
@@ -77,8 +81,7 @@ def followed() -> dict:
     (l, h), tokens = t["head"], [EOS] + words(t["text"])
     ids = torch.tensor([data.vocab.encode(tokens)])
     q = len(tokens) - 1
-    mask = torch.ones(model.cfg.n_layer, model.cfg.n_head, dtype=torch.float64)
-    mask[l, h] = 0.0
+    mask = silencing(model, (l, h))
     with torch.no_grad():
         trace = model.trace(ids)
         att = trace.blocks[l].attention

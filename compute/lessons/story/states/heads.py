@@ -16,6 +16,11 @@ ROLE_STORIES = 300   # validation stories used for head roles and knock-outs (th
 SHOWN_QUERIES = 6    # probes of the worked story offered as query words in the lesson's figure
 
 
+def head_label(lh: tuple[int, int]) -> str:
+    """'L1 H2' for (layer, head) = (0, 1): numbered from 1 for the reader."""
+    return f"L{lh[0] + 1} H{lh[1] + 1}"
+
+
 def head_labels(n_layer: int, n_head: int) -> list[str]:
     """'L1 H1', 'L1 H2', ...: layers and heads numbered from 1 for the reader."""
     return [f"L{l + 1} H{h + 1}" for l in range(n_layer) for h in range(n_head)]
