@@ -1,10 +1,12 @@
-"""`python -m compute bench context`: time the three mixers and the story models over a range of T.
+"""`python -m compute bench context` (and `bench recompute`): time the mixers and story models over a range of T.
 
 For each (model, measure, T): warm-up runs, then `repeats` timed runs, the
 median kept. Measures: `forward` (mix a whole sequence of T tokens), `token
 cached` and `token uncached` (the context of token T with and without keeping
 what earlier tokens gave: the KV cache, a running sum). One thread, batch 1,
-no gradients. Averaging's forward pass is also timed two other ways
+no gradients. `bench recompute` times attention's new token a third way, with
+nothing kept but only what it needs recomputed (every key and value, its own
+query), beside the other two, into a file of its own. Averaging's forward pass is also timed two other ways
 (VARIANTS): with its T x T matrix built once and kept, and as a running sum.
 
 Each record also says what the timed call did with memory: the page faults per
@@ -116,7 +118,7 @@ def mixer_rows(T: int, repeats: int) -> list[dict]:
         rows.append(record(name, "token uncached", T, lambda: m.next_context(X), repeats))
         if name == "attend":
             def cached():
-                cache = m.new_cache(1)
+                cache = m.new_cache(1)                 # allocated on every call (`bench recompute` keeps it)
                 cache.length = T - 1                   # the cache holds the T - 1 tokens before (their values do
                 return m.next_context(X, cache)        # not change the work of the new token)
             rows.append(record(name, "token cached", T, cached, repeats))
@@ -150,6 +152,39 @@ def story_rows(T: int, repeats: int) -> list[dict]:
     return rows
 
 
+def recompute_rows(T: int, repeats: int) -> list[dict]:
+    """A new attention token at context T three ways: reading everything again, recomputing only what it needs
+    (every key and value, its own query), and from the KV cache."""
+    torch.manual_seed(0)
+    X, m = torch.randn(1, T, D), AttentionMixer(D, T)
+    cache = m.new_cache(1)                             # allocated once, as generation keeps it between tokens
+
+    def cached():
+        cache.length = T - 1                           # the T - 1 tokens before; the call appends the new one
+        return m.next_context(X, cache)
+    return [record("attend", "token uncached", T, lambda: m.next_context(X), repeats),
+            record("attend", "token recomputed", T, lambda: m.recomputed_context(X), repeats),
+            record("attend", "token cached", T, cached, repeats)]
+
+
+def where(**extra) -> dict:
+    """The machine record a timings file carries, with its date."""
+    return {**machine_record(1), "last_level_cache_bytes": last_level_cache(),
+            "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"), **extra}
+
+
+@torch.no_grad()
+def measure_recompute(lengths=LENGTHS, repeats: int = 7, progress=print) -> dict:
+    """`python -m compute bench recompute`: attention's new token three ways, at every length."""
+    torch.set_num_threads(1)
+    rows = []
+    for T in lengths:
+        rows += recompute_rows(T, repeats)
+        progress(f"T = {T}: {len(rows)} timings")
+    return {"schema": SCHEMA, "units": "seconds", "d": D, "repeats": repeats, "threads": 1,
+            "measured_on": where(), "results": rows}
+
+
 @torch.no_grad()
 def measure(lengths=LENGTHS, repeats: int = 7, story: bool = True, progress=print) -> dict:
     torch.set_num_threads(1)
@@ -160,9 +195,7 @@ def measure(lengths=LENGTHS, repeats: int = 7, story: bool = True, progress=prin
             rows += story_rows(T, repeats)
         progress(f"T = {T}: {len(rows)} timings")
     return {"schema": SCHEMA, "units": "seconds", "d": D, "repeats": repeats, "threads": 1,
-            "measured_on": {**machine_record(1), "last_level_cache_bytes": last_level_cache(),
-                            "date": datetime.now(timezone.utc).strftime("%Y-%m-%d")},
-            "results": rows}
+            "measured_on": where(), "results": rows}
 
 
 def write(path: Path, data: dict) -> Path:

@@ -102,6 +102,19 @@ class CausalSelfAttention(nn.Module):
         Z = F.scaled_dot_product_attention(Q, K, V, is_causal=True, scale=1 / math.sqrt(self.d_k))
         return self.output(Z, head_mask)
 
+    def last(self, X: torch.Tensor) -> torch.Tensor:
+        """The last position's output with nothing kept, doing only what it needs: every key and value of X
+        (B, T, d_model) again, but only the last token's query and one row of scores: (B, 1, d_model)."""
+        T = X.shape[1]
+        Q = self.split_heads(X[:, -1:] @ self.W_Q, self.d_k)   # (B, n_head, 1, d_k)
+        K = self.split_heads(X @ self.W_K, self.d_k)           # (B, n_head, T, d_k)
+        V = self.split_heads(X @ self.W_V, self.d_v)           # (B, n_head, T, d_v)
+        if self.rope:
+            cos, sin = rope_angles(torch.arange(T), self.d_k, self.rope_base)
+            Q, K = apply_rope(Q, cos[-1:], sin[-1:]), apply_rope(K, cos, sin)
+        Z = F.scaled_dot_product_attention(Q, K, V, scale=1 / math.sqrt(self.d_k))  # the last row sees every key
+        return self.output(Z, None)
+
     def new_cache(self, batch: int, capacity: int, dtype: torch.dtype = torch.float32) -> KVCache:
         return KVCache(torch.zeros(batch, self.n_head, capacity, self.d_k, dtype=dtype),
                        torch.zeros(batch, self.n_head, capacity, self.d_v, dtype=dtype))

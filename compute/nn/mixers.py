@@ -95,5 +95,9 @@ class AttentionMixer(nn.Module):
             return self.attn(X)[:, -1:], None
         return self.attn.step(X[:, -1:], cache), cache
 
+    def recomputed_context(self, X: torch.Tensor) -> torch.Tensor:
+        """Without a cache, the least a new token needs: every key and value again, only its own query."""
+        return self.attn.last(X)
+
     def new_cache(self, batch: int, dtype=torch.float32) -> KVCache:
         return self.attn.new_cache(batch, self.context, dtype)

@@ -13,14 +13,16 @@ from .story import MLP, MODELS, NAMES
 from ..store import CheckpointError, checkpoint_dir, read_bytes
 
 TIMINGS = "context-timings.json"
+RECOMPUTE = "context-recompute-timings.json"        # attention's new token three ways, timed on its own
 SCHEMA = "context-timings/2"
 LENGTHS = (16, 32, 64, 128, 256, 512, 1024, 2048)
 CONCAT_MAX = 1024                                    # beyond, the concatenated windows (T^2 d numbers) take gigabytes
 STORY = tuple(NAMES[k] for k in MODELS)              # the story models timed beside the mixers
 VARIANTS = ("average, matrix kept", "average, running sum")   # averaging's forward pass, timed two other ways
-CHECKPOINT_FILES = (TIMINGS,)
+CHECKPOINT_FILES = (TIMINGS, RECOMPUTE)
 MACHINE_FIELDS = ("cpu", "instruction_set", "threads", "torch", "date")
 MEASURES = ("forward", "token cached", "token uncached")
+NEW_TOKEN = ("token uncached", "token recomputed", "token cached")   # what RECOMPUTE holds, for attention
 MEMORY = ("faults", "largest_bytes", "allocated_bytes", "peak_bytes")
 FIELDS = {"model", "measure", "T", "seconds", *MEMORY}
 
@@ -68,7 +70,7 @@ def validate(data: object, path: Path) -> Timings:
     for i, r in enumerate(rows):
         if not isinstance(r, dict) or set(r) != FIELDS:
             fail(f"result {i} is not a {{{', '.join(sorted(FIELDS))}}} record")
-        if r["measure"] not in MEASURES or not isinstance(r["T"], int) or r["T"] < 1:
+        if r["measure"] not in (*MEASURES, *NEW_TOKEN) or not isinstance(r["T"], int) or r["T"] < 1:
             fail(f"result {i} has measure {r['measure']!r} at T = {r['T']!r}")
         s = r["seconds"]
         if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) or s <= 0:
@@ -100,18 +102,27 @@ def story_context(name: str) -> int:
     return preset(next(k for k in MODELS if NAMES[k] == name), vocab_size=2).context
 
 
+def recompute_needed() -> list[tuple[str, str, tuple[int, ...]]]:
+    """What the recompute file must hold: attention's new token three ways at every length."""
+    return [("attend", measure, LENGTHS) for measure in NEW_TOKEN]
+
+
+NEEDS = {TIMINGS: (needed, "context"), RECOMPUTE: (recompute_needed, "recompute")}
+
+
 def require_coverage(t: Timings, path: Path) -> Timings:
     """CheckpointError naming the first series the lesson needs that the file lacks (a --quick file, say)."""
-    for model, measure, lengths in needed():
+    wanted, command = NEEDS.get(path.name, NEEDS[TIMINGS])
+    for model, measure, lengths in wanted():
         missing = sorted(set(lengths) - set(t.series(model, measure)[0]))
         if missing:
             raise CheckpointError(f"{path}: timings file has no {measure} time of {model} at T = "
                                   f"{', '.join(map(str, missing))} "
-                                  "(measure again with python -m compute bench context)")
+                                  f"(measure again with python -m compute bench {command})")
     return t
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=4)
 def _load(path: Path) -> Timings:
     blob = read_bytes(path, "timings file")
     try:
@@ -124,3 +135,9 @@ def _load(path: Path) -> Timings:
 def timings() -> Timings:
     """The stored measurements (python -m compute bench context), checked."""
     return _load(checkpoint_dir() / TIMINGS)
+
+
+def recompute_timings() -> Timings:
+    """Attention's new token with the cache, recomputing only what it needs, and reading everything again
+    (python -m compute bench recompute), checked."""
+    return _load(checkpoint_dir() / RECOMPUTE)

@@ -142,3 +142,24 @@ def test_the_share_spent_on_the_context_with_and_without_the_output_projection()
     assert row["attention_share"] == pytest.approx(2 * L * T * d / layers, rel=1e-12)
     assert row["attention_share_with_output"] == pytest.approx(2 * L * T * d / (layers + d * V), rel=1e-12)
     assert row["attention_share_with_output"] < row["attention_share"]
+
+
+@pytest.mark.parametrize("rope", [False, True])
+def test_the_timed_recomputed_token_is_the_last_row_of_a_whole_pass(rope):
+    """What `bench recompute` times as a new token with nothing kept gives the last row of the full pass, with
+    two heads and RoPE too, and does no more products than the count says."""
+    from compute.nn.attention import CausalSelfAttention
+    torch.manual_seed(3)
+    att = CausalSelfAttention(8, 2, 4, 4, rope=rope)
+    with torch.no_grad():
+        for p in att.parameters():
+            p.normal_(0, 0.5)
+        X = torch.randn(2, 11, 8)
+        assert torch.allclose(att.last(X), att(X)[:, -1:], atol=1e-5)
+    m = AttentionMixer(8, 16)
+    X = torch.randn(1, 16, 8)
+    with torch.no_grad():
+        assert torch.allclose(m.recomputed_context(X), m(X)[:, -1:], atol=1e-5)
+        projections = macs(lambda: m.recomputed_context(X))     # the fused kernel's row is not counted
+    c = costs("attend", 16, 8)
+    assert projections == c.token_recomputed - 2 * 16 * 8         # all but the score row and its mix

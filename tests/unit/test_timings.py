@@ -195,3 +195,48 @@ def test_a_claim_the_timings_break_stops_check_context_in_one_line(tmp_path, sto
 
 def test_bench_refuses_a_bad_repeat_count(capsys):
     assert "must be a whole number above 0" in usage_error(["bench", "context", "--repeats", "0"], capsys)
+
+
+RECOMPUTED = checkpoint_dir() / published.RECOMPUTE
+
+
+def test_the_stored_recompute_file_holds_a_new_token_three_ways_at_every_length():
+    t = published.recompute_timings()
+    for model, measure, lengths in published.recompute_needed():
+        assert set(lengths) == set(t.series(model, measure)[0]), (model, measure)
+    assert {r["measure"] for r in t.rows} == set(published.NEW_TOKEN) and {r["model"] for r in t.rows} == {"attend"}
+    assert t.repeats >= 3 and t.d == 64 and t.measured_on["threads"] == 1
+
+
+def run_check_with_recompute(tmp_path, data) -> subprocess.CompletedProcess:
+    folder = tmp_path / "checkpoints"
+    shutil.copytree(checkpoint_dir(), folder)
+    (folder / published.RECOMPUTE).write_text(json.dumps(data))
+    env = {**os.environ, "COMPUTE_CHECKPOINTS": str(folder), "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "compute", "check", "context"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_quick_bench_recompute_writes_a_file_check_refuses_naming_the_command(tmp_path):
+    out = tmp_path / "r.json"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-m", "compute", "bench", "recompute", "--quick", "--out", str(out)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    t = published.validate(json.loads(out.read_text()), out)
+    assert {(r["measure"], r["T"]) for r in t.rows} == {(m, T) for m in published.NEW_TOKEN for T in (16, 32)}
+    check = run_check_with_recompute(tmp_path, json.loads(out.read_text()))
+    assert check.returncode == 1
+    lines = check.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {tmp_path / 'checkpoints' / published.RECOMPUTE}: ")
+    assert "has no token uncached time of attend at T = 64" in lines[0] and "bench recompute" in lines[0]
+
+
+def test_a_cache_slower_than_recomputing_stops_check_context_naming_the_claim(tmp_path):
+    data = json.loads(RECOMPUTED.read_text())
+    for r in data["results"]:
+        if r["measure"] == "token cached":
+            r["seconds"] *= 100
+    check = run_check_with_recompute(tmp_path, data)
+    assert check.returncode == 1 and check.stderr.count("\n") == 1, check.stderr
+    assert "claim the_cache_beats_both_ways_at_length fails" in check.stderr, check.stderr

@@ -10,6 +10,7 @@ from ...published.timings import timings
 from .states.growth import (KEPT, LARGE_T, LENGTHS, RUNNING, SHOWN_D, SHOWN_T, SMALL_T, at, build_per_byte_ratio,
                             build_seconds, cache_speedup, counted, counted_slope, counted_steps, longest,
                             macs_per_second, measured, measured_slope, measured_steps, rate, record)
+from .states import recompute as rc
 from .states.scale import scale_rows
 
 CONTEXT = Registry()
@@ -29,6 +30,8 @@ FLAT = 0.2                   # "the same time at every T": |slope| below this ..
 FLAT_SPREAD = 2.5            # ... and the slowest time at most this many times the fastest
 RUNNING_SHARE = 0.1          # the running sum at the longest T: at most this share of attention's time
 SMALL_SHARE = 0.05           # "only": GPT-3's share of a new token's arithmetic spent reading its context
+BEATS_RECOMPUTING = 2.0      # the cache against recomputing what a token needs, at the longest T: at least
+COUNT_GAP = 5.0              # "far less than counting says": the counted ratio over the measured one, at least
 PER_BYTE = 1.2               # "costs more per megabyte" once the matrices fill the cache: at least this ratio
 
 
@@ -279,6 +282,38 @@ def the_cache_pays_at_length():
     T = longest("attend", "token cached")
     s = cache_speedup("attend", T)
     return Outcome(s >= SPEEDUP, f"{s:.1f} times at T = {T}")
+
+
+@claim(f"In the recompute timings (d = {rc.D}), at the longest T a new token from the cache is at least "
+       f"{BEATS_RECOMPUTING:g} times faster than recomputing only what it needs, which is faster than reading "
+       f"everything again; the cache beats reading everything again by at least {SPEEDUP:g} times.")
+def the_cache_beats_both_ways_at_length():
+    t, T = rc.recompute_timings(), rc.LONG
+    u, r, c = (rc.seconds(m, T) for m in (rc.UNCACHED, rc.RECOMPUTED, rc.CACHED))
+    return Outcome(t.d == rc.D and r >= BEATS_RECOMPUTING * c and u > r and u >= SPEEDUP * c,
+                   f"at T = {T}: reading again {u * 1e3:.3f} ms, recomputing {r * 1e3:.3f} ms, "
+                   f"cache {c * 1e3:.3f} ms (d = {t.d})")
+
+
+@claim(f"At the longest T the cache's measured speed-up over recomputing is at most 1/{COUNT_GAP:g} of the "
+       "speed-up the counts give.")
+def the_cache_gains_less_than_its_count():
+    T = rc.LONG
+    m, c = rc.speedup(rc.RECOMPUTED, T), rc.counted_speedup(rc.RECOMPUTED, T)
+    return Outcome(COUNT_GAP * m <= c, f"at T = {T}: measured {m:.2f} times, counted {c:.1f} times")
+
+
+@claim(f"At T = {rc.SHORT} recomputing what a new token needs is no slower than the cache.")
+def short_contexts_gain_nothing_from_the_cache():
+    r, c = rc.seconds(rc.RECOMPUTED, rc.SHORT), rc.seconds(rc.CACHED, rc.SHORT)
+    return Outcome(r <= c, f"at T = {rc.SHORT}: recomputing {r * 1e3:.4f} ms, cache {c * 1e3:.4f} ms")
+
+
+@claim(f"From T = {rc.SHORT} to {rc.LONG} the cached token's time grows less than a quarter as many times as "
+       "its count.")
+def the_cached_token_is_mostly_overhead():
+    timed, counted_ = rc.cached_growth()
+    return Outcome(4 * timed < counted_, f"time x{timed:.2f}, count x{counted_:.1f}")
 
 
 def _flat(model: str, measure: str) -> Outcome:

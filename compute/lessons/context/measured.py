@@ -11,6 +11,7 @@ from ...present.widgets import Widget, update_buttons
 from ...published.story import LABELS, MODELS, NAMES
 from ...published.timings import LENGTHS, STORY, VARIANTS, timings
 from .counts import COLOURS, t_axis
+from .states import recompute as rc
 from .states.growth import LARGE_T, at, measured, measured_slope, record
 
 MEASURES = (("forward", "forward pass"), ("token uncached", "new token, nothing kept"),
@@ -29,10 +30,12 @@ KERNELS = (("average", "as written: torch.ones, torch.tril and a division build 
 MB = 1e6
 
 
-def where_measured() -> str:
-    m = timings().measured_on
+def where_measured(t=None) -> str:
+    """Where and how a timings file was measured (the main one unless another is given)."""
+    t = t or timings()
+    m = t.measured_on
     return (f"{m['cpu']}, {m['threads']} thread, torch {m['torch']} ({m['instruction_set']} kernels), "
-            f"on {m['date']}; medians of {timings().repeats} runs")
+            f"on {m['date']}; medians of {t.repeats} runs")
 
 
 def _ms(seconds):
@@ -109,6 +112,17 @@ def slope_table() -> HTML:
     return HTML(rows_html(["mixer", *[label for _, label in MEASURES]], rows,
                           caption=f"Measured growth with T: log-log slope fitted from T = {LARGE_T} "
                                   "to the longest T measured"))
+
+
+def recompute_table() -> HTML:
+    """A new attention token three ways at every T timed, with the cache's speed-up measured and counted."""
+    ways = (rc.UNCACHED, rc.RECOMPUTED, rc.CACHED)
+    rows = [(T, *(fmt(rc.seconds(m, T) * 1000, 3) for m in ways), fmt(rc.speedup(rc.RECOMPUTED, T), 1),
+             fmt(rc.counted_speedup(rc.RECOMPUTED, T), 1)) for T in LENGTHS]
+    return HTML(rows_html(["T", *(f"{rc.WAYS[m]} (ms)" for m in ways), "cache's speed-up over recomputing, timed",
+                           "… counted"], rows,
+                          caption=f"One new attention token (d = {rc.D}) three ways, timed side by side: "
+                                  f"{where_measured(rc.recompute_timings())}"))
 
 
 def kernel_rows(T: int, before: int) -> list[tuple]:

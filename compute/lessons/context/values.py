@@ -6,6 +6,7 @@ from ...published.story import FOUR_HEAD
 from ...published.timings import timings
 from . import claims
 from .measured import MB, where_measured
+from .states import recompute as rc
 from .scale import human_bytes
 from .states.growth import (KEPT, LARGE_T, LENGTHS, RUNNING, SHOWN_D, SHOWN_T, SMALL_T, at, build_per_byte_ratio,
                             build_seconds, cache_speedup, counted_slope, longest, macs_per_second, measured,
@@ -79,4 +80,13 @@ def prose_values() -> dict[str, object]:
     v["gpt2_share_with_output"] = rows[GPT2_SMALL.name]["attention_share_with_output"]
     v["gpt_vocab"] = GPT2_SMALL.vocab
     v["slope_low"], v["slope_high"] = claims.SLOPE_RANGE
+    # A new token three ways, timed side by side (section 3).
+    v["rc_T"], v["rc_short"] = rc.LONG, rc.SHORT
+    v["rc_over_uncached"] = rc.speedup(rc.UNCACHED, rc.LONG)
+    v["rc_over_recomputed"] = rc.speedup(rc.RECOMPUTED, rc.LONG)
+    v["rc_counted"] = rc.counted_speedup(rc.RECOMPUTED, rc.LONG)
+    v["rc_recomputed_short_ms"] = rc.seconds(rc.RECOMPUTED, rc.SHORT) * 1000
+    v["rc_cached_short_ms"] = rc.seconds(rc.CACHED, rc.SHORT) * 1000
+    v["rc_cached_long_ms"] = rc.seconds(rc.CACHED, rc.LONG) * 1000
+    v["rc_time_growth"], v["rc_count_growth"] = rc.cached_growth()
     return v
