@@ -122,3 +122,41 @@ def test_at_375_px_the_learning_curves_stack_and_fit_the_screen(visit):
     panels = p.evaluate(f"[...document.querySelectorAll('#{training.CURVES.id} .draglayer .nsewdrag')]"
                         ".map((s) => s.getBoundingClientRect()).map((r) => [r.top, r.bottom, r.right])")
     assert len(panels) == 2 and panels[0][1] <= panels[1][0] and all(r <= 375 for _, _, r in panels)
+
+
+def _heatmap_box(p, div):
+    """The heatmap's plot area on screen, its last column's key, and its title's bottom against the menu's top."""
+    return p.evaluate("""(id) => {
+        const gd = document.getElementById(id), plot = gd.querySelector('.draglayer .nsewdrag').getBoundingClientRect();
+        const title = gd.querySelector('.gtitle').getBoundingClientRect();
+        const menu = gd.querySelector('.updatemenu-header, .updatemenu-button').getBoundingClientRect();
+        const x = gd._fullLayout.xaxis;
+        return {left: plot.left, right: plot.right, last: x._categories[Math.floor(x.range[1])],
+                keys: gd.data[0].x.length, titleBottom: title.bottom, menuTop: menu.top};
+    }""", div)
+
+
+@pytest.mark.parametrize("width", [375, 1000])
+def test_the_heads_heatmap_shows_every_key_to_the_newest_on_screen(visit, width):
+    """On a phone the heatmap fits the screen, so its newest keys (beside the query) are in view, for the
+    shortest and the longest query; the two-line title stays clear of the query buttons."""
+    p = visit(PATH, width=width, height=800, touch=width < 400).page
+    div = heads_page.ATTENTION.id
+    p.locator(f"#{div}").scroll_into_view_if_needed()
+    p.wait_for_function(f"document.querySelector('#{div} .gtitle') !== null", timeout=30_000)
+    assert p.locator(f"#{div}").evaluate("(d) => !d.parentElement.classList.contains('figure-scroll')")
+    for q in (heads_page.query_positions()[0], heads_page.query_positions()[-1]):
+        st = heads_page._state(q)
+        if q != heads_page.query_positions()[0]:
+            if width < 400:
+                p.locator(f"#{div} .updatemenu-header").tap()
+                p.wait_for_timeout(200)
+                p.locator(f"#{div} .updatemenu-dropdown-button").filter(
+                    has_text=re.compile(f"^{re.escape(st['query'])}$")).tap()
+            else:
+                p.locator(f"#{div} .updatemenu-button").filter(has_text=re.compile(f"^{re.escape(st['query'])}$")).click()
+            p.wait_for_timeout(200)
+        box = _heatmap_box(p, div)
+        assert box["left"] >= 0 and box["right"] <= width, box
+        assert box["keys"] == q + 1 and box["last"] == st["keys"][-1], box
+        assert box["titleBottom"] <= box["menuTop"], box

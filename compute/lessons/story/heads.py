@@ -42,7 +42,9 @@ def _state(q: int) -> dict:
 
 
 def _title(st: dict) -> str:
-    return f"query “{st['query']}” → next word “{st['word']}”; earlier mentions at {st['mentions'] or 'none'}"
+    """Two short lines: a phone's width holds each."""
+    mentions = ", ".join(map(str, st["mentions"])) or "none"
+    return f"query “{st['query']}” → next word “{st['word']}”<br>earlier mentions at {mentions}"
 
 
 def attention_figure() -> go.Figure:
@@ -57,18 +59,18 @@ def attention_figure() -> go.Figure:
 
     first = states[0]
     fig = go.Figure(go.Heatmap(z=first["z"].tolist(), x=first["keys"], y=names, zmin=0, zmax=1,
-                               colorscale=COLORSCALE, colorbar=dict(title=dict(text="weight")),
+                               colorscale=COLORSCALE, colorbar=dict(title=dict(text="weight", side="right"), thickness=12),
                                customdata=data(first)["customdata"][0], hovertemplate="%{customdata}<extra></extra>"))
     fig.update_layout(
-        height=470, margin=dict(l=70, r=20, b=100),
-        xaxis=dict(title=dict(text="key: its position and word (0 is <eos>)"), type="category", tickangle=-90,
+        height=470, margin=dict(l=60, r=10, b=100),
+        xaxis=dict(title=dict(text="key: position and word (0 is <eos>)"), type="category", tickangle=-90,
                    tickfont=dict(size=9)),
         yaxis=dict(autorange="reversed", title=dict(text="layer and head")),
         updatemenus=[update_buttons([st["query"] for st in states],
                                     [[data(st), {"title.text": _title(st)}] for st in states])])
     fig.update_layout(title=dict(text=_title(first), font=dict(size=13), x=0.01, xref="container", y=0.97),
                       margin=dict(t=120))
-    fig.layout.updatemenus[0].update(y=1.25)
+    fig.layout.updatemenus[0].update(y=1.16)
     return fig
 
 
@@ -94,6 +96,7 @@ def attention_summary() -> str:
 ATTENTION = Widget(
     "st-heads-attention", "Attention of all eight heads (two layers of four) from one query word of a validation "
     "story over every earlier position.", attention_figure, attention_summary, controls="Buttons choose the query word.",
+    min_width=0,                              # every key on a phone's screen: the newest ones too
     note="On the web page, buttons choose the query word and hovering a cell gives its weight. The table below "
          "lists, for each query word, the position each head weights most.")
 
