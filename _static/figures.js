@@ -90,6 +90,44 @@
     }
   }
 
+  // A legend under the plot is placed in plot units, the axis title below the ticks in pixels: at some widths
+  // (a phone, the handout) the title lands on the legend. Move the legend down until it clears every x-axis
+  // title; the figure keeps its height (plotly takes the room from the plot). At most a few steps.
+  function overlap(a, b) {
+    return a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  }
+
+  var LEGEND_STEPS = 8;  // moves per figure, in all: a legend that cannot clear a title stops somewhere
+
+  function legendBelowTitles(Plotly, gd) {
+    var box = gd.querySelector(".legend .bg");
+    var legend = gd._fullLayout && gd._fullLayout.legend;
+    var moved = gd._legendMoves || 0;
+    if (!box || !legend || legend.yanchor === "bottom" || !(legend.y < 0) || moved >= LEGEND_STEPS) {
+      return Promise.resolve(gd);
+    }
+    var l = box.getBoundingClientRect();
+    var titles = Array.prototype.slice.call(gd.querySelectorAll('[class^="g-x"][class$="title"] text'))
+      .map(function (t) { return t.getBoundingClientRect(); })
+      .filter(function (r) { return r.width && overlap(r, l); });
+    if (!titles.length) return Promise.resolve(gd);
+    var below = Math.max.apply(null, titles.map(function (r) { return r.bottom; })) - l.top + 4;  // px
+    gd._legendMoves = moved + 1;
+    var update = { "legend.y": legend.y - below / gd._fullLayout._size.h };
+    return Plotly.relayout(gd, update).then(function () { return legendBelowTitles(Plotly, gd); });
+  }
+
+  // Checked after the first drawing and after every later one (a resize, the page printed at its own width).
+  function keepLegendBelowTitles(Plotly, gd) {
+    var pending = false;
+    gd.on("plotly_afterplot", function () {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(function () { pending = false; legendBelowTitles(Plotly, gd); });
+    });
+    return legendBelowTitles(Plotly, gd);
+  }
+
   function draw(gd) {
     if (!drawing.has(gd)) {
       if (observer) observer.unobserve(gd);
@@ -109,7 +147,7 @@
         box.setAttribute("aria-label", "figure, scrolls sideways");
       }
       drawing.set(gd, loadPlotly().then(function (Plotly) {
-        return Plotly.newPlot(gd, figure);
+        return Plotly.newPlot(gd, figure).then(function () { return keepLegendBelowTitles(Plotly, gd); });
       }).then(function () {
         gd.dispatchEvent(new CustomEvent("figure-drawn", { bubbles: true }));
         return gd;

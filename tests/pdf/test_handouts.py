@@ -177,3 +177,52 @@ def test_every_answer_prints_after_the_last_section(built_site, stem):
 def html_unescape(s: str) -> str:
     import html
     return re.sub(r"\s+", " ", html.unescape(s))
+
+
+FOOTER_TOP = 30      # pt from the page's foot: the footer line (title and page number) sits below this
+
+
+def lowest_body_text(page) -> float:
+    """The height above the page's foot (pt) of the lowest line of text above the footer: how far down the
+    page its content reaches (a figure's axis labels are text too)."""
+    ys = []
+
+    def visit(text, cm, tm, font, size):
+        y = tm[5] * cm[3] + tm[4] * cm[1] + cm[5]
+        if text.strip() and y > FOOTER_TOP:
+            ys.append(y)
+    page.extract_text(visitor_text=visit)
+    return min(ys, default=float(page.mediabox.height))
+
+
+def section_starts(reader) -> dict[int, float]:
+    """For each page index, the highest point (pt) at which an outline entry (a section or subsection) starts."""
+    starts: dict[int, float] = {}
+
+    def walk(entries):
+        for e in entries:
+            if isinstance(e, list):
+                walk(e)
+            else:
+                i = reader.get_destination_page_number(e)
+                starts[i] = max(starts.get(i, 0.0), float(e.top))
+    walk(reader.outline)
+    return starts
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_no_page_is_less_than_half_full_unless_a_section_ends_there(built_site, stem):
+    """A page whose content stops above its middle is allowed only where the next page begins with a section
+    (a heading at its top), or at the end; a long table breaks between rows instead of leaving a page empty."""
+    reader = PdfReader(built_site / "handouts" / f"{stem}.pdf")
+    starts = section_starts(reader)
+    assert starts, "the handout has no outline"
+    short = []
+    for i, page in enumerate(reader.pages[:-1]):
+        height = float(page.mediabox.height)
+        if lowest_body_text(page) <= height / 2:
+            continue
+        if starts.get(i + 1, 0.0) < 0.85 * height:               # the next page does not open with a heading
+            short.append(f"page {i + 1}: content ends {height - lowest_body_text(page):.0f} pt from the top of "
+                         f"{height:.0f}, and page {i + 2} opens with no heading")
+    assert short == []

@@ -1,0 +1,97 @@
+"""What the handout shows, checked on the page laid out as it prints (print media, the handout's width, answers
+moved to the end and every reveal open, as sitebuild.handouts prepares it): a sentence that points to a table or
+figure "below" has one below it in the same section, and no figure's axis title covers its legend, in print and
+on the web page at a desktop's and a phone's width."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import LESSONS
+from sitebuild import browser as sb_browser, handouts
+
+# Every rendered element whose own text says "the table below" (or figure, chart, matrix): what it names must be
+# the next such thing rendered after it, before the next section heading.
+POINTS_BELOW_JS = r"""
+() => {
+  const KINDS = {table: 'table', figure: 'figure, .plotly-graph-div', chart: 'figure, .plotly-graph-div',
+                 matrix: 'table, figure'};
+  const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+  const all = [...document.querySelectorAll('article *')];
+  const problems = [];
+  all.forEach((e, i) => {
+    if (!['P', 'LI', 'FIGCAPTION', 'DIV', 'SPAN', 'SUMMARY'].includes(e.tagName) || !shown(e)) return;
+    const own = [...e.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join(' ');
+    const m = own.match(/\b(table|figure|chart|matrix) below\b/i);
+    if (!m) return;
+    const want = KINDS[m[1].toLowerCase()];
+    const after = all.slice(i + 1).filter((x) => !e.contains(x) && shown(x));
+    const target = after.find((x) => x.matches(want));
+    const heading = after.find((x) => x.matches('h2'));
+    const ok = target && (!heading || (heading.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_PRECEDING));
+    if (!ok) problems.push(m[0] + ': ' + e.textContent.trim().slice(0, 120));
+  });
+  return problems;
+}
+"""
+
+# For every drawn figure: its legend's box and its axis titles' boxes, where they overlap.
+TITLES_OVER_LEGEND_JS = r"""
+() => {
+  const overlap = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const out = [];
+  let legends = 0;
+  for (const gd of document.querySelectorAll('.plotly-graph-div')) {
+    const box = gd.querySelector('.legend .bg');
+    if (!box) continue;
+    legends += 1;
+    const legend = box.getBoundingClientRect();
+    for (const t of gd.querySelectorAll('.g-xtitle text, .g-ytitle text, [class^="g-x"][class$="title"] text, [class^="g-y"][class$="title"] text')) {
+      const r = t.getBoundingClientRect();
+      if (r.width && overlap(r, legend)) out.push(gd.id + ': "' + t.textContent + '" over the legend');
+    }
+  }
+  return {legends, out};
+}
+"""
+
+
+def prepared_for_print(visit, stem):
+    v = visit(None, width=handouts.VIEWPORT["width"], height=handouts.VIEWPORT["height"])
+    v.page.emulate_media(media="print")
+    v.page.goto(v.base + f"posts/{stem}.html", wait_until="load")
+    v.page.evaluate(handouts.MOVE_ANSWERS_JS)
+    v.page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    v.page.evaluate(sb_browser.WAIT_FOR_PAGE_JS)
+    return v.page
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_in_print_a_sentence_pointing_below_has_what_it_names_below_it(visit, stem):
+    page = prepared_for_print(visit, stem)
+    assert page.evaluate(POINTS_BELOW_JS) == []
+    legends = page.evaluate(TITLES_OVER_LEGEND_JS)
+    assert legends["out"] == []
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+@pytest.mark.parametrize("stem", LESSONS)
+def test_on_the_web_page_no_axis_title_covers_a_legend(visit, stem, width):
+    page = visit(f"posts/{stem}.html", width=width, touch=width < 400).page
+    assert page.evaluate(TITLES_OVER_LEGEND_JS)["out"] == []
+
+
+def test_the_legend_check_finds_legends_and_a_title_moved_over_one(visit):
+    """The overlap check sees the site's legends, and a title placed on a legend is reported."""
+    stem = "context-cost"
+    page = visit(f"posts/{stem}.html", width=1280).page
+    found = page.evaluate(TITLES_OVER_LEGEND_JS)
+    assert found["legends"] >= 2 and found["out"] == []
+    moved = page.evaluate("""() => {
+        const gd = [...document.querySelectorAll('.plotly-graph-div')].find((g) => g.querySelector('.legend .bg')
+                                                                             && g.querySelector('.g-xtitle text'));
+        const l = gd.querySelector('.legend .bg').getBoundingClientRect(), t = gd.querySelector('.g-xtitle text');
+        const r = t.getBoundingClientRect();
+        t.setAttribute('transform', `translate(${l.left - r.left + 2}, ${l.top - r.top + 2})`);
+        return gd.id;
+    }""")
+    assert any(line.startswith(moved) for line in page.evaluate(TITLES_OVER_LEGEND_JS)["out"])
