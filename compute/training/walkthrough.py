@@ -50,16 +50,25 @@ def batch_loss(model: Decoder, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor
     return F.cross_entropy(scores.reshape(-1, scores.shape[-1]), y.reshape(-1), ignore_index=IGNORE)
 
 
+def initial_model(seed: int, recipe: Recipe = Recipe(), cfg: DecoderConfig = CONFIG) -> Decoder:
+    """The model before its first step: float32 weights drawn from this seed's generator."""
+    validate_seed(seed)
+    generator = torch.Generator().manual_seed(seed)
+    model = build(cfg)
+    init_weights(model, generator, recipe.init_scale)
+    return model
+
+
 def train(seed: int, recipe: Recipe = Recipe(), cfg: DecoderConfig = CONFIG,
-          progress: bool = False) -> TrainResult:
-    """Train one model from this seed; same seed, build and threads give the same bits."""
+          progress: bool = False, dtype: torch.dtype = torch.float32) -> TrainResult:
+    """Train one model from this seed; same seed, build and threads give the same bits. `dtype`: what training
+    computes in (the published runs float32; float64 is what the page's JavaScript trainer is checked against),
+    from the same float32 initial weights."""
     validate_seed(seed)
     if recipe.steps < 1:
         raise ValueError(f"steps must be at least 1, got {recipe.steps}")
     torch.set_num_threads(recipe.threads)
-    generator = torch.Generator().manual_seed(seed)
-    model = build(cfg)
-    init_weights(model, generator, recipe.init_scale)
+    model = initial_model(seed, recipe, cfg).to(dtype)
     opt = torch.optim.AdamW(model.parameters(), lr=recipe.lr, weight_decay=recipe.weight_decay)
     x, y = training_batch(cfg.context)  # (8, T), (8, T)
     history = []

@@ -36,6 +36,12 @@ def prose_values() -> dict[str, object]:
     return values.prose_values()
 
 
+def site_files() -> dict[str, bytes]:
+    """What the page's trainer fetches: its data and every recorded seed's initial weights (_static/train/)."""
+    from .trainer import site_files as files
+    return files()
+
+
 def widgets() -> dict:
     """The page's figures (compute.present.widgets.Widget), by name."""
     from ...present.widgets import widgets_in
@@ -49,4 +55,5 @@ LESSON = Lesson(
           matrix printed, and see what other training runs learned instead {about}`method`.""",
     models="a one-layer, one-head transformer trained here, one from another seed, and the record of a seed search {about}`method`",
     claim_results=claim_results, preflight=preflight, widgets=widgets, values=prose_values,
+    site_files=site_files,
 )

@@ -1,0 +1,195 @@
+"""The walkthrough's "Train it yourself" box in Chromium: its backward pass against torch's autograd, whole runs
+against compute's float64 training, and the box driven by mouse, keyboard and touch."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+import torch
+
+from compute.data.walkthrough import training_batch
+from compute.models.walkthrough import named_tensors, parameter_shapes
+from compute.published.walkthrough import from_weights
+from compute.training.walkthrough import Recipe, batch_loss, initial_model, train
+
+PATH = "posts/trained-walkthrough.html"
+PUBLISHED, ALTERNATIVE = 131, 2
+# The published and alternative seeds and others whose answer rows look elsewhere (by the record: rise/fall,
+# rise/slow, was/fall, rise/rise, rise/was, machine/fall, machine/slow) and one that does not converge.
+SEEDS = (PUBLISHED, ALTERNATIVE, 0, 35, 64, 40, 11, 4, 20, 8)
+
+# Runs the page's own modules (not the box): fetch the trainer's data and a seed's weights, then `body`.
+MODULES_JS = """async ([seeds, body]) => {
+  const base = new URL('../_static/train/', location.href);
+  const model = await import(new URL('model.js', base)), run = await import(new URL('train.js', base));
+  const spec = await (await fetch(new URL('walkthrough.json', base))).json();
+  const inits = {};
+  for (const s of seeds) inits[s] = run.fromFloat32(await (await fetch(new URL(`init/seed-${s}.f32`, base))).arrayBuffer());
+  return (new Function('model', 'run', 'spec', 'inits', body))(model, run, spec, inits);
+}"""
+
+
+@pytest.fixture(scope="module")
+def lesson(browser, http_server):
+    from conftest import new_visit
+    v, context = new_visit(browser, http_server)
+    v.page.goto(v.base + PATH, wait_until="load")
+    yield v.page
+    assert v.external_requests == [] and v.console_errors == []
+    context.close()
+
+
+def torch_gradients(seed: int) -> tuple[float, np.ndarray]:
+    model = initial_model(seed).to(torch.float64)
+    x, y = training_batch(model.cfg.context)
+    loss = batch_loss(model, x, y)
+    loss.backward()
+    tensors = named_tensors(model)
+    return loss.item(), np.concatenate([tensors[n].grad.numpy().ravel() for n in parameter_shapes()])
+
+
+def test_the_backward_pass_matches_autograd_on_the_published_seed(lesson):
+    loss, want = torch_gradients(PUBLISHED)
+    got = lesson.evaluate(MODULES_JS, [[PUBLISHED], """
+      const L = model.layout(spec), g = new Float64Array(L.size);
+      const loss = model.lossAndGrads(spec, L, inits[131], g);
+      return {loss, grads: Array.from(g)};"""])
+    assert abs(got["loss"] - loss) < 1e-12
+    grads = np.array(got["grads"])
+    assert grads.shape == want.shape and np.abs(want).max() > 0.01
+    assert np.abs(grads - want).max() < 1e-9
+
+
+@pytest.fixture(scope="module")
+def runs(lesson):
+    """Each seed trained by the page's modules and by compute, both in float64 with the lesson's recipe."""
+    page = lesson.evaluate(MODULES_JS, [list(SEEDS), """
+      const out = {};
+      for (const s of Object.keys(inits)) {
+        const r = run.train(spec, inits[s], {lr: spec.recipe.lr, steps: spec.recipe.steps});
+        out[s] = {losses: r.losses, loss: r.result.loss, looks: run.looks(spec, r.result.rows),
+                  converged: run.converged(spec, r.result)};
+      }
+      return out;"""])
+    torch.set_num_threads(1)
+    ours = {s: train(s, Recipe(), dtype=torch.float64) for s in SEEDS}
+    return page, ours
+
+
+def test_the_first_steps_match_compute_to_rounding(runs):
+    """Step for step the same arithmetic: until rounding differences grow (they grow about tenfold every 30
+    steps, and the two runs part after a few hundred), the losses agree within 1e-9."""
+    page, ours = runs
+    for s in SEEDS:
+        js, py = np.array(page[str(s)]["losses"][:100]), np.array(ours[s].loss_history[:100])
+        assert np.abs(js - py).max() < 1e-9, s
+
+
+def test_whole_runs_end_on_compute_s_pattern_and_plateau(runs):
+    """After 2,000 steps the page's run and compute's float64 run of each seed put rows 5 and 13 on the same
+    words and end within 1e-3 nats of each other (the plateau's spikes differ once the runs have parted)."""
+    page, ours = runs
+    for s in SEEDS:
+        wt = from_weights(ours[s].weights)
+        rows = {str(r): int(np.argmax(wt["A"][r])) for r in (5, 13)}
+        got = page[str(s)]
+        assert {r: v[0] for r, v in got["looks"].items()} == rows, s
+        assert abs(got["loss"] - ours[s].final_loss) < 1e-3, s
+
+
+def open_page(visit, **options):
+    """The lesson without waiting for its figures (the box is plain HTML)."""
+    v = visit(None, **options)
+    v.open(PATH, figures=[])
+    return v.page
+
+
+def box_part(page, name):
+    return page.locator(f'#wt-train [data-part="{name}"]')
+
+
+def wait_for_result(page, after: str = ""):
+    page.wait_for_function(
+        "(before) => { const r = document.querySelector('#wt-train [data-part=result]').textContent; "
+        "return r.length > 0 && r !== before; }", arg=after, timeout=30_000)
+    return box_part(page, "result").text_content()
+
+
+def test_the_box_trains_the_published_seed_to_the_lessons_pattern(visit):
+    page = open_page(visit)
+    box_part(page, "train").scroll_into_view_if_needed()
+    assert box_part(page, "seed").input_value() == str(PUBLISHED)
+    box_part(page, "train").click()
+    result = wait_for_result(page)
+    assert result.startswith(f"Seed {PUBLISHED}: final loss 0.18")
+    assert "5 → rise, 13 → fall (the lesson's pattern)" in result and "the same rows as here" in result
+    assert re.search(r"“slow” (?:>\s*)?\d", result) and "“fast”" in result
+    assert page.locator("#wt-train polyline.train-line").count() == 1
+    assert box_part(page, "runs").locator("tr").count() == 1
+    assert box_part(page, "tally").text_content().startswith("1 run here, 1 found the lesson's pattern")
+    cells = page.locator("#wt-train table.train-rows tbody tr").first.locator("td.train-top")
+    assert cells.count() == 1 and cells.first.text_content() != ""
+    assert box_part(page, "status").text_content().startswith("Trained 2000 steps in ")
+
+
+def test_by_keyboard_a_bad_seed_is_refused_and_a_good_one_trains(visit):
+    page = open_page(visit)
+    seed = box_part(page, "seed")
+    seed.scroll_into_view_if_needed()
+    seed.fill("500")
+    seed.press("Enter")
+    error = box_part(page, "seed-error")
+    page.wait_for_function("document.querySelector('#wt-train [data-part=seed-error]').textContent.length > 0")
+    assert "from 0 to 199" in error.text_content() and seed.get_attribute("aria-invalid") == "true"
+    assert box_part(page, "runs").locator("tr").count() == 0
+    seed.fill(str(ALTERNATIVE))
+    seed.press("Enter")
+    result = wait_for_result(page)
+    assert result.startswith(f"Seed {ALTERNATIVE}:") and "(the lesson's pattern)" not in result
+    assert error.text_content() == ""
+    scrub = box_part(page, "scrub")
+    scrub.focus()
+    page.keyboard.press("Home")
+    assert box_part(page, "scrub-step").text_content() == "step 20 of 2000"
+    assert "at step 20 " in page.locator("#wt-train table.train-rows caption").text_content()
+    page.keyboard.press("End")
+    assert box_part(page, "scrub-step").text_content() == "step 2000 of 2000"
+
+
+def test_at_375_px_the_box_trains_by_touch_and_its_controls_take_a_tap(visit):
+    page = open_page(visit, width=375, height=800, touch=True)
+    button = box_part(page, "train")
+    button.scroll_into_view_if_needed()
+    for name in ("seed", "lr", "steps", "train"):
+        b = box_part(page, name).bounding_box()
+        assert b["width"] >= 24 and b["height"] >= 24 and b["x"] >= 0 and b["x"] + b["width"] <= 375, name
+    box_part(page, "seed").fill("0")
+    button.tap()
+    assert wait_for_result(page).startswith("Seed 0:")
+    b = box_part(page, "scrub").bounding_box()
+    assert b["height"] >= 24 and b["x"] + b["width"] <= 375
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+
+
+def test_print_shows_the_published_run_and_a_few_seeds_instead_of_the_box(visit):
+    from compute.lessons.walkthrough.seeds import seed_record
+    from compute.published.walkthrough import NAME, load
+    v = visit(None, width=680, height=960)
+    v.page.emulate_media(media="print")
+    v.open(PATH, figures=[])
+    page = v.page
+    assert not page.locator("#wt-train").is_visible()
+    printed = page.locator(".train-print")
+    assert printed.is_visible()
+    losses = load(NAME).manifest["loss_history"]
+    points = printed.locator("polyline.train-line").get_attribute("points").split()
+    assert len(points) >= 100 and len(points) <= len(losses)
+    rows = printed.locator("tbody tr")
+    record = {e["seed"]: e for e in seed_record()["entries"]}
+    seeds = [int(rows.nth(i).locator("td").first.text_content()) for i in range(rows.count())]
+    assert seed_record()["published_seed"] in seeds and seed_record()["alternative_seed"] in seeds
+    for i, s in enumerate(seeds):
+        cells = [c.text_content() for c in rows.nth(i).locator("td").all()]
+        assert cells[1] == f"{record[s]['final_loss']:.4f}" and cells[3].startswith(record[s]["rows"]["5"]["word"])
+    assert seeds == sorted(seeds)
