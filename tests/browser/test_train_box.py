@@ -172,6 +172,26 @@ def test_at_375_px_the_box_trains_by_touch_and_its_controls_take_a_tap(visit):
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_trained_box_is_axe_clean_in_both_colour_schemes(visit, scheme):
+    """After a run (the shaded rows, the curve, the table of runs written), axe finds nothing, with the page's
+    theme following the system's scheme."""
+    from conftest import ROOT
+    v = visit(None, width=375, height=800, touch=True)
+    v.page.emulate_media(color_scheme=scheme)
+    v.open(PATH, figures=[])
+    page = v.page
+    assert page.evaluate("document.documentElement.dataset.theme") == scheme
+    box_part(page, "train").scroll_into_view_if_needed()
+    box_part(page, "seed").fill("5")                     # weights spread over the whole colour scale
+    box_part(page, "train").tap()
+    wait_for_result(page)
+    page.add_script_tag(path=str(ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"))
+    violations = page.evaluate("""async () => (await axe.run(document.querySelector('#wt-train')))
+        .violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', '))""")
+    assert violations == []
+
+
 def test_print_shows_the_published_run_and_a_few_seeds_instead_of_the_box(visit):
     from compute.lessons.walkthrough.seeds import seed_record
     from compute.published.walkthrough import NAME, load

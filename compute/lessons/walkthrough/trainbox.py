@@ -88,7 +88,8 @@ your browser, in float64, from the seed's own initial weights as torch drew them
 {record["published_seed"]}.</span></p>
 <svg class="train-curve" data-part="curve" viewBox="0 0 320 150" role="img" aria-label="The loss curve appears
 here as the model trains."></svg>
-<div class="train-rows-wrap"><table class="train-rows" data-part="rows"><caption>Rows 5 and 13 of the goal sentence
+<div class="train-rows-wrap" tabindex="0" role="region" aria-label="Rows 5 and 13, scrolling sideways on a narrow
+screen"><table class="train-rows" data-part="rows"><caption>Rows 5 and 13 of the goal sentence
 appear here as the model trains.</caption><thead><tr><th scope="col">row</th>{"".join(
         f'<th scope="col">{i} {html.escape(w)}</th>' for i, w in enumerate(load(NAME).tokens))}</tr></thead>
 <tbody></tbody></table></div>
@@ -96,7 +97,8 @@ appear here as the model trains.</caption><thead><tr><th scope="col">row</th>{""
 </label> <output data-part="scrub-step"></output></p>
 <p class="train-result" data-part="result"></p>
 <p class="train-tally" data-part="tally"></p>
-<div class="train-runs-wrap" data-part="runs-table" hidden><table class="train-runs"><caption>Your runs</caption>
+<div class="train-runs-wrap" data-part="runs-table" tabindex="0" role="region" aria-label="Your runs, scrolling
+sideways on a narrow screen" hidden><table class="train-runs"><caption>Your runs</caption>
 <thead><tr><th scope="col">seed</th><th scope="col">learning rate</th><th scope="col">steps</th><th scope="col">final
 loss</th><th scope="col">converged</th><th scope="col">row 5 looks at</th><th scope="col">row 13 looks at</th><th
 scope="col">lesson's pattern</th><th scope="col">rows as in the record</th></tr></thead><tbody data-part="runs">
