@@ -75,7 +75,8 @@ CURVES = Widget(
     "st-training-curves", "Learning curves of the three models on one token budget: validation loss, and probe "
     "accuracy within one kind.", curve_figure, curve_summary, controls="Buttons choose the kind.", min_width=0,
     note="On the web page, buttons switch the accuracy panel between names, objects, colours and places; the "
-         "figure shows objects, and section 5's accuracy table gives every kind's accuracy at the end of training.")
+         "figure shows objects, and the accuracy table of the measured comparison, further on, gives every kind's accuracy "
+         "at the end of training.")
 
 
 def budget_table() -> HTML:
