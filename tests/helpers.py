@@ -86,3 +86,24 @@ def cli_error(argv: list[str], capsys) -> str:
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), lines
     return lines[0]
+
+
+# For every drawn figure: its legend's box and its axis titles' boxes, where they overlap.
+TITLES_OVER_LEGEND_JS = r"""
+() => {
+  const overlap = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const out = [];
+  let legends = 0;
+  for (const gd of document.querySelectorAll('.plotly-graph-div')) {
+    const box = gd.querySelector('.legend .bg');
+    if (!box) continue;
+    legends += 1;
+    const legend = box.getBoundingClientRect();
+    for (const t of gd.querySelectorAll('.g-xtitle text, .g-ytitle text, [class^="g-x"][class$="title"] text, [class^="g-y"][class$="title"] text')) {
+      const r = t.getBoundingClientRect();
+      if (r.width && overlap(r, legend)) out.push(gd.id + ': "' + t.textContent + '" over the legend');
+    }
+  }
+  return {legends, out};
+}
+"""

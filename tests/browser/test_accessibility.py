@@ -94,6 +94,11 @@ def test_axe_light_mode_pages_other_than_lessons(page, built_site):
     assert page.external_requests == [] and page.console_errors == []
 
 
+def test_no_axis_title_covers_a_legend_at_desktop_width(opened):
+    from helpers import TITLES_OVER_LEGEND_JS
+    assert opened[1].page.evaluate(TITLES_OVER_LEGEND_JS)["out"] == []
+
+
 def test_axe_light_mode_lesson(opened):
     name, visit = opened
     assert visit.page.evaluate("document.documentElement.dataset.theme") == "light"

@@ -1,12 +1,14 @@
 """What the handout shows, checked on the page laid out as it prints (print media, the handout's width, answers
 moved to the end and every reveal open, as sitebuild.handouts prepares it): a sentence that points to a table or
-figure "below" has one below it in the same section, and no figure's axis title covers its legend, in print and
-on the web page at a desktop's and a phone's width."""
+figure "below" has one below it in the same section, and no figure's axis title covers its legend (in print here;
+on the web page at a desktop's and a phone's width in test_accessibility.py and test_reader.py, which open every
+lesson with its figures drawn already)."""
 from __future__ import annotations
 
 import pytest
 
 from conftest import LESSONS
+from helpers import TITLES_OVER_LEGEND_JS
 from sitebuild import browser as sb_browser, handouts
 
 # Every rendered element whose own text says "the table below" (or figure, chart, matrix): what it names must be
@@ -34,27 +36,6 @@ POINTS_BELOW_JS = r"""
 }
 """
 
-# For every drawn figure: its legend's box and its axis titles' boxes, where they overlap.
-TITLES_OVER_LEGEND_JS = r"""
-() => {
-  const overlap = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
-  const out = [];
-  let legends = 0;
-  for (const gd of document.querySelectorAll('.plotly-graph-div')) {
-    const box = gd.querySelector('.legend .bg');
-    if (!box) continue;
-    legends += 1;
-    const legend = box.getBoundingClientRect();
-    for (const t of gd.querySelectorAll('.g-xtitle text, .g-ytitle text, [class^="g-x"][class$="title"] text, [class^="g-y"][class$="title"] text')) {
-      const r = t.getBoundingClientRect();
-      if (r.width && overlap(r, legend)) out.push(gd.id + ': "' + t.textContent + '" over the legend');
-    }
-  }
-  return {legends, out};
-}
-"""
-
-
 def prepared_for_print(visit, stem):
     v = visit(None, width=handouts.VIEWPORT["width"], height=handouts.VIEWPORT["height"])
     v.page.emulate_media(media="print")
@@ -71,13 +52,6 @@ def test_in_print_a_sentence_pointing_below_has_what_it_names_below_it(visit, st
     assert page.evaluate(POINTS_BELOW_JS) == []
     legends = page.evaluate(TITLES_OVER_LEGEND_JS)
     assert legends["out"] == []
-
-
-@pytest.mark.parametrize("width", [1280, 375])
-@pytest.mark.parametrize("stem", LESSONS)
-def test_on_the_web_page_no_axis_title_covers_a_legend(visit, stem, width):
-    page = visit(f"posts/{stem}.html", width=width, touch=width < 400).page
-    assert page.evaluate(TITLES_OVER_LEGEND_JS)["out"] == []
 
 
 def test_the_legend_check_finds_legends_and_a_title_moved_over_one(visit):

@@ -132,9 +132,12 @@ def _out_of_reach(p, sel=".updatemenu-button, .updatemenu-header, .slider-rail-t
 @pytest.mark.parametrize("stem", LESSONS)
 def test_at_375_px_every_figure_control_is_on_screen_and_takes_a_tap(visit, stem):
     """On a phone a row of buttons wider than the figure is a drop-down: its header and each of its
-    items lie inside the screen, are what a tap there hits, and a tap on an item presses it."""
+    items lie inside the screen, are what a tap there hits, and a tap on an item presses it; no x-axis title
+    covers a legend."""
+    from helpers import TITLES_OVER_LEGEND_JS
     p = visit(f"posts/{stem}.html", width=375, height=800, touch=True).page
     assert _out_of_reach(p) == []
+    assert p.evaluate(TITLES_OVER_LEGEND_JS)["out"] == []              # no axis title over a legend either
     headers = p.locator(".updatemenu-header")
     for k in range(headers.count()):
         header = headers.nth(k)
