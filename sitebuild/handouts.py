@@ -248,17 +248,22 @@ def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = 
     return todo
 
 
+def prepare(page) -> None:
+    """Make a page opened with print media what the handout prints: every reveal's answer shown (exercises'
+    answers at the end, the rest opened in place), links to other pages as text, every figure drawn."""
+    page.evaluate(MOVE_ANSWERS_JS)
+    page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    page.evaluate(UNLINK_OTHER_PAGES_JS)
+    page.evaluate(browser.WAIT_FOR_PAGE_JS)
+
+
 def _print_page(context, url: str, pdf: Path) -> None:
     page = context.new_page()
     try:
         external, errors = browser.watch(page)
         page.emulate_media(media="print")
         page.goto(url, wait_until="load")
-        # The handout shows every reveal's answer: exercises' answers at the end, the rest opened in place.
-        page.evaluate(MOVE_ANSWERS_JS)
-        page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
-        page.evaluate(UNLINK_OTHER_PAGES_JS)
-        page.evaluate(browser.WAIT_FOR_PAGE_JS)
+        prepare(page)
         if external:
             raise HandoutError(f"{url} requested outside the site: {', '.join(external)}")
         if errors:

@@ -109,6 +109,21 @@ function count(spec) {
   return n;
 }
 
+// The backward pass of out = x W (x: T × n, W: n × m at `off` in the flat array): W's gradient gains xᵀ dOut,
+// and dx becomes dOut Wᵀ (or gains it, with `add`: a residual stream that already holds a gradient).
+function linearBackward(x, n, dOut, m, p, off, grads, T, dx, add) {
+  for (let t = 0; t < T; t++) {
+    for (let c = 0; c < n; c++) {
+      let s = 0;
+      for (let v = 0; v < m; v++) {
+        grads[off + c * m + v] += x[t * n + c] * dOut[t * m + v];
+        s += dOut[t * m + v] * p[off + c * m + v];
+      }
+      dx[t * n + c] = add ? dx[t * n + c] + s : s;
+    }
+  }
+}
+
 // The mean loss over every real target, and its gradient with respect to every parameter (into `grads`,
 // which is overwritten).
 export function lossAndGrads(spec, L, p, grads) {
@@ -129,53 +144,18 @@ export function lossAndGrads(spec, L, p, grads) {
       for (let v = 0; v < V; v++) dlogits[t * V + v] = (pr[v] - (v === targets[t] ? 1 : 0)) / N;
     }
     // logits = Y W_U
-    for (let t = 0; t < T; t++) {
-      for (let c = 0; c < d; c++) {
-        let s = 0;
-        for (let v = 0; v < V; v++) {
-          grads[a.W_U.offset + c * V + v] += f.Y[t * d + c] * dlogits[t * V + v];
-          s += dlogits[t * V + v] * p[a.W_U.offset + c * V + v];
-        }
-        dY[t * d + c] = s;
-      }
-    }
-    // Y = H + F W2 + b2
+    linearBackward(f.Y, d, dlogits, V, p, a.W_U.offset, grads, T, dY, false);
+    // Y = H + F W2 + b2, F = ReLU(pre)
     dH.set(dY);
-    for (let t = 0; t < T; t++) {
-      for (let c = 0; c < d; c++) grads[a.b2.offset + c] += dY[t * d + c];
-      for (let u = 0; u < ff; u++) {
-        let s = 0;
-        for (let c = 0; c < d; c++) {
-          grads[a.W2.offset + u * d + c] += f.F[t * ff + u] * dY[t * d + c];
-          s += dY[t * d + c] * p[a.W2.offset + u * d + c];
-        }
-        dpre[t * ff + u] = f.pre[t * ff + u] > 0 ? s : 0;
-      }
-    }
+    for (let t = 0; t < T; t++) for (let c = 0; c < d; c++) grads[a.b2.offset + c] += dY[t * d + c];
+    linearBackward(f.F, ff, dY, d, p, a.W2.offset, grads, T, dpre, false);
+    for (let i = 0; i < T * ff; i++) if (!(f.pre[i] > 0)) dpre[i] = 0;
     // pre = H W1 + b1
-    for (let t = 0; t < T; t++) {
-      for (let u = 0; u < ff; u++) grads[a.b1.offset + u] += dpre[t * ff + u];
-      for (let c = 0; c < d; c++) {
-        let s = 0;
-        for (let u = 0; u < ff; u++) {
-          grads[a.W1.offset + c * ff + u] += f.H[t * d + c] * dpre[t * ff + u];
-          s += dpre[t * ff + u] * p[a.W1.offset + c * ff + u];
-        }
-        dH[t * d + c] += s;
-      }
-    }
+    for (let t = 0; t < T; t++) for (let u = 0; u < ff; u++) grads[a.b1.offset + u] += dpre[t * ff + u];
+    linearBackward(f.H, d, dpre, ff, p, a.W1.offset, grads, T, dH, true);
     // H = X + Z W_O
     dX.set(dH);
-    for (let t = 0; t < T; t++) {
-      for (let e = 0; e < dv; e++) {
-        let s = 0;
-        for (let c = 0; c < d; c++) {
-          grads[a.W_O.offset + e * d + c] += f.Z[t * dv + e] * dH[t * d + c];
-          s += dH[t * d + c] * p[a.W_O.offset + e * d + c];
-        }
-        dZ[t * dv + e] = s;
-      }
-    }
+    linearBackward(f.Z, dv, dH, d, p, a.W_O.offset, grads, T, dZ, false);
     // Z = A V; A = softmax(S); S = Q Kᵀ / √d_k
     dQ.fill(0);
     dK.fill(0);
@@ -200,20 +180,9 @@ export function lossAndGrads(spec, L, p, grads) {
       }
     }
     // Q, K, V = X W_Q, X W_K, X W_V
-    for (let k = 0; k < 3; k++) {
-      const dM = k === 0 ? dQ : k === 1 ? dK : dV, w = k === 2 ? dv : dk;
-      const off = (k === 0 ? a.W_Q : k === 1 ? a.W_K : a.W_V).offset;
-      for (let t = 0; t < T; t++) {
-        for (let c = 0; c < d; c++) {
-          let s = 0;
-          for (let e = 0; e < w; e++) {
-            grads[off + c * w + e] += f.X[t * d + c] * dM[t * w + e];
-            s += dM[t * w + e] * p[off + c * w + e];
-          }
-          dX[t * d + c] += s;
-        }
-      }
-    }
+    linearBackward(f.X, d, dQ, dk, p, a.W_Q.offset, grads, T, dX, true);
+    linearBackward(f.X, d, dK, dk, p, a.W_K.offset, grads, T, dX, true);
+    linearBackward(f.X, d, dV, dv, p, a.W_V.offset, grads, T, dX, true);
     // X = E[token] + P
     for (let t = 0; t < T; t++) {
       for (let c = 0; c < d; c++) {

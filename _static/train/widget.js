@@ -142,18 +142,23 @@ function setup(box) {
     scrubOut.textContent = `step ${snap.step} of ${current.steps}`;
   }
 
-  function describe(r, look) {
+  function describe(look) {
     return spec.goal.rows.map((row) => `${row} → ${look[row][1]}`).join(", ");
+  }
+
+  // Do a run's answer rows look at the same positions as the seed record's for that seed?
+  function sameRows(rec, look) {
+    return spec.goal.rows.every((row) => rec.rows[row][0] === look[row][0]);
   }
 
   function recordLine(seed, lr, steps, look) {
     const rec = spec.record.results[String(seed)];
     if (!rec) return "";
     const recLook = Object.fromEntries(spec.goal.rows.map((row) => [row, [rec.rows[row][0], rec.rows[row][1]]]));
-    const same = spec.goal.rows.every((row) => rec.rows[row][0] === look[row][0]);
+    const same = sameRows(rec, look);
     const recipe = lr === spec.recipe.lr && steps === spec.recipe.steps;
     return ` The seed record (float32, ${recipe ? "the same recipe" : `learning rate ${spec.recipe.lr}, ${spec.recipe.steps} steps`}): ` +
-      `${describe(rec, recLook)}, loss ${loss4(rec.loss)}, ${rec.converged ? "converged" : "not converged"}` +
+      `${describe(recLook)}, loss ${loss4(rec.loss)}, ${rec.converged ? "converged" : "not converged"}` +
       (recipe ? (same ? "; the same rows as here." : "; other rows than here.") : ".");
   }
 
@@ -161,9 +166,9 @@ function setup(box) {
     const { seed, lr, steps } = settings;
     const rec = spec.record.results[String(seed)];
     const recipe = lr === spec.recipe.lr && steps === spec.recipe.steps;
-    const agrees = rec && recipe ? (spec.goal.rows.every((row) => rec.rows[row][0] === msg.looks[row][0]) ? "same" : "differs") : "—";
+    const agrees = rec && recipe ? (sameRows(rec, msg.looks) ? "same" : "differs") : "—";
     runs.push({ ...settings, cue: msg.converged && msg.cue });
-    const cells = [seed, lr, steps, loss4(msg.final), msg.converged ? "yes" : "no",
+    const cells = [seed, lr, steps, loss4(msg.result.loss), msg.converged ? "yes" : "no",
       ...spec.goal.rows.map((row) => `${msg.looks[row][1]} ${weight(msg.looks[row][2])}`),
       msg.converged && msg.cue ? "yes" : "no", agrees];
     runsBody.append(el("tr", {}, ...cells.map((c) => el("td", { textContent: String(c) }))));
@@ -194,8 +199,8 @@ function setup(box) {
         for (let v = 1; v < probs.length; v++) if (probs[v] > probs[best]) best = v;
         return `after row ${row} (“${spec.goal.words[row]}”) “${spec.vocab[best]}” ${percent(probs[best])}`;
       }).join(", ");
-      result.textContent = `Seed ${s.seed}: final loss ${loss4(msg.final)}, ${msg.converged ? "converged" : "not converged"}; ` +
-        `${describe(msg.result, msg.looks)}${msg.converged && msg.cue ? " (the lesson's pattern)" : ""}; next words ${p}.` +
+      result.textContent = `Seed ${s.seed}: final loss ${loss4(msg.result.loss)}, ${msg.converged ? "converged" : "not converged"}; ` +
+        `${describe(msg.looks)}${msg.converged && msg.cue ? " (the lesson's pattern)" : ""}; next words ${p}.` +
         recordLine(s.seed, s.lr, s.steps, msg.looks);
       addRun(s, msg);
       status.textContent = `Trained ${s.steps} steps in ${Math.round(msg.ms)} ms.`;

@@ -17,8 +17,7 @@ onmessage = (event) => {
     });
     const look = looks(spec, out.result.rows);
     postMessage({ type: "done", run, result: out.result, looks: look, converged: converged(spec, out.result),
-                  cue: cuePattern(spec, look), ms: performance.now() - t0, firstMs: first,
-                  final: out.result.loss });
+                  cue: cuePattern(spec, look), ms: performance.now() - t0, firstMs: first });
   } catch (err) {
     postMessage({ type: "error", run, message: String(err && err.message || err) });
   }

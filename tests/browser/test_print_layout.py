@@ -9,7 +9,7 @@ import pytest
 
 from conftest import LESSONS
 from helpers import TITLES_OVER_LEGEND_JS
-from sitebuild import browser as sb_browser, handouts
+from sitebuild import handouts
 
 # Every rendered element whose own text says "the table below" (or figure, chart, matrix): what it names must be
 # the next such thing rendered after it, before the next section heading.
@@ -40,9 +40,7 @@ def prepared_for_print(visit, stem):
     v = visit(None, width=handouts.VIEWPORT["width"], height=handouts.VIEWPORT["height"])
     v.page.emulate_media(media="print")
     v.page.goto(v.base + f"posts/{stem}.html", wait_until="load")
-    v.page.evaluate(handouts.MOVE_ANSWERS_JS)
-    v.page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
-    v.page.evaluate(sb_browser.WAIT_FOR_PAGE_JS)
+    handouts.prepare(v.page)                       # as the handout printer prepares it
     return v.page
 
 
