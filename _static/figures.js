@@ -120,6 +120,10 @@
   // Checked after the first drawing and after every later one (a resize, the page printed at its own width).
   function keepLegendBelowTitles(Plotly, gd) {
     var pending = false;
+    // A printed page is drawn once at its final width: the move made below, which the drawing waits for, is
+    // the last, and a later one, in a frame of its own, could land while the page prints (handouts not the
+    // same bytes twice).
+    if (printMode) return legendBelowTitles(Plotly, gd);
     gd.on("plotly_afterplot", function () {
       if (pending) return;
       pending = true;
