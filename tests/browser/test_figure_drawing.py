@@ -129,6 +129,38 @@ def test_a_figure_drawn_on_a_dark_page_gets_dark_colours(visit):
     assert paper in ("rgba(0, 0, 0, 0)", "rgba(0,0,0,0)")
 
 
+# A drawn figure's colours, as plotly holds them after drawing.
+COLOURS_JS = """id => {
+  const l = document.getElementById(id)._fullLayout;
+  const axes = Object.keys(l).filter((k) => /^[xy]axis\\d*$/.test(k)).sort();
+  return [l.font.color, l.paper_bgcolor, l.plot_bgcolor,
+          ...axes.flatMap((k) => [l[k].gridcolor, l[k].linecolor, l[k].zerolinecolor, l[k].tickfont.color])];
+}"""
+
+
+def test_light_mode_gives_a_figure_back_its_own_colours_and_redraws_only_on_a_change(reader):
+    """The theme's script sets data-theme again, to the value it has, when the page has loaded: that must
+    not redraw a figure (a redraw that nothing waits for could land while a handout prints); a switch to dark
+    and back must leave the figure's colours as Python drew them."""
+    p = reader()
+    first = p.evaluate(IDS_JS)[0]
+    p.locator(f"#{first}").scroll_into_view_if_needed()
+    p.wait_for_function(DRAWN_JS, arg=first, timeout=5_000)
+    settle(p, 500)
+    p.evaluate("id => { const gd = document.getElementById(id); window.relayouts = 0; "
+               "gd.on('plotly_relayout', () => { window.relayouts += 1; }); }", first)
+    drawn_colours = p.evaluate(COLOURS_JS, first)
+    p.evaluate("document.documentElement.dataset.theme = 'light'")
+    settle(p, 300)
+    assert p.evaluate("window.relayouts") == 0
+    p.evaluate("document.documentElement.dataset.theme = 'dark'")
+    p.wait_for_function("() => window.relayouts === 1", timeout=5_000)
+    assert brightness(p.evaluate(COLOURS_JS, first)[0]) > 0.6
+    p.evaluate("document.documentElement.dataset.theme = 'light'")
+    p.wait_for_function("() => window.relayouts === 2", timeout=5_000)
+    assert p.evaluate(COLOURS_JS, first) == drawn_colours
+
+
 def test_a_malformed_link_still_draws_the_first_screens(reader):
     p = reader(f"{PATH}#%E0%A4%A")       # not valid percent-encoding: links nowhere
     first = p.evaluate(IDS_JS)[0]
