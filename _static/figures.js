@@ -5,7 +5,9 @@
 //
 // compute.figures.figure_html leaves each figure as an empty div at the
 // figure's height and its JSON ({data, layout, frames, config}) in a
-// <script type="application/json" class="plotly-figure-spec" data-for=ID>.
+// <script type="application/json" class="plotly-figure-spec" data-for=ID>;
+// on the published site that script is empty and names a file of the JSON
+// (data-src, sitebuild/figurefiles.py), fetched when the figure is drawn.
 // Drawing one figure costs plotly.js 30-150 ms, so drawing all of a long
 // lesson's figures on load would hold the page for seconds; instead each is
 // drawn when it comes within a quarter of a screen of the viewport (on load, on
@@ -46,10 +48,37 @@
     return plotly;
   }
 
+  // A figure's JSON: in the page (a notebook's output, the handout printer's copy), or, on the published
+  // site, in the file its script names (sitebuild/figurefiles.py), fetched when the figure is drawn.
   function spec(gd) {
     var script = document.querySelector('script.plotly-figure-spec[data-for="' + gd.id + '"]');
-    if (!script) throw new Error("figure #" + gd.id + " has no JSON");
-    return JSON.parse(script.textContent);
+    if (!script) return Promise.reject(new Error("figure #" + gd.id + " has no JSON"));
+    var src = script.getAttribute("data-src");
+    if (!src) return Promise.resolve(JSON.parse(script.textContent));
+    var url = new URL(src, document.baseURI).href;
+    return fetch(url).then(function (r) {
+      if (!r.ok) throw new Error("figure data did not load: " + url + " (" + r.status + ")");
+      return r.json();
+    });
+  }
+
+  // Everything that depends on the screen the figure is drawn on, just before plotly draws it.
+  function prepare(gd, figure) {
+    if (printMode) forPrint(gd, figure);
+    // plotly-menus.js: a row of buttons too wide for this screen is drawn as a drop-down. A figure
+    // wider than the screen (its min-width) scrolls in its box: its controls must fit the part shown.
+    var width = gd.clientWidth || gd.getBoundingClientRect().width;
+    var box = gd.parentElement.classList.contains("figure-scroll") ? gd.parentElement : null;
+    var shown = box ? Math.min(width, box.clientWidth) : width;
+    if (window.siteMenus) window.siteMenus.fit(figure, width, shown);
+    if (figure.layout.height) gd.style.height = figure.layout.height + "px"; // a drop-down may need more room
+    if (box && box.scrollWidth > box.clientWidth + 1) {
+      // a box that scrolls takes keyboard focus (arrow keys scroll it) and says what it is
+      box.tabIndex = 0;
+      box.setAttribute("role", "region");
+      box.setAttribute("aria-label", "figure, scrolls sideways");
+    }
+    return figure;
   }
 
   // A printed figure is at most this tall (CSS px; an A4 page holds about 1000 below its margins):
@@ -135,23 +164,10 @@
   function draw(gd) {
     if (!drawing.has(gd)) {
       if (observer) observer.unobserve(gd);
-      var figure = spec(gd);
-      if (printMode) forPrint(gd, figure);
-      // plotly-menus.js: a row of buttons too wide for this screen is drawn as a drop-down. A figure
-      // wider than the screen (its min-width) scrolls in its box: its controls must fit the part shown.
-      var width = gd.clientWidth || gd.getBoundingClientRect().width;
-      var box = gd.parentElement.classList.contains("figure-scroll") ? gd.parentElement : null;
-      var shown = box ? Math.min(width, box.clientWidth) : width;
-      if (window.siteMenus) window.siteMenus.fit(figure, width, shown);
-      if (figure.layout.height) gd.style.height = figure.layout.height + "px"; // a drop-down may need more room
-      if (box && box.scrollWidth > box.clientWidth + 1) {
-        // a box that scrolls takes keyboard focus (arrow keys scroll it) and says what it is
-        box.tabIndex = 0;
-        box.setAttribute("role", "region");
-        box.setAttribute("aria-label", "figure, scrolls sideways");
-      }
-      drawing.set(gd, loadPlotly().then(function (Plotly) {
-        return Plotly.newPlot(gd, figure).then(function () { return keepLegendBelowTitles(Plotly, gd); });
+      // the figure's data and plotly.js are fetched side by side
+      drawing.set(gd, Promise.all([spec(gd), loadPlotly()]).then(function (both) {
+        var Plotly = both[1];
+        return Plotly.newPlot(gd, prepare(gd, both[0])).then(function () { return keepLegendBelowTitles(Plotly, gd); });
       }).then(function () {
         gd.dispatchEvent(new CustomEvent("figure-drawn", { bubbles: true }));
         return gd;

@@ -17,6 +17,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from .figurefiles import externalize
 from .pages import root_relative
 
 STAGING_PREFIX = ".{name}.new-"
@@ -41,6 +42,7 @@ def publish(html_dir: Path, handouts: list[Path], site: Path, notebooks: list[Pa
     try:
         output = staging / "out"
         shutil.copytree(html_dir, output, ignore=_NOT_PUBLISHED)
+        externalize(output)                      # each figure's data in a file of its own (sitebuild.figurefiles)
         not_found = output / "404.html"
         if not_found.is_file():
             not_found.write_text(root_relative(not_found.read_text(), base))

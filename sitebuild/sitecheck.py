@@ -123,10 +123,17 @@ def visible_text(html: str) -> str:
     return _SPACE.sub(" ", soup.get_text(" ")).strip()
 
 
-def figure_specs(html: str) -> list[str]:
-    """Each plotly figure's JSON (compute.present.figures.figure_html), in page order."""
+def figure_specs(html: str, page: Path | None = None) -> list[str]:
+    """Each plotly figure's JSON (compute.present.figures.figure_html), in page order: from the page itself, or,
+    on the published site, from the file its script names (sitebuild.figurefiles; `page` is the page's path)."""
     soup = BeautifulSoup(html, "html.parser")
-    return [s.string or "" for s in soup.select("script.plotly-figure-spec")]
+    specs = []
+    for s in soup.select("script.plotly-figure-spec"):
+        src = s.get("data-src")
+        if src and page is None:
+            raise ValueError("a published page's figure data is in files: give figure_specs the page's path")
+        specs.append((page.parent / src).read_text() if src else s.string or "")
+    return specs
 
 
 _WEB_ONLY = re.compile(r'<span class="web-only">(?P<words>.*?)</span>(?P<after>(?:\s|<[^>]+>)*)(?P<next>.)', re.S)

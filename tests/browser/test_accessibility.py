@@ -197,7 +197,10 @@ FOCUS_JS = """() => {
   return [seen, gd ? gd.id + ' ' + [...gd.querySelectorAll('[role=button], [role=slider]')].indexOf(el) : 'seen'];
 }"""
 # Buttons and sliders as the figures' JSON declares them (not as drawn); a hidden slider waits for its button.
-DECLARED_JS = """() => [...document.querySelectorAll('script.plotly-figure-spec')].map(s => JSON.parse(s.textContent).layout)
+# Each figure's JSON, from its file on the published site (sitebuild/figurefiles.py) or from the page.
+SPECS_JS = """() => Promise.all([...document.querySelectorAll('script.plotly-figure-spec')]
+  .map(async (s) => s.dataset.src ? (await fetch(s.dataset.src)).json() : JSON.parse(s.textContent)))"""
+DECLARED_JS = """async () => (await (""" + SPECS_JS + """)()).map(spec => spec.layout)
   .reduce((n, l) => n + (l.updatemenus || []).reduce((m, u) => m + u.buttons.length, 0) + (l.sliders || []).filter(s => s.visible !== false).length, 0)"""
 DRAWN_JS = "() => [...document.querySelectorAll('.plotly-graph-div')].map(gd => !!gd.querySelector('svg.main-svg'))"
 
@@ -409,8 +412,8 @@ PRESSED_JS = """() => [...document.querySelectorAll('.plotly-graph-div')].flatMa
 
 # Rows of buttons that show their pressed one (plotly updatemenus of type "buttons" with showactive and an
 # active button; plotly's defaults: "buttons", true, 0), as the figures' JSON declares them.
-BUTTON_MENUS_JS = """() => [...document.querySelectorAll('script.plotly-figure-spec')]
-  .flatMap(s => JSON.parse(s.textContent).layout.updatemenus || [])
+BUTTON_MENUS_JS = """async () => (await (""" + SPECS_JS + """)())
+  .flatMap(spec => spec.layout.updatemenus || [])
   .filter(m => (m.type || 'buttons') === 'buttons' && m.showactive !== false && (m.active ?? 0) >= 0).length"""
 
 

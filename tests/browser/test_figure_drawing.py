@@ -94,7 +94,7 @@ def test_a_link_to_a_figure_draws_it_and_not_the_page_above(reader):
 
 def test_drawing_a_figure_moves_nothing(reader, built_site):
     p = reader()
-    heights = [json.loads(s)["layout"].get("height", 450) for s in figure_specs((built_site / PATH).read_text())]
+    heights = [json.loads(s)["layout"].get("height", 450) for s in figure_specs((built_site / PATH).read_text(), built_site / PATH)]
     ids = p.evaluate(IDS_JS)
     last = ids[-1]
     before = p.evaluate(TOPS_JS)

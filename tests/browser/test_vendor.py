@@ -45,7 +45,7 @@ def test_every_trace_type_on_the_site_is_in_the_bundle(built_site, page):
     """Each figure's traces (and its frames') are of a type the vendored plotly.js registers."""
     used = set()
     for html_page in sitecheck.html_pages(built_site):
-        for spec in sitecheck.figure_specs(html_page.read_text()):
+        for spec in sitecheck.figure_specs(html_page.read_text(), html_page):
             fig = json.loads(spec)
             for trace in fig["data"] + [t for frame in fig.get("frames", []) for t in frame["data"]]:
                 used.add(trace.get("type", "scatter"))

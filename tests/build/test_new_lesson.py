@@ -115,8 +115,8 @@ def test_the_clean_build_gives_the_tested_site_byte_for_byte(built_site, with_he
     # every page: its figures' data, then what print shows (the page less the navigation the new lesson joins)
     first = {p: (site_a / p).read_text() for p in pages}
     second = {p: (site_b / p).read_text() for p in pages}
-    assert any(figure_specs(html) for html in first.values())
-    different_figures = [p for p in pages if figure_specs(first[p]) != figure_specs(second[p])]
+    assert any(figure_specs(html, site_a / p) for p, html in first.items())
+    different_figures = [p for p in pages if figure_specs(first[p], site_a / p) != figure_specs(second[p], site_b / p)]
     assert not different_figures, f"plotly figure data differs between builds: {different_figures}"
     different_pages = [p for p in sorted(pages - LISTING) if printed_part(first[p]) != printed_part(second[p])]
     assert not different_pages, f"pages differ between builds: {different_pages}"
