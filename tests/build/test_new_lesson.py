@@ -109,7 +109,11 @@ def test_the_clean_build_gives_the_tested_site_byte_for_byte(built_site, with_he
     root, _ = with_hello
     site_a, site_b = built_site, root / "site"
     bytes_a, bytes_b = tree_digest(site_a), tree_digest(site_b)
-    assert set(bytes_b) - set(bytes_a) == HELLO and set(bytes_a) <= set(bytes_b)
+    hello = BeautifulSoup((site_b / "posts" / "hello.html").read_text(), "html.parser")
+    hello_figures = {"_static/" + s["data-src"].split("_static/", 1)[1]        # its figures' data files
+                     for s in hello.select("script.plotly-figure-spec[data-src]")}
+    assert hello_figures and all(name.startswith("_static/figures/") for name in hello_figures)
+    assert set(bytes_b) - set(bytes_a) == HELLO | hello_figures and set(bytes_a) <= set(bytes_b)
     assert any(name.endswith(".pdf") for name in bytes_a) and any(name.endswith(".ipynb") for name in bytes_a)
     pages = {p.relative_to(site_a).as_posix() for p in html_pages(site_a)}
     # every page: its figures' data, then what print shows (the page less the navigation the new lesson joins)
