@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from sitebuild import browser as sb_browser  # noqa: E402
-from sitebuild.serve import serve  # noqa: E402
+from benchmarks.server import served  # noqa: E402
 
 DEFAULT = ("posts/attention-by-hand.html", "posts/trained-walkthrough.html",
            "posts/attention-by-hand.html#bh-s20-chain", "posts/trained-walkthrough.html#fig-next-word")
@@ -139,7 +139,7 @@ def trace_once(browser, base: str, target: str) -> dict[str, float]:
 def measure(targets, runs: int) -> dict[str, dict[str, float]]:
     from playwright.sync_api import sync_playwright
     out = {}
-    with serve(ROOT / "site") as base, sync_playwright() as pw:
+    with served(ROOT / "site") as base, sync_playwright() as pw:
         browser = sb_browser.launch(pw)
         for target in targets:
             samples = [trace_once(browser, base, target) for _ in range(runs)]

@@ -9,7 +9,8 @@
    then check that no page shows raw MyST markup;
    the math of every page is typeset (MathJax in Chromium) and written into
    the page (sitebuild.mathrender); the theme's icon font is cut down to
-   the icons the pages show (sitebuild.iconfont); every link to a _static/ file gets a
+   the icons the pages show (sitebuild.iconfont); each page's <head> loses what its first
+   screen does not need (sitebuild.heads); every link to a _static/ file gets a
    `?v=` from its contents, stale search words go;
 3. one PDF handout per lesson, posts/<stem>.md -> handouts/<stem>.pdf, and
    one Jupyter notebook per lesson -> notebooks/<stem>.ipynb;
@@ -37,6 +38,7 @@ from .audit import AuditError, audit_site, locate_failed_claims
 from .handouts import HandoutError, make_handouts, source_epoch
 from .freshen import freshen
 from .html import SphinxError, build_html
+from .heads import lighten_pages
 from .iconfont import subset_icon_font
 from .notebooks import make_notebooks
 from .preflight import PreflightError, run_preflight_if_changed
@@ -94,6 +96,7 @@ def build_site(root: Path, base: str = "/") -> dict:
     add_site_files(root, build_dir, html_dir)
     typeset_pages(html_dir)
     subset_icon_font(html_dir)
+    lighten_pages(html_dir)
     freshen(html_dir)
     printed = make_handouts(html_dir, stems, build_dir / "handouts", source_epoch(root))
     notebooks = make_notebooks(root, stems, build_dir / "notebooks")

@@ -36,6 +36,18 @@ def test_lesson_is_offline_and_error_free(opened):
     assert page.console_errors == []
 
 
+def test_lesson_loads_no_search_scripts_and_its_icon_font_once(opened):
+    """sitebuild.heads: the search scripts stay on search.html; the icon font the page preloads is the one its
+    style sheet asks for (fetched once: a preload the sheet does not use is a second request), and the
+    header's icons are drawn in it."""
+    _, page, _ = opened
+    names = page.page.evaluate("performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname)")
+    assert not [n for n in names if re.search(r"searchtools|language_data|searchindex", n)], names
+    assert sum(n.endswith("/fa-solid-900.woff2") for n in names) == 1, names
+    assert any(n.endswith("/_static/basic.css") for n in names) and not any(n.endswith("/theme.css") for n in names)
+    assert page.page.evaluate("document.fonts.check('900 16px \"Font Awesome 7 Free\"', '\\uf002')")
+
+
 def test_lesson_math_is_typeset(opened):
     _, page, _ = opened
     math = page.page.locator(".math").count()  # Sphinx's math nodes, inline and display
