@@ -3,6 +3,7 @@ renderer's main thread, its time split by kind of work.
 
     .venv/bin/python benchmarks/trace.py                                  # the slowest lessons, 3 loads each
     .venv/bin/python benchmarks/trace.py posts/story-models.html#st-training-curves --runs 5
+    .venv/bin/python benchmarks/trace.py --site ../other-checkout/site   # another build, to compare
 
 For each page (and each `page.html#figure-id`), headless Chromium opens it with an empty cache while tracing
 (devtools.timeline). The renderer main thread's events are nested; each event's own time (its duration less its
@@ -136,10 +137,10 @@ def trace_once(browser, base: str, target: str) -> dict[str, float]:
     return totals
 
 
-def measure(targets, runs: int) -> dict[str, dict[str, float]]:
+def measure(targets, runs: int, site: Path = ROOT / "site") -> dict[str, dict[str, float]]:
     from playwright.sync_api import sync_playwright
     out = {}
-    with served(ROOT / "site") as base, sync_playwright() as pw:
+    with served(site) as base, sync_playwright() as pw:
         browser = sb_browser.launch(pw)
         for target in targets:
             samples = [trace_once(browser, base, target) for _ in range(runs)]
@@ -164,8 +165,9 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("targets", nargs="*", default=list(DEFAULT))
     p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--site", type=Path, default=ROOT / "site", help="the built site to trace (another build's)")
     args = p.parse_args()
-    print(markdown(measure(args.targets, args.runs), args.runs))
+    print(markdown(measure(args.targets, args.runs, args.site), args.runs))
 
 
 if __name__ == "__main__":
