@@ -74,24 +74,39 @@ SCROLL_TO_FIGURE_JS = """async () => {
 
 # Records when the figures a reader sees are drawn, in ms since navigation
 # start: the linked figure (URL #fragment naming a figure), or else every
-# figure within the first screen, once the page is parsed.
+# figure within the first screen, once the page is parsed. Which figures are in
+# the first screen comes from an IntersectionObserver's first report: measuring
+# each figure (getBoundingClientRect) in every frame would make the browser lay
+# out parts of the page it may leave for later, and slow what is timed.
 FIGURE_CLOCK = """
 window.__figuresDrawnAt = null;
 window.__figuresInView = null;
-(function poll() {
-  if (document.readyState !== 'loading') {
-    const target = location.hash && document.getElementById(location.hash.slice(1));
-    const seen = target ? [target] : [...document.querySelectorAll('.plotly-graph-div')].filter((g) => {
-      const r = g.getBoundingClientRect();
-      return r.bottom > 0 && r.top < window.innerHeight;
-    });
-    if (seen.every((g) => g.querySelector('svg.main-svg'))) {
+(function () {
+  let seen = null;
+  function poll() {
+    if (seen && seen.every((g) => g.querySelector('svg.main-svg'))) {
       window.__figuresDrawnAt = performance.now();
       window.__figuresInView = seen.length;
       return;
     }
+    requestAnimationFrame(poll);
   }
-  requestAnimationFrame(poll);
+  function begin() {
+    const target = location.hash && document.getElementById(location.hash.slice(1));
+    const all = [...document.querySelectorAll('.plotly-graph-div')];
+    if (target || !all.length) {
+      seen = target ? [target] : [];
+    } else {
+      const io = new IntersectionObserver((entries) => {
+        seen = entries.filter((e) => e.isIntersecting).map((e) => e.target);
+        io.disconnect();
+      });
+      all.forEach((g) => io.observe(g));
+    }
+    poll();
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', begin);
+  else begin();
 })();
 """
 
