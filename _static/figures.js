@@ -187,12 +187,6 @@
     return printing || Promise.all(figures().map(draw));
   }
 
-  // True when gd is on the screen that starts `top` px below the viewport's top.
-  function onScreen(gd, top) {
-    var r = gd.getBoundingClientRect();
-    return r.bottom > top && r.top < top + window.innerHeight;
-  }
-
   // Figures near the viewport but not in it are drawn each in a task of its
   // own, so that the ones in view come first and input is handled between.
   function drawLater(gd) {
@@ -225,34 +219,54 @@
     }, Promise.resolve());
   }
 
+  // Resolves once the figures of the screen the page opens on are drawn (site.js lays out the rest of the
+  // page after them).
+  var firstScreen = null;
+
   function start() {
     if (printMode) {
       // the handout printer: every figure, no lazy drawing, after the math is typeset
       printing = Promise.resolve(window.siteMath).then(drawInOrder);
+      firstScreen = printing;
       return;
     }
-    // A link into the page (#id) will scroll there: that screen comes first.
+    // A link into the page (#id) will scroll there: a linked figure is drawn at once. The rest are found
+    // by the observer, whose first report (in the first frame, after that scroll) says which are on
+    // screen: measuring each figure here would lay out the whole page before its first paint,
+    // sections the browser skips while they are off screen (site.css) included.
     var target = linkTarget();
-    var top = target ? target.getBoundingClientRect().top : 0;
-    figures().forEach(function (gd) {
-      if (onScreen(gd, top)) draw(gd);
-    });
+    var first = target && target.classList.contains("plotly-graph-div") ? [draw(target)] : [];
+    var reported = null;
+    firstScreen = new Promise(function (done) { reported = done; });
     observer = new IntersectionObserver(function (entries) {
+      var inView = [];
       entries.forEach(function (entry) {
         if (!entry.isIntersecting) return;
-        if (onScreen(entry.target, 0)) draw(entry.target);
+        var r = entry.boundingClientRect;
+        if (r.bottom > 0 && r.top < window.innerHeight) inView.push(draw(entry.target));
         else drawLater(entry.target);
       });
+      if (reported) {
+        Promise.all(first.concat(inView)).then(reported, reported);
+        reported = null;
+      }
     }, { rootMargin: "25% 0px" });
-    figures().forEach(function (gd) {
-      if (!drawing.has(gd)) observer.observe(gd);
-    });
+    var observed = figures().filter(function (gd) { return !drawing.has(gd); });
+    observed.forEach(function (gd) { observer.observe(gd); });
+    if (!observed.length) {
+      Promise.all(first).then(reported, reported);
+      reported = null;
+    }
     document.addEventListener("focusin", function (event) {
       nextFigures(event.target).forEach(drawLater);
     });
   }
 
-  window.siteFigures = { draw: draw, drawAll: drawAll };
+  window.siteFigures = {
+    draw: draw,
+    drawAll: drawAll,
+    firstScreen: function () { return firstScreen; },
+  };
   window.addEventListener("beforeprint", drawAll);
   // Loaded last of the deferred figure scripts (sitebuild/pages.py): the page
   // is parsed and the keyboard and theme listeners are in place.

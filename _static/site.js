@@ -18,6 +18,44 @@
   });
 })();
 
+// The whole page laid out, once its first screen is drawn. Until then site.css lets the browser skip the
+// style and layout of a lesson's sections off screen (content-visibility), so the first screen paints sooner.
+// A skipped section has a guessed height: laid out while the reader is still at the first screen, every
+// height is true before the reader scrolls or a script measures where something is.
+// window.sitePageLaidOut resolves when it is done.
+(function () {
+  var root = document.documentElement;
+  window.sitePageLaidOut = new Promise(function (done) {
+    // What the reader is looking at stays where it is: the sections above it may have had guessed heights.
+    // The browser's own scroll anchoring was seen to fail here (a link to a late section, once laid out,
+    // moved it thousands of px), so it is turned off for the change and done by hand.
+    function layOut() {
+      var article = document.querySelector(".bd-article");
+      var box = article && article.getBoundingClientRect();
+      var anchor = box && document.elementFromPoint(box.left + box.width / 2, window.innerHeight / 2);
+      var before = anchor && anchor.getBoundingClientRect().top;
+      var anchoring = root.style.overflowAnchor;
+      root.style.overflowAnchor = "none";
+      root.classList.add("page-laid-out");
+      if (anchor) window.scrollBy(0, anchor.getBoundingClientRect().top - before);
+      requestAnimationFrame(function () {
+        root.style.overflowAnchor = anchoring;
+        done();
+      });
+    }
+    function whenIdle() {
+      if (window.requestIdleCallback) window.requestIdleCallback(layOut, { timeout: 1000 });
+      else setTimeout(layOut, 0);
+    }
+    function afterFirstScreen() {
+      var figures = window.siteFigures && window.siteFigures.firstScreen();
+      Promise.resolve(figures).then(whenIdle, whenIdle);
+    }
+    if (document.readyState === "complete") afterFirstScreen();
+    else window.addEventListener("load", afterFirstScreen);
+  });
+})();
+
 // Search result snippets: Sphinx takes them from the whole <main>, where the
 // theme's header buttons come first ("System Settings Light Dark"); drop
 // them and squeeze the whitespace.

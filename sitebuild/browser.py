@@ -51,7 +51,7 @@ def watch(page) -> tuple[list[str], list[str]]:
     return external, errors
 
 
-# Resolves once MathJax has typeset the page and the plotly figures whose ids are
+# Resolves once MathJax has typeset the page, the page is laid out whole, and the plotly figures whose ids are
 # given (null: every one) are drawn at the current width (figures.js draws them
 # now, where a reader's page draws each as it is neared); returns the number of
 # figures on the page.
@@ -62,6 +62,7 @@ async (ids = null) => {
     next(n);
   });
   if (window.siteMath) await window.siteMath;  // _static/mathjax-loader.js
+  if (window.sitePageLaidOut) await window.sitePageLaidOut;  // _static/site.js: every section at its true height
   await document.fonts.ready;  // figures measure their text: draw them in the page's own fonts
   const all = [...document.querySelectorAll('.plotly-graph-div')];
   const figures = ids === null ? all : ids.map((id) => {

@@ -29,6 +29,17 @@ _SCRIPTS = re.compile(r'\s*<script>window\.MathJax = .*?</script>|\s*<script[^>]
 # MathJax's menu is not on the page, so its keyboard stop and counter go.
 _MENU_ATTRS = re.compile(r'<mjx-container([^>]*?) (?:tabindex="0"|ctxtmenu_counter="\d+")')
 
+# Every section laid out from the start (site.css skips those off screen until site.js marks the page
+# laid out): the math is measured where it will be, and every font it uses is fetched, not only the fonts of
+# the sections that happened to be rendered (the fonts to preload were found to differ between two builds).
+WHOLE_PAGE_JS = """
+new MutationObserver((changes, observer) => {
+  if (!document.documentElement) return;
+  document.documentElement.classList.add('page-laid-out');
+  observer.disconnect();
+}).observe(document, {childList: true});
+"""
+
 TYPESET_JS = """async () => {
   await window.siteMath;
   const items = [];
@@ -104,6 +115,7 @@ def typeset_pages(html_dir: Path) -> list[str]:
         try:
             context = chromium.new_context(viewport={"width": 1280, "height": 900})
             context.route("**/figures.js*", lambda route: route.abort())  # figures are not needed here
+            context.add_init_script(WHOLE_PAGE_JS)
             for path in pages:
                 name = path.relative_to(html_dir).as_posix()
                 page = context.new_page()

@@ -1,0 +1,149 @@
+"""A lesson's first paint skips the sections off screen (site.css, content-visibility); site.js then lays out the
+whole page once the first screen is drawn, and a reader who followed a link is still looking at what it named."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import LESSONS
+
+SECTIONS = ".bd-article > section > section"
+# At DOMContentLoaded, before any figure or idle callback: whether each subsection is skipped (its content not
+# rendered) and the page's class.
+RECORD_AT_PARSE = """
+document.addEventListener('DOMContentLoaded', () => {
+  const sections = [...document.querySelectorAll('%s')];
+  window.__atParse = {
+    laidOut: document.documentElement.classList.contains('page-laid-out'),
+    skipped: sections.map((s) => !s.firstElementChild.checkVisibility({contentVisibilityAuto: true})),
+  };
+});
+""" % SECTIONS
+AFTER_JS = """async () => {
+  await window.sitePageLaidOut;
+  const sections = [...document.querySelectorAll('%s')];
+  return {
+    laidOut: document.documentElement.classList.contains('page-laid-out'),
+    skipped: sections.map((s) => !s.firstElementChild.checkVisibility({contentVisibilityAuto: true})),
+    visibility: sections.map((s) => getComputedStyle(s).contentVisibility),
+  };
+}""" % SECTIONS
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_the_first_paint_skips_sections_off_screen_and_the_page_is_then_laid_out_whole(visit, stem):
+    v = visit(init_script=RECORD_AT_PARSE)
+    v.page.goto(v.base + f"posts/{stem}.html", wait_until="load")
+    after = v.page.evaluate(AFTER_JS)
+    at_parse = v.page.evaluate("window.__atParse")
+    assert not at_parse["laidOut"]
+    assert len(at_parse["skipped"]) >= 3, "a lesson has subsections"
+    assert at_parse["skipped"][-1], "the last subsection, far below the first screen, was rendered at parse"
+    assert after["laidOut"]
+    assert not any(after["skipped"]), after
+    assert set(after["visibility"]) == {"visible"}, after
+
+
+def test_the_first_screen_is_never_skipped(visit):
+    """What the reader sees first is rendered: the subsections whose top is within the first screen."""
+    v = visit(init_script=RECORD_AT_PARSE)
+    v.page.goto(v.base + "posts/trained-walkthrough.html", wait_until="load")
+    v.page.evaluate(AFTER_JS)
+    tops = v.page.evaluate(f"() => [...document.querySelectorAll('{SECTIONS}')].map((s) => s.getBoundingClientRect().top)")
+    height = v.page.evaluate("innerHeight")
+    skipped = v.page.evaluate("window.__atParse.skipped")
+    on_screen = [i for i, top in enumerate(tops) if top < height]
+    assert on_screen, tops
+    assert not any(skipped[i] for i in on_screen), (tops, skipped)
+
+
+@pytest.mark.parametrize("stem", ["trained-walkthrough", "attention-by-hand"])
+def test_a_link_to_a_late_section_stays_in_view_once_the_page_is_laid_out(visit, stem):
+    """The sections above a linked one are skipped, at a guessed height, when the browser scrolls to it; laying
+    them out later must not move what the reader is looking at."""
+    late = visit(f"posts/{stem}.html").page.evaluate(f"() => [...document.querySelectorAll('{SECTIONS}')].at(-2).id")
+    v = visit()   # a first load of the link, in a tab of its own
+    v.page.goto(v.base + f"posts/{stem}.html#{late}", wait_until="load")
+    v.page.evaluate(AFTER_JS)
+    v.page.wait_for_timeout(300)
+    top = v.page.evaluate(f"document.getElementById('{late}').getBoundingClientRect().top")
+    assert 0 <= top < 150, (late, top)
+    assert v.page.evaluate("scrollY") > 2 * v.page.evaluate("innerHeight")
+
+
+# requestIdleCallback held until the test runs it: the page stays as the first paint left it for as long as needed.
+HOLD_IDLE = "window.requestIdleCallback = (fn) => { window.__idle = fn; return 1; };"
+# The tops of the headings, paragraphs and figures the reader can see (rendered, within the viewport), by index.
+IN_VIEW_JS = """() => [...document.querySelectorAll('.bd-article :is(h2, h3, p, .plotly-graph-div)')]
+  .map((e, i) => [i, e.getBoundingClientRect().top, e.checkVisibility({contentVisibilityAuto: true})])
+  .filter(([, top, seen]) => seen && top >= 0 && top < innerHeight).map(([i, top]) => [i, top])"""
+TOPS_JS = "() => [...document.querySelectorAll('.bd-article :is(h2, h3, p, .plotly-graph-div)')].map((e) => e.getBoundingClientRect().top)"
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_laying_out_the_page_moves_nothing_the_reader_sees(visit, stem):
+    """A reader who scrolled before the page was laid out whole (the End key, the scroll bar) sees nothing move
+    when it is: the sections above have guessed heights until then."""
+    moved = {}
+    for share in (0.3, 0.6, 0.9):
+        v = visit(init_script=HOLD_IDLE)
+        v.page.goto(v.base + f"posts/{stem}.html", wait_until="load")
+        v.page.wait_for_function("typeof window.__idle === 'function'", timeout=15_000)
+        v.page.evaluate(f"window.scrollTo(0, {share} * document.documentElement.scrollHeight)")
+        v.page.wait_for_timeout(300)
+        before = dict(v.page.evaluate(IN_VIEW_JS))
+        assert before, (stem, share, "nothing in view")
+        assert not v.page.evaluate("document.documentElement.classList.contains('page-laid-out')")
+        v.page.evaluate("window.__idle()")
+        v.page.evaluate("window.sitePageLaidOut")
+        after = v.page.evaluate(TOPS_JS)
+        moved[share] = max(abs(after[i] - top) for i, top in before.items())
+    assert all(px <= 1 for px in moved.values()), (stem, moved)
+
+
+RECORD_AT_LAY_OUT = """
+new MutationObserver((changes, observer) => {
+  if (!document.documentElement.classList.contains('page-laid-out')) return;   // another element's class
+  observer.disconnect();
+  window.__atLayOut = [...document.querySelectorAll('.plotly-graph-div')]
+    .filter((g) => { const r = g.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; })
+    .map((g) => [g.id, !!g.querySelector('svg.main-svg')]);
+}).observe(document, {attributes: true, attributeFilter: ['class'], subtree: true});   // before <html> exists
+"""
+
+
+def test_the_page_is_laid_out_whole_only_after_its_first_screen_is_drawn(visit):
+    """Laying out the whole page takes the main thread for a while: it waits for the figures on screen."""
+    v = visit(init_script=RECORD_AT_LAY_OUT, height=3000)   # a screen tall enough to open on figures
+    v.page.goto(v.base + "posts/attention-by-hand.html", wait_until="load")
+    v.page.evaluate("window.sitePageLaidOut")
+    at_lay_out = v.page.evaluate("window.__atLayOut")
+    assert at_lay_out, "expected figures on a 3000 px first screen of Attention by hand"
+    assert all(drawn for _, drawn in at_lay_out), at_lay_out
+
+
+MATH_FONTS_JS = """async () => {
+  await window.sitePageLaidOut;
+  await document.fonts.ready;
+  const used = [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family.replace(/"/g, ''));
+  const files = {};   // each math font's file, from the page's own @font-face rules
+  for (const rule of document.getElementById('MJX-CHTML-styles').sheet.cssRules) {
+    if (rule instanceof CSSFontFaceRule) {
+      const family = rule.style.getPropertyValue('font-family').replace(/"/g, '');
+      files[family] = new URL(rule.style.getPropertyValue('src').match(/url\\("?([^")]+)"?\\)/)[1], document.baseURI).href;
+    }
+  }
+  const preloaded = [...document.querySelectorAll('link[rel=preload][as=font]')].map((l) => l.href);
+  return used.filter((family) => family in files).map((family) => [family, files[family], preloaded.includes(files[family])]);
+}"""
+
+
+@pytest.mark.parametrize("stem", ["trained-walkthrough", "story-models", "attention-by-hand"])
+def test_every_math_font_the_whole_page_uses_is_preloaded(visit, stem):
+    """sitebuild.mathrender lists the fonts to preload from a page with every section laid out; from a page
+    whose sections off screen were skipped it listed fewer, and the math below the first screen then waited
+    for its fonts."""
+    v = visit()
+    v.page.goto(v.base + f"posts/{stem}.html", wait_until="load")
+    fonts = v.page.evaluate(MATH_FONTS_JS)
+    assert len(fonts) >= 2, ("expected the page's math to use a few fonts", fonts)
+    assert all(preloaded for _, _, preloaded in fonts), fonts
