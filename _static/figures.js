@@ -238,6 +238,11 @@
     var first = target && target.classList.contains("plotly-graph-div") ? [draw(target)] : [];
     var reported = null;
     firstScreen = new Promise(function (done) { reported = done; });
+    function report(drawings) {  // once: the first screen is these drawings
+      if (!reported) return;
+      Promise.all(drawings).then(reported, reported);
+      reported = null;
+    }
     observer = new IntersectionObserver(function (entries) {
       var inView = [];
       entries.forEach(function (entry) {
@@ -246,17 +251,11 @@
         if (r.bottom > 0 && r.top < window.innerHeight) inView.push(draw(entry.target));
         else drawLater(entry.target);
       });
-      if (reported) {
-        Promise.all(first.concat(inView)).then(reported, reported);
-        reported = null;
-      }
+      report(first.concat(inView));
     }, { rootMargin: "25% 0px" });
     var observed = figures().filter(function (gd) { return !drawing.has(gd); });
     observed.forEach(function (gd) { observer.observe(gd); });
-    if (!observed.length) {
-      Promise.all(first).then(reported, reported);
-      reported = null;
-    }
+    if (!observed.length) report(first);  // no observer report will come
     document.addEventListener("focusin", function (event) {
       nextFigures(event.target).forEach(drawLater);
     });
