@@ -16,14 +16,14 @@ import numpy as np
 
 from ...data.walkthrough import (IGNORE, SENTENCES, VOCAB, answer_rows, goal_tokens, inputs_and_targets,
                                  next_word_options, training_batch)
-from ...models.walkthrough import CONFIG, named_tensors, parameter_shapes
-from ...training.walkthrough import Recipe, initial_model
+from ...models.walkthrough import CONFIG, parameter_shapes
+from ...training.walkthrough import Recipe
+from ...training.walkthrough_exact import BETAS, EPS, initial_flat
 from .selection import LOSS_CEILING, SURE
 from .seeds import pattern_counts, seed_record
 
 FOLDER = "_static/train/"
 SPEC = "walkthrough.json"
-BETAS, EPS = (0.9, 0.999), 1e-8          # torch.optim.AdamW's defaults, which compute's training uses
 LR_RANGE = (1e-3, 5e-2)                   # what the page lets a reader choose
 STEPS_RANGE = (100, 5000)
 
@@ -33,9 +33,9 @@ def init_name(seed: int) -> str:
 
 
 def initial_weights(seed: int, recipe: Recipe = Recipe()) -> np.ndarray:
-    """Every initial weight of this seed, tensor after tensor in the page's order, as float32."""
-    tensors = named_tensors(initial_model(seed, recipe))
-    return np.concatenate([tensors[name].detach().numpy().ravel() for name in parameter_shapes()]).astype("<f4")
+    """Every initial weight of this seed, tensor after tensor in the page's order, as float32 (torch drew them
+    in float32, so nothing is lost)."""
+    return initial_flat(seed, recipe).astype("<f4")
 
 
 def determined(sentence: str) -> list[bool]:
