@@ -33,7 +33,7 @@ from sitebuild.serve import serve  # noqa: E402
 
 PAGE = "posts/trained-walkthrough.html"
 BUDGET_MS = 1000
-SCRIPTS = ("train/widget.js", "train/worker.js", "train/train.js", "train/model.js", "train/adam.js",
+SCRIPTS = ("train/widget.js", "train/worker.js", "train/train.js", "train/model.js", "train/exp.js", "train/adam.js",
            "generate/view.js")
 
 WORKER_JS = """async ([base, seed]) => {

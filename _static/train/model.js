@@ -5,6 +5,9 @@
 // hidden = X + Z W_O, y = hidden + ReLU(hidden W1 + b1) W2 + b2, logits = y W_U), the loss the mean
 // cross-entropy over every real target. Everything is float64 (JavaScript's numbers); the backward pass is
 // written out by hand, one sentence at a time, and checked against torch's autograd by the tests.
+// Every sum starts from zero and adds in index order, and exp is fdlibm's (exp.js), not the engine's: the
+// same bits in every browser, and the same bits as compute/training/walkthrough_exact.py, step for step.
+import { exp } from "./exp.js";
 
 // Where each tensor sits in the one flat array of parameters: {name: {offset, rows, cols}}, and the total.
 export function layout(spec) {
@@ -66,7 +69,7 @@ function forward(spec, L, p, tokens, T) {
       if (row[j] > max) max = row[j];
     }
     let sum = 0;
-    for (let j = 0; j <= i; j++) { row[j] = Math.exp(row[j] - max); sum += row[j]; }
+    for (let j = 0; j <= i; j++) { row[j] = exp(row[j] - max); sum += row[j]; }
     for (let j = 0; j <= i; j++) A[i * T + j] = row[j] / sum;
   }
   for (let i = 0; i < T; i++) {
@@ -98,7 +101,7 @@ function probsAt(logits, t, V, e = new Float64Array(V)) {
   let max = -Infinity;
   for (let v = 0; v < V; v++) max = Math.max(max, logits[t * V + v]);
   let sum = 0;
-  for (let v = 0; v < V; v++) { e[v] = Math.exp(logits[t * V + v] - max); sum += e[v]; }
+  for (let v = 0; v < V; v++) { e[v] = exp(logits[t * V + v] - max); sum += e[v]; }
   for (let v = 0; v < V; v++) e[v] /= sum;
   return e;
 }

@@ -75,7 +75,8 @@ def box() -> HTML:
     return HTML(f'''<section class="train-box" id="wt-train" data-train="../{FOLDER}" aria-labelledby="wt-train-title">
 <h3 class="train-title" id="wt-train-title">Train it yourself</h3>
 <p class="train-about">What runs here: this lesson's model and recipe (full-batch AdamW on the eight sentences), in
-your browser, in float64, from the seed's own initial weights as torch drew them for the record.</p>
+your browser, in float64, from the seed's own initial weights as torch drew them for the record, with arithmetic
+that gives the same bits in every browser.</p>
 <form data-part="form" class="train-form" novalidate>
 <div class="train-controls">
 {_field("seed", "Seed", f'min="{first}" max="{last}" step="1" value="{record["published_seed"]}"')}
