@@ -61,8 +61,14 @@ def test_lesson_math_is_typeset(opened):
 
 
 SHIFTS_JS = """window.__shifts = [];
-new PerformanceObserver((list) => list.getEntries().forEach((e) => window.__shifts.push(e.value)))
-  .observe({type: 'layout-shift', buffered: true});"""
+window.__moved = [];   // what moved, for the failure message: tag#id.class, from and to (CSS px)
+const name = (n) => n ? `${n.nodeName}${n.id ? '#' + n.id : ''}${n.className && n.className.baseVal === undefined
+  ? '.' + String(n.className).split(' ')[0] : ''}` : '?';
+new PerformanceObserver((list) => list.getEntries().forEach((e) => {
+  window.__shifts.push(e.value);
+  e.sources.forEach((s) => window.__moved.push(`${name(s.node)} ${JSON.stringify(s.previousRect)} -> `
+    + `${JSON.stringify(s.currentRect)} at ${Math.round(e.startTime)} ms`));
+})).observe({type: 'layout-shift', buffered: true});"""
 
 
 def test_math_arrives_with_the_page_and_moves_nothing(visit):
@@ -77,7 +83,7 @@ def test_math_arrives_with_the_page_and_moves_nothing(visit):
         p.wait_for_timeout(1500)
         assert not [u for u in requests if "mathjax/es5/tex" in u or "mathjax-loader" in u], stem
         assert p.locator("mjx-container").count() > 0
-        assert p.evaluate("window.__shifts") == [], stem
+        assert p.evaluate("window.__shifts") == [], (stem, p.evaluate("window.__moved"))
 
 
 def test_lesson_figures_are_drawn(opened):
