@@ -107,3 +107,21 @@ TITLES_OVER_LEGEND_JS = r"""
   return {legends, out};
 }
 """
+
+
+def torch_loss_and_grads(seed: int):
+    """The walkthrough model's float64 loss at this seed's initial weights, and every gradient by torch's autograd,
+    flat in the page's order: what the page's trainer and compute's exact run are checked against."""
+    import numpy as np
+    import torch
+
+    from compute.data.walkthrough import training_batch
+    from compute.models.walkthrough import named_tensors, parameter_shapes
+    from compute.training.walkthrough import batch_loss, initial_model
+
+    model = initial_model(seed).to(torch.float64)
+    x, y = training_batch(model.cfg.context)
+    loss = batch_loss(model, x, y)
+    loss.backward()
+    tensors = named_tensors(model)
+    return loss.item(), np.concatenate([tensors[n].grad.numpy().ravel() for n in parameter_shapes()])

@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 import torch
 
-from compute.data.walkthrough import training_batch
-from compute.models.walkthrough import named_tensors, parameter_shapes
+from compute.models.walkthrough import parameter_shapes
 from compute.published.walkthrough import from_weights
 from compute.training import fdlibm
-from compute.training.walkthrough import Recipe, batch_loss, initial_model, train
+from compute.training.walkthrough import Recipe, train
 from compute.training.walkthrough_exact import train_exact
+from helpers import torch_loss_and_grads
 
 PATH = "posts/trained-walkthrough.html"
 PUBLISHED, ALTERNATIVE = 131, 2
@@ -43,17 +43,8 @@ def lesson(browser, http_server):
     context.close()
 
 
-def torch_gradients(seed: int) -> tuple[float, np.ndarray]:
-    model = initial_model(seed).to(torch.float64)
-    x, y = training_batch(model.cfg.context)
-    loss = batch_loss(model, x, y)
-    loss.backward()
-    tensors = named_tensors(model)
-    return loss.item(), np.concatenate([tensors[n].grad.numpy().ravel() for n in parameter_shapes()])
-
-
 def test_the_backward_pass_matches_autograd_on_the_published_seed(lesson):
-    loss, want = torch_gradients(PUBLISHED)
+    loss, want = torch_loss_and_grads(PUBLISHED)
     got = lesson.evaluate(MODULES_JS, [[PUBLISHED], """
       const L = model.layout(spec), g = new Float64Array(L.size);
       const loss = model.lossAndGrads(spec, L, inits[131], g);

@@ -12,10 +12,11 @@ import pytest
 import torch
 
 from compute.data.walkthrough import training_batch
-from compute.models.walkthrough import CONFIG, named_tensors, parameter_shapes
+from compute.models.walkthrough import CONFIG, parameter_shapes
 from compute.training import fdlibm
-from compute.training.walkthrough import Recipe, batch_loss, initial_model, train
+from compute.training.walkthrough import Recipe, train
 from compute.training.walkthrough_exact import initial_flat, loss_and_grads, ordered_sum, train_exact
+from helpers import torch_loss_and_grads
 
 
 def exact_exp(x: float) -> Decimal:
@@ -62,15 +63,6 @@ def test_ordered_sum_adds_one_term_after_another_from_zero():
         assert np.array_equal(got, want), n
     zeros = ordered_sum(np.full((20, 2), -0.0), 0)
     assert not np.signbit(zeros).any()             # a sum from +0 of -0s is +0, as the page's loops give
-
-
-def torch_loss_and_grads(seed: int) -> tuple[float, np.ndarray]:
-    model = initial_model(seed).to(torch.float64)
-    x, y = training_batch(CONFIG.context)
-    loss = batch_loss(model, x, y)
-    loss.backward()
-    tensors = named_tensors(model)
-    return loss.item(), np.concatenate([tensors[n].grad.numpy().ravel() for n in parameter_shapes()])
 
 
 @pytest.mark.parametrize("seed", [131, 8])
