@@ -36,11 +36,16 @@ class RemoveBindings(SphinxTransform):
     def apply(self, **kwargs) -> None:
         for node in list(self.document.findall(binding)):
             parent = node.parent
-            index = parent.index(node)
+            index = parent.index(node)  # an Element: found by identity
+            # Neighbours are replaced by position, never by value: docutils Text nodes compare equal by their
+            # text, so replacing "the" "\n" would take the paragraph's first line break, not this one.
             before = parent[index - 1] if index else None
-            if isinstance(before, nodes.Text) and before.endswith((" ", "\n")):
-                parent.replace(before, nodes.Text(before.rstrip()))
-            parent.remove(node)
+            after = parent[index + 1] if index + 1 < len(parent) else None
+            if isinstance(before, nodes.Text) and before[-1:].isspace():
+                parent[index - 1] = nodes.Text(before.rstrip())
+            elif before is None and isinstance(after, nodes.Text):  # a role that opens its paragraph
+                parent[index + 1] = nodes.Text(after.lstrip())
+            del parent[index]
 
 
 def _honest_format():
