@@ -1,30 +1,26 @@
-// Draws the page's plotly figures as the reader comes to them.
+// The page's plotly figures: a picture from the first paint, the live figure once the reader touches it.
 //
-// plotly.js itself (0.4 MB compressed) is not part of the page: it is fetched
-// when the first figure is about to be drawn.
+// When the site builds, every figure is drawn with this file's own plot() (sitebuild/figurerender.py), as an
+// SVG per light/dark mode and per width: the page's <head> shows it as the figure box's background, at the
+// box's final size, from the first paint. plotly.js (about 1 MB) is not part of the page: it is fetched when
+// the reader first interacts with a figure (the pointer comes over it, a tap, keyboard focus, or its
+// "Show the arithmetic" button), and the live figure is then drawn into the same box at the same size, over
+// the picture: nothing moves. A click or tap made while plotly.js loads is made again on the live figure.
 //
-// compute.figures.figure_html leaves each figure as an empty div at the
-// figure's height and its JSON ({data, layout, frames, config}) in a
-// <script type="application/json" class="plotly-figure-spec" data-for=ID>;
-// on the published site that script is empty and names a file of the JSON
-// (data-src, sitebuild/figurefiles.py), fetched when the figure is drawn.
-// Drawing one figure costs plotly.js 30-150 ms, so drawing all of a long
-// lesson's figures on load would hold the page for seconds; instead each is
-// drawn when it comes within a quarter of a screen of the viewport (on load, on
-// scrolling, on following a link into the page), and every one is drawn
-// before the page is printed.
+// The box's width comes from site.css and the build's rules: the wide width where the text column holds it,
+// else the phone's (a CSS container query sets --fig to "wide" or "narrow"); data-geometry gives, for each,
+// the px the figure is drawn at, the px of it on screen (its controls fit those) and its height.
 //
-// A keyboard reader moves by focus, not by scrolling, so focus also draws: when
-// any element takes focus, the next figures after it in the page are drawn, so
-// their controls are there by the time Tab reaches them.
+// compute.present.figures.figure_html leaves each figure's JSON in a
+// <script type="application/json" class="plotly-figure-spec" data-for=ID>; on the published site that
+// script is empty and names a file of the JSON (data-src, sitebuild/figurefiles.py).
 //
-// When a figure is drawn its div fires "figure-drawn" (bubbling), which
-// plotly-keyboard.js and plotly-theme.js listen for.
+// A figure whose picture or data cannot be loaded says so in one line, with its summary in words.
 //
-// window.siteFigures.draw(gd) and .drawAll() draw now and return a promise;
-// the handout printer and the tests call drawAll. A page opened for print
-// (the handout printer emulates print media) draws its figures one by one in
-// page order from the start, none taller than half a page.
+// When a figure is drawn its div fires "figure-drawn" (bubbling), which plotly-keyboard.js and
+// plotly-theme.js listen for. window.siteFigures.draw(gd) and .drawAll() draw now and return a promise
+// (the tests use them); .plot(gd, figure, geometry) is the drawing itself, which the build uses too.
+// Paper never draws a live figure: print shows the states the text cites, drawn at build (print.css).
 (function () {
   "use strict";
 
@@ -48,7 +44,7 @@
     return plotly;
   }
 
-  // A figure's JSON: in the page (a notebook's output, the handout printer's copy), or, on the published
+  // A figure's JSON: in the page (a notebook's output, the build's copy), or, on the published
   // site, in the file its script names (sitebuild/figurefiles.py), fetched when the figure is drawn.
   function spec(gd) {
     var script = document.querySelector('script.plotly-figure-spec[data-for="' + gd.id + '"]');
@@ -62,61 +58,25 @@
     });
   }
 
-  // Everything that depends on the screen the figure is drawn on, just before plotly draws it.
-  function prepare(gd, figure) {
-    if (printMode) forPrint(gd, figure);
-    // plotly-menus.js: a row of buttons too wide for this screen is drawn as a drop-down. A figure
-    // wider than the screen (its min-width) scrolls in its box: its controls must fit the part shown.
+  // The px the figure is drawn at and the px of it on screen: the build's, for the width class the page's
+  // rules give the box (--fig); a figure the build did not draw (a notebook's) takes its box as it is.
+  function geometry(gd) {
+    var drawn = gd.getAttribute("data-geometry");
+    if (drawn) {
+      var which = getComputedStyle(gd).getPropertyValue("--fig").trim() || "wide";
+      return JSON.parse(drawn)[which];
+    }
     var width = gd.clientWidth || gd.getBoundingClientRect().width;
     var box = gd.parentElement.classList.contains("figure-scroll") ? gd.parentElement : null;
-    var shown = box ? Math.min(width, box.clientWidth) : width;
-    if (window.siteMenus) window.siteMenus.fit(figure, width, shown);
-    if (figure.layout.height) gd.style.height = figure.layout.height + "px"; // a drop-down may need more room
-    if (box && box.scrollWidth > box.clientWidth + 1) {
-      // a box that scrolls takes keyboard focus (arrow keys scroll it) and says what it is
-      box.tabIndex = 0;
-      box.setAttribute("role", "region");
-      box.setAttribute("aria-label", "figure, scrolls sideways");
-    }
+    return { width: width, shown: box ? Math.min(width, box.clientWidth) : width };
+  }
+
+  // Everything that depends on the width the figure is drawn at, just before plotly draws it: a row of
+  // buttons too wide for the part on screen becomes a drop-down (plotly-menus.js).
+  function prepare(gd, figure, geo) {
+    if (window.siteMenus) window.siteMenus.fit(figure, geo.width, geo.shown);
+    if (figure.layout.height) gd.style.height = figure.layout.height + "px"; // the height the build found too
     return figure;
-  }
-
-  // A printed figure is at most this tall (CSS px; an A4 page holds about 1000 below its margins):
-  // with its caption it then takes at most half a page, so a figure that moves to the next page
-  // never leaves the page before it less than half full.
-  // A figure with many rows (a heatmap's, a horizontal bar chart's) keeps ROW_PX for each, so that
-  // no row label is dropped.
-  var PRINT_HEIGHT = 420;
-  var ROW_PX = 16;
-
-  // Rows the figure stacks, per y axis: its longest list of heatmap rows or horizontal bars.
-  function rowsPerAxis(figure) {
-    var perAxis = {};
-    (figure.data || []).forEach(function (t) {
-      if ((t.type === "heatmap" || (t.type === "bar" && t.orientation === "h")) && Array.isArray(t.y)) {
-        var axis = t.yaxis || "y";
-        perAxis[axis] = Math.max(perAxis[axis] || 0, t.y.length);
-      }
-    });
-    return perAxis;
-  }
-
-  function forPrint(gd, figure) {
-    var height = figure.layout.height || 450;
-    var m = figure.layout.margin || {};
-    var perAxis = rowsPerAxis(figure);
-    var rows = Object.keys(perAxis).reduce(function (n, axis) { return n + perAxis[axis]; }, 0);
-    var least = (m.t === undefined ? 100 : m.t) + (m.b === undefined ? 80 : m.b) + ROW_PX * rows;
-    var printed = Math.min(height, Math.max(PRINT_HEIGHT, least));
-    if (printed < height) {
-      figure.layout.height = printed;
-      gd.style.height = printed + "px";
-      // plotly drops every other label of a crowded axis: a label for every row
-      Object.keys(perAxis).forEach(function (axis) {
-        var name = "yaxis" + axis.slice(1);
-        figure.layout[name] = Object.assign({}, figure.layout[name], { tickmode: "linear", tick0: 0, dtick: 1 });
-      });
-    }
   }
 
   // A legend under the plot is placed in plot units, the axis title below the ticks in pixels: at some widths
@@ -146,31 +106,62 @@
     return Plotly.relayout(gd, update).then(function () { return legendBelowTitles(Plotly, gd); });
   }
 
-  // Checked after the first drawing and after every later one (a resize, the page printed at its own width).
+  // After a later drawing (a resize) too.
   function keepLegendBelowTitles(Plotly, gd) {
     var pending = false;
-    // A printed page is drawn once at its final width: the move made below, which the drawing waits for, is
-    // the last, and a later one, in a frame of its own, could land while the page prints (handouts not the
-    // same bytes twice).
-    if (printMode) return legendBelowTitles(Plotly, gd);
     gd.on("plotly_afterplot", function () {
       if (pending) return;
       pending = true;
       requestAnimationFrame(function () { pending = false; legendBelowTitles(Plotly, gd); });
     });
-    return legendBelowTitles(Plotly, gd);
+  }
+
+  // The drawing itself, the same for the reader's page and the build's pictures.
+  function plot(gd, figure, geo) {
+    return loadPlotly().then(function (Plotly) {
+      return Plotly.newPlot(gd, prepare(gd, figure, geo)).then(function () { return legendBelowTitles(Plotly, gd); });
+    });
+  }
+
+  function figureOf(gd) {
+    return gd.closest("figure") || gd.parentElement;
+  }
+
+  // One line in place of what could not be loaded, and the figure in words: no empty box.
+  function fail(gd, what) {
+    var figure = figureOf(gd);
+    if (figure.classList.contains("figure-failed")) return;
+    figure.classList.add("figure-failed");
+    if (what === "picture") figure.classList.add("figure-failed-picture");
+    var note = document.createElement("p");
+    note.className = "figure-error";
+    note.setAttribute("role", "status");
+    note.textContent = (what === "picture" ? "This figure could not be loaded" : "The live figure could not be loaded") +
+      "; here it is in words:";
+    var summary = figure.querySelector(".figure-summary");
+    figure.insertBefore(note, summary || null);
   }
 
   function draw(gd) {
     if (!drawing.has(gd)) {
-      if (observer) observer.unobserve(gd);
-      // the figure's data and plotly.js are fetched side by side
-      drawing.set(gd, Promise.all([spec(gd), loadPlotly()]).then(function (both) {
-        var Plotly = both[1];
-        return Plotly.newPlot(gd, prepare(gd, both[0])).then(function () { return keepLegendBelowTitles(Plotly, gd); });
-      }).then(function () {
-        gd.dispatchEvent(new CustomEvent("figure-drawn", { bubbles: true }));
-        return gd;
+      var figure = figureOf(gd);
+      drawing.set(gd, spec(gd).then(function (data) {
+        return plot(gd, data, geometry(gd)).then(function () {
+          // drawn hidden over the picture (site.css), shown once it has the page's colours: a dark page never
+          // shows a light figure, not for a frame
+          return window.siteTheme ? window.siteTheme.follow(gd) : null;
+        }).then(function () {
+          keepLegendBelowTitles(window.Plotly, gd);
+          gd.classList.add("figure-live");  // the picture under it goes, in the frame the figure shows
+          gd.dispatchEvent(new CustomEvent("figure-drawn", { bubbles: true }));
+          replay(gd);
+          focusControls(gd);
+          return gd;
+        });
+      }).catch(function (error) {
+        fail(gd, "live");
+        figure.dispatchEvent(new CustomEvent("figure-failed", { bubbles: true, detail: String(error) }));
+        throw error;
       }));
     }
     return drawing.get(gd);
@@ -180,93 +171,109 @@
     return Array.prototype.slice.call(document.querySelectorAll(".plotly-graph-div"));
   }
 
-  var printing = null; // the in-order drawing of a page opened for print
-  var printMode = !!(window.matchMedia && window.matchMedia("print").matches);
-
   function drawAll() {
-    return printing || Promise.all(figures().map(draw));
+    return Promise.all(figures().map(draw));
   }
 
-  // Figures near the viewport but not in it are drawn each in a task of its
-  // own, so that the ones in view come first and input is handled between.
-  function drawLater(gd) {
-    setTimeout(function () { draw(gd); }, 0);
+  // A click or tap on the picture while plotly.js loads: made again on the live figure, at the same place in it.
+  var pending = new Map(); // div -> {x, y} within it
+
+  function remember(gd, event) {
+    if (gd.classList.contains("figure-live")) return;
+    var r = gd.getBoundingClientRect();
+    pending.set(gd, { x: event.clientX - r.left, y: event.clientY - r.top });
   }
 
-  function linkTarget() {
-    try {
-      return location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
-    } catch (e) {
-      return null; // a malformed #fragment links nowhere
-    }
+  function replay(gd) {
+    var at = pending.get(gd);
+    pending.delete(gd);
+    if (!at) return;
+    var r = gd.getBoundingClientRect(), x = r.left + at.x, y = r.top + at.y;
+    var target = document.elementFromPoint(x, y);
+    if (!target || !gd.contains(target)) return;
+    ["mousedown", "mouseup", "click"].forEach(function (type) {
+      target.dispatchEvent(new MouseEvent(type, { bubbles: true, cancelable: true, view: window, clientX: x, clientY: y, button: 0 }));
+    });
   }
 
-  var observer = null;
-  var AHEAD = 2; // figures drawn ahead of the keyboard focus
-
-  // The first AHEAD undrawn figures that come after `el` in the document.
-  function nextFigures(el) {
-    return figures().filter(function (gd) {
-      return !drawing.has(gd) && (el.compareDocumentPosition(gd) & Node.DOCUMENT_POSITION_FOLLOWING);
-    }).slice(0, AHEAD);
+  // Keyboard focus on a figure's box (it takes focus until its controls are drawn) moves to its first control.
+  function focusControls(gd) {
+    var hadFocus = document.activeElement === gd;
+    ["tabindex", "role", "aria-label"].forEach(function (a) { gd.removeAttribute(a); });
+    if (!hadFocus) return;
+    var first = gd.querySelector('[tabindex="0"]');
+    if (first) first.focus();
   }
 
-  // One after another, in page order: a printed handout is the same bytes every time
-  // (the PDF's structure follows the order in which the figures' elements were made).
-  function drawInOrder() {
-    return figures().reduce(function (done, gd) {
-      return done.then(function () { return draw(gd); });
-    }, Promise.resolve());
+  // Each figure's picture is checked as it nears the screen: one that did not load is replaced by the words.
+  // Resolves when the picture has loaded or failed.
+  function checkPicture(gd) {
+    var url = /url\("?([^")]+)"?\)/.exec(getComputedStyle(gd).backgroundImage || "");
+    if (!url) return Promise.resolve();
+    return new Promise(function (done) {
+      var img = new Image();
+      img.onload = done;
+      img.onerror = function () {
+        if (!gd.classList.contains("figure-live")) fail(gd, "picture");
+        done();
+      };
+      img.src = url[1];
+    });
   }
 
-  // Resolves once the figures of the screen the page opens on are drawn (site.js lays out the rest of the
-  // page after them).
+  // Resolves once the pictures of the screen the page opens on have loaded (site.js lays out the rest of the
+  // page after them), from the observer's first report: measuring each figure here would lay out the whole page
+  // before its first paint, sections the browser skips while they are off screen (site.css) included.
   var firstScreen = null;
 
+  var tabbed = -Infinity;  // when the reader last pressed Tab
+  document.addEventListener("keydown", function (event) { if (event.key === "Tab") tabbed = performance.now(); }, true);
+
   function start() {
-    if (printMode) {
-      // the handout printer: every figure, no lazy drawing, after the math is typeset
-      printing = Promise.resolve(window.siteMath).then(drawInOrder);
-      firstScreen = printing;
-      return;
-    }
-    // A link into the page (#id) will scroll there: a linked figure is drawn at once. The rest are found
-    // by the observer, whose first report (in the first frame, after that scroll) says which are on
-    // screen: measuring each figure here would lay out the whole page before its first paint,
-    // sections the browser skips while they are off screen (site.css) included.
-    var target = linkTarget();
-    var first = target && target.classList.contains("plotly-graph-div") ? [draw(target)] : [];
     var reported = null;
     firstScreen = new Promise(function (done) { reported = done; });
-    function report(drawings) {  // once: the first screen is these drawings
-      if (!reported) return;
-      Promise.all(drawings).then(reported, reported);
-      reported = null;
-    }
-    observer = new IntersectionObserver(function (entries) {
+    var observer = new IntersectionObserver(function (entries) {
       var inView = [];
       entries.forEach(function (entry) {
         if (!entry.isIntersecting) return;
-        var r = entry.boundingClientRect;
-        if (r.bottom > 0 && r.top < window.innerHeight) inView.push(draw(entry.target));
-        else drawLater(entry.target);
+        observer.unobserve(entry.target);
+        var checked = checkPicture(entry.target), r = entry.boundingClientRect;
+        if (r.bottom > 0 && r.top < window.innerHeight) inView.push(checked);
       });
-      report(first.concat(inView));
+      if (reported) {
+        Promise.all(inView).then(reported);
+        reported = null;
+      }
     }, { rootMargin: "25% 0px" });
-    var observed = figures().filter(function (gd) { return !drawing.has(gd); });
-    observed.forEach(function (gd) { observer.observe(gd); });
-    if (!observed.length) report(first);  // no observer report will come
-    document.addEventListener("focusin", function (event) {
-      nextFigures(event.target).forEach(drawLater);
+    var pictured = figures().filter(function (gd) { return gd.hasAttribute("data-geometry"); });
+    pictured.forEach(function (gd) { observer.observe(gd); });
+    if (!pictured.length) reported();  // no observer report will come
+    figures().forEach(function (gd) {
+      var figure = figureOf(gd);
+      var now = function () { draw(gd).catch(function () {}); };
+      figure.addEventListener("pointerenter", now);
+      figure.addEventListener("pointerdown", function (event) { remember(gd, event); now(); });
+      // Focus moved by the reader's Tab key; not the focus a link to the figure (#id) gives its box.
+      figure.addEventListener("focusin", function () { if (performance.now() - tabbed < 1000) now(); });
+      gd.addEventListener("keydown", function (event) {
+        if (event.target !== gd) return;
+        if (event.key === "Tab" && !event.shiftKey) event.preventDefault();  // on into the controls, once drawn
+        now();
+      });
+      gd.addEventListener("click", function (event) { if (!gd.classList.contains("figure-live")) remember(gd, event); }, true);
+    });
+    // What a reader prints from the browser: the printed states are pictures the page loads only then.
+    window.addEventListener("beforeprint", function () {
+      document.querySelectorAll(".figure-print img[loading=lazy]").forEach(function (img) { img.loading = "eager"; });
     });
   }
 
   window.siteFigures = {
     draw: draw,
     drawAll: drawAll,
+    plot: plot,
     firstScreen: function () { return firstScreen; },
   };
-  window.addEventListener("beforeprint", drawAll);
   // Loaded last of the deferred figure scripts (sitebuild/pages.py): the page
   // is parsed and the keyboard and theme listeners are in place.
   start();

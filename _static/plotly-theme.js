@@ -63,16 +63,16 @@
     }
   }
 
+  // Resolves once the figure has the mode's colours.
   function setMode(gd, toDark) {
-    if (!gd._fullLayout || !!gd._darkColours === toDark) return;
+    if (!gd._fullLayout || !!gd._darkColours === toDark) return Promise.resolve();
     gd._darkColours = toDark;
     if (toDark) {
       var update = dark(gd);
       keepLight(gd, update);
-      window.Plotly.relayout(gd, update);
-    } else {
-      window.Plotly.relayout(gd, gd._lightColours);
+      return window.Plotly.relayout(gd, update);
     }
+    return window.Plotly.relayout(gd, gd._lightColours);
   }
 
   function applyMode() {
@@ -86,6 +86,12 @@
   document.addEventListener("figure-drawn", function (ev) {
     if (isDark()) setMode(ev.target, true);
   });
+  // figures.js gives a newly drawn figure the page's colours before showing it (follow); the build draws each
+  // figure's dark picture with the same colours (sitebuild/figurerender.js, darkUpdate).
+  window.siteTheme = {
+    darkUpdate: dark,
+    follow: function (gd) { return setMode(gd, isDark()); },
+  };
   new MutationObserver(applyMode).observe(document.documentElement, {
     attributes: true,
     attributeFilter: ["data-theme"],

@@ -75,9 +75,9 @@ document.addEventListener("DOMContentLoaded", function () {
 // * the sidebar search button reads "Search Ctrl+K" but is labelled "Search";
 //   a label must contain the visible text (axe label-content-name-mismatch),
 //   so the label is dropped and its text names it.
-// * a matrix too wide for the column scrolls sideways; keyboard users need to
-//   focus it to scroll it (axe scrollable-region-focusable). Only wrappers that
-//   actually scroll join the Tab order.
+// * a matrix or a figure too wide for the column scrolls sideways; keyboard users
+//   need to focus it to scroll it (axe scrollable-region-focusable). Only wrappers
+//   that actually scroll join the Tab order.
 (function () {
   function fixSearchButton() {
     document.querySelectorAll(".search-button-field[aria-label]").forEach(function (b) {
@@ -85,12 +85,13 @@ document.addEventListener("DOMContentLoaded", function () {
     });
   }
   function focusableMatrices() {
-    document.querySelectorAll(".matrix-wrap").forEach(function (wrap) {
+    document.querySelectorAll(".matrix-wrap, .figure-scroll").forEach(function (wrap) {
       if (wrap.scrollWidth > wrap.clientWidth + 1) {
         var caption = wrap.querySelector("caption");
         wrap.setAttribute("tabindex", "0");
         wrap.setAttribute("role", "region");
-        wrap.setAttribute("aria-label", caption ? caption.textContent.trim() : "matrix");
+        wrap.setAttribute("aria-label", caption ? caption.textContent.trim()
+                          : wrap.classList.contains("figure-scroll") ? "figure, scrolls sideways" : "matrix");
       } else if (wrap.getAttribute("tabindex") === "0") {
         ["tabindex", "role", "aria-label"].forEach(function (a) { wrap.removeAttribute(a); });
       }

@@ -36,6 +36,7 @@ from pathlib import Path
 from . import ROOT
 from .audit import AuditError, audit_site, locate_failed_claims
 from .handouts import HandoutError, make_handouts, source_epoch
+from .figurerender import FigureError, render_figures
 from .freshen import freshen
 from .html import SphinxError, build_html
 from .heads import lighten_pages
@@ -97,6 +98,7 @@ def build_site(root: Path, base: str = "/") -> dict:
     typeset_pages(html_dir)
     subset_icon_font(html_dir)
     lighten_pages(html_dir)
+    figures = render_figures(html_dir, build_dir)
     freshen(html_dir)
     printed = make_handouts(html_dir, stems, build_dir / "handouts", source_epoch(root))
     notebooks = make_notebooks(root, stems, build_dir / "notebooks")
@@ -109,6 +111,7 @@ def build_site(root: Path, base: str = "/") -> dict:
         "executed": executed,
         "cached": [nb for nb in sources if nb not in executed],
         "audits": [a.summary() for a in audits],
+        "figures": figures.summary(),
     }
 
 
@@ -122,6 +125,7 @@ def summary(result: dict, seconds: float) -> str:
         f"({len(result['printed'])} printed, {result['handouts'] - len(result['printed'])} unchanged)",
         f"executed: {names(result['executed'])}",
         f"from cache: {names(result['cached'])}",
+        *([f"figures: {result['figures']}"] if result.get("figures") else []),
         *(f"claims: {line}" for line in result.get("audits", [])),
         f"took {seconds:.1f} s",
     ])
@@ -147,7 +151,7 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
     try:
         with build_lock(root / "_build"):
             result = build_site(root, args.base)
-    except (AuditError, PreflightError, SphinxError, HandoutError, RawMarkupError, MathError,
+    except (AuditError, PreflightError, SphinxError, HandoutError, RawMarkupError, MathError, FigureError,
             KeyboardInterrupt) as exc:
         # Ctrl-C reaches the whole group: a child may fail of it before our own handler runs.
         if interrupted or isinstance(exc, KeyboardInterrupt):

@@ -84,3 +84,22 @@ async (ids = null) => {
   return all.length;
 }
 """
+
+
+# Resolves once a page opened with print media is what a handout prints: MathJax has typeset it, it is laid out
+# whole, its fonts are in, and every printed figure state (the pictures sitebuild.figurerender drew) has loaded.
+# Rejects naming a picture that did not load. No live figure is drawn: paper shows the pictures.
+WAIT_FOR_PRINT_JS = """
+async () => {
+  if (window.siteMath) await window.siteMath;
+  if (window.sitePageLaidOut) await window.sitePageLaidOut;
+  await document.fonts.ready;
+  const pictures = [...document.querySelectorAll('.figure-print img')];
+  pictures.forEach((img) => { img.loading = 'eager'; });
+  await Promise.all(pictures.map((img) => img.decode().catch(() => null)));
+  const missing = pictures.filter((img) => !img.naturalWidth).map((img) => img.getAttribute('src'));
+  if (missing.length) throw new Error('figure pictures did not load: ' + missing.join(', '));
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  return pictures.length;
+}
+"""

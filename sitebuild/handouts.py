@@ -25,8 +25,9 @@ from . import browser
 from .serve import serve
 
 # Bump when the print settings below change, to reprint every handout.
-PRINT_SETTINGS = "a4-15mm-footer-v3"  # v2: links to other pages unlinked, dates from the source; v3: figures
-                                      # drawn after the fonts, printed two frames after their last resize
+PRINT_SETTINGS = "a4-15mm-footer-v4"  # v2: links to other pages unlinked, dates from the source; v3: figures
+                                      # drawn after the fonts, printed two frames after their last resize;
+                                      # v4: figures printed as the states their text cites, drawn at build
 MARGIN = {"top": "15mm", "right": "15mm", "bottom": "18mm", "left": "15mm"}
 # A4 width less the side margins, in CSS pixels: the page is laid out (and its
 # figures sized) at the width it is printed at.
@@ -250,11 +251,12 @@ def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = 
 
 def prepare(page) -> None:
     """Make a page opened with print media what the handout prints: every reveal's answer shown (exercises'
-    answers at the end, the rest opened in place), links to other pages as text, every figure drawn."""
+    answers at the end, the rest opened in place), links to other pages as text, every figure's printed states
+    loaded."""
     page.evaluate(MOVE_ANSWERS_JS)
     page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
     page.evaluate(UNLINK_OTHER_PAGES_JS)
-    page.evaluate(browser.WAIT_FOR_PAGE_JS)
+    page.evaluate(browser.WAIT_FOR_PRINT_JS)
 
 
 def _print_page(context, url: str, pdf: Path) -> None:

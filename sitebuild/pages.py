@@ -2,9 +2,10 @@
 
 On `html-page-context`:
 
-* Pages whose body holds a plotly figure get _static/figures.js, which fetches
-  plotly.js when the first figure nears the screen (not with the page) and
-  draws each figure from its JSON as the reader nears it; _static/plotly-keyboard.js,
+* Pages whose body holds a plotly figure get _static/figures.js, which shows
+  each figure's picture drawn at build (sitebuild.figurerender) and fetches
+  plotly.js to draw the live figure only when the reader first touches one;
+  _static/plotly-keyboard.js,
   which makes plotly's SVG buttons and sliders reachable and operable by
   keyboard; _static/plotly-theme.js, which gives figures the page's
   light or dark colours; and _static/plotly-inspect.js, which writes a table
@@ -32,11 +33,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-# plotly.js, relative to _static/: not loaded with the page; figures.js fetches it when the first figure
-# nears the screen (its URL rides on figures.js's script tag, as data-plotly).
+# plotly.js, relative to _static/: not loaded with the page; figures.js fetches it when the reader first
+# touches a figure (its URL rides on figures.js's script tag, as data-plotly).
 PLOTLY = "vendor/plotly/plotly-lesson.min.js"
-PRELOAD_ON_LINK = ("if (location.hash.length > 1) { var l = document.createElement('link'); l.rel = 'preload'; "
-                   "l.as = 'script'; l.href = document.currentScript.dataset.plotly; document.head.appendChild(l); }")
 # The theme's first script sets <html data-theme> to the stored mode or conf.py's default, "auto"; its own code
 # resolves "auto" to the system's light or dark only once the page has parsed. This runs in <head>, before the
 # first paint: a reader whose system is dark never sees the page light first.
@@ -48,7 +47,7 @@ FIGURE_SCRIPTS = (
     "plotly-menus.js",  # a row of buttons too wide for the screen is drawn as a drop-down (figures.js asks)
     "plotly-theme.js",  # figure colours follow the light/dark mode
     "plotly-inspect.js",  # a table figure's cell arithmetic by click, tap or keyboard, below the figure
-    "figures.js",  # draws each figure as the reader nears it (last: the others listen for it)
+    "figures.js",  # draws the live figure when the reader touches its picture (last: the others listen for it)
 )
 
 _WRAPPER = '<div class="matrix-wrap">'
@@ -101,8 +100,6 @@ def _on_page_context(app, pagename, templatename, context, doctree) -> None:
     if "plotly-graph-div" in body:
         # Deferred scripts run in document order, after parsing, before DOMContentLoaded.
         plotly = {"data-plotly": context["pathto"]("_static/" + PLOTLY, 1)}
-        # A link into the page (#id) will scroll to a figure or near one: fetch plotly.js while the page parses.
-        app.add_js_file(None, body=PRELOAD_ON_LINK, priority=99, **plotly)
         for k, script in enumerate(FIGURE_SCRIPTS):
             app.add_js_file(script, priority=100 + k, loading_method="defer", **(plotly if script == "figures.js" else {}))
     body = wrap_matrices(body)

@@ -137,14 +137,16 @@ def figure_specs(html: str, page: Path | None = None) -> list[str]:
 
 
 _WEB_ONLY = re.compile(r'<span class="web-only">(?P<words>.*?)</span>(?P<after>(?:\s|<[^>]+>)*)(?P<next>.)', re.S)
+_BLOCK_END = re.compile(r"</(?:p|figcaption|figure|li|div|td|th|h\d)>")
 
 
 def cut_sentences(html: str) -> list[str]:
-    """Each web-only instruction that ends a sentence (or a lead-in) and is followed by a lower-case word:
-    left out of the handout, it leaves the next sentence starting in the middle ("its scores ...")."""
+    """Each web-only instruction that ends a sentence (or a lead-in) and is followed, in the same block, by a
+    lower-case word: left out of the handout, it leaves the next sentence starting in the middle ("its scores
+    ...")."""
     broken = []
     for m in _WEB_ONLY.finditer(html):
         words = re.sub(r"<[^>]+>", "", m["words"]).strip()
-        if re.search(r"[.:!?]$", words) and m["next"].islower():
+        if re.search(r"[.:!?]$", words) and m["next"].islower() and not _BLOCK_END.search(m["after"]):
             broken.append(f"{words!r} then {m['next']!r}")
     return broken

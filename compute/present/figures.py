@@ -1,9 +1,18 @@
-"""Plotly figures as the site embeds them: JSON beside an empty box that _static/figures.js draws."""
+"""Plotly figures as the site embeds them: one declaration per figure, drawn three ways.
+
+A figure is its plotly spec plus a `Print`: the states of its controls that the
+text cites. From that one declaration the build (sitebuild.figurerender) draws
+the page's first picture (an SVG per light/dark and page/phone width), the
+handout's small multiples (one SVG per cited state, no control drawn) and the
+files a reader takes away (SVG, PNG, CSV); the reader's browser draws the live
+figure from the same spec when the reader first touches it (_static/figures.js).
+"""
 from __future__ import annotations
 
 import html
 import json
 import os
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
@@ -20,25 +29,103 @@ DEFAULT_HEIGHT = 450  # plotly.js's own, for a figure whose layout sets none
 MIN_WIDTH = 520
 
 
+@dataclass(frozen=True)
+class State:
+    """One state of a figure's controls that the text cites: the handout prints it, the files hold it."""
+    label: str                                   # printed above the state: "λ = 0.00", "sentence B"
+    steps: tuple[tuple[str, int, int], ...] = ()  # the controls worked from the opening state, in order:
+                                                 # ("menu", i, button) of layout.updatemenus[i], ("slider", i, step)
+
+    @classmethod
+    def opening(cls, label: str) -> "State":
+        """The figure as it opens."""
+        return cls(label)
+
+    @classmethod
+    def button(cls, label: str, button: int, menu: int = 0) -> "State":
+        """The state after pressing button `button` of updatemenus[`menu`]."""
+        return cls(label, (("menu", menu, button),))
+
+    @classmethod
+    def slider(cls, label: str, step: int, slider: int = 0) -> "State":
+        """The state at step `step` of sliders[`slider`] (a negative step counts from the end)."""
+        return cls(label, (("slider", slider, step),))
+
+    def then(self, other: "State", label: str | None = None) -> "State":
+        """This state's steps followed by `other`'s: two controls set at once."""
+        return State(label or f"{self.label}, {other.label}", self.steps + other.steps)
+
+
+@dataclass(frozen=True)
+class Print:
+    """How a figure goes to paper and to files: the states its text cites, side by side, no control drawn."""
+    states: tuple[State, ...] = ()   # in print order; empty: the figure as it opens
+    columns: int = 0                 # states per printed row (0: two when there are two or more)
+    height: int | None = None        # px of each printed state (None: the figure's print height)
+    why: str = ""                    # a figure with controls printed in one state: why that state tells the story
+
+    def as_json(self) -> dict:
+        return {"states": [{"label": s.label, "steps": [list(t) for t in s.steps]} for s in self.states],
+                "columns": self.columns, "height": self.height, "why": self.why}
+
+
+def controls_of(fig: go.Figure) -> list[str]:
+    """What the figure's reader can work on the page: 'menu 0 (2 buttons)', 'slider 0 (21 steps)', 'frames'."""
+    found = [f"menu {i} ({len(m.buttons)} button{'s' if len(m.buttons) != 1 else ''})"
+             for i, m in enumerate(fig.layout.updatemenus or ()) if m.buttons]
+    found += [f"slider {i} ({len(s.steps)} steps)" for i, s in enumerate(fig.layout.sliders or ()) if s.steps]
+    return found
+
+
+def resolved(fig: go.Figure, prints: Print | None, div_id: str) -> Print:
+    """`prints` checked against the figure's controls, slider steps counted from the end made positive.
+
+    A figure with controls names at least two states its text cites, or says why one tells the story."""
+    prints = prints or Print()
+    menus, sliders = fig.layout.updatemenus or (), fig.layout.sliders or ()
+    controls = controls_of(fig)
+    if controls and len(prints.states) < 2 and not prints.why.strip():
+        raise ValueError(f"figure {div_id} has controls ({', '.join(controls)}) but its Print names "
+                         f"{len(prints.states)} state(s): name the states its text cites, or say why one is enough")
+    labels = [s.label for s in prints.states]
+    if any(not label.strip() for label in labels) or len(set(labels)) != len(labels):
+        raise ValueError(f"figure {div_id}: every printed state needs a label of its own, got {labels}")
+    states = []
+    for state in prints.states:
+        steps = []
+        for kind, i, j in state.steps:
+            items = ([m.buttons for m in menus] if kind == "menu" else
+                     [s.steps for s in sliders] if kind == "slider" else None)
+            if items is None or not 0 <= i < len(items) or not -len(items[i]) <= j < len(items[i]):
+                raise ValueError(f"figure {div_id}: state {state.label!r} works {kind} {i} step {j}, "
+                                 f"which the figure does not have (it has {', '.join(controls) or 'no controls'})")
+            steps.append((kind, i, j % len(items[i])))
+        states.append(State(state.label, tuple(steps)))
+    return Print(tuple(states), prints.columns, prints.height, prints.why)
+
+
 def figure_html(fig: go.Figure, div_id: str, caption: str, summary: str, min_width: int = MIN_WIDTH,
-                controls: str = "") -> str:
+                controls: str = "", prints: Print | None = None) -> str:
     """The figure as <figure>: an empty plotly div (fixed id, stable across builds) at the figure's
-    height, the figure's JSON beside it for _static/figures.js to draw when the reader nears it,
-    a visible caption, and `summary`, the figure in words, as its accessible description
-    (visually hidden). A figure with frames waits for its Play button instead of animating. Below
-    `min_width` px (0: none) the figure scrolls sideways in a box of its own. `controls`: what the figure's
-    controls do, ending the caption on the web page only (print shows one state and says which in a note)."""
+    height, the figure's JSON beside it, a visible caption, and `summary`, the figure in words, as its
+    accessible description (visually hidden). The build draws the div's first picture and the printed
+    states (`prints`, checked here) from the same JSON; the reader's browser draws the live figure
+    when the reader first touches it. Below `min_width` px (0: none) the figure scrolls sideways in a
+    box of its own. `controls`: what the figure's controls do, ending the caption on the web page only."""
     if not caption.strip() or not summary.strip():
         raise ValueError(f"figure {div_id}: a caption and a summary are required")
     fig.update_layout(font=FONT, template="plotly_white", title_font_size=TITLE_SIZE)
+    prints = resolved(fig, prints, div_id)
     height = fig.layout.height or DEFAULT_HEIGHT
     # The div keeps the figure's height before it is drawn, so nothing moves when it is.
     # The figcaption comes last: HTML allows it only as a <figure>'s first or last child.
-    graph = f'<div id="{div_id}" class="plotly-graph-div" style="height:{height}px; width:100%;"></div>'
+    graph = (f'<div id="{div_id}" class="plotly-graph-div" data-height="{height}" data-min-width="{min_width}" '
+             f'style="height:{height}px; width:100%;{f" min-width:{min_width}px;" if min_width else ""}"></div>')
     if min_width:
-        graph = (f'<div class="figure-scroll"><div id="{div_id}" class="plotly-graph-div" '
-                 f'style="height:{height}px; width:100%; min-width:{min_width}px;"></div></div>')
-    return (f'<figure class="plotly-figure" aria-describedby="{div_id}-summary">{graph}{inspect_html(fig, div_id)}'
+        graph = f'<div class="figure-scroll">{graph}</div>'
+    declared = html.escape(json.dumps(prints.as_json(), ensure_ascii=False, separators=(",", ":")))
+    return (f'<figure class="plotly-figure" aria-describedby="{div_id}-summary" data-print="{declared}">'
+            f'{graph}{inspect_html(fig, div_id)}'
             f'<script type="application/json" class="plotly-figure-spec" data-for="{div_id}">'
             f'{figure_json(fig)}</script>'
             f'<p class="figure-summary" id="{div_id}-summary">{html.escape(summary)}</p>'
@@ -85,9 +172,13 @@ def in_site_build() -> bool:
     return os.environ.get("SITEBUILD") == "1"
 
 
-def show(fig: go.Figure, div_id: str, caption: str, summary: str, min_width: int = MIN_WIDTH) -> HTML:
-    """figure_html, ready to display in a notebook cell."""
-    return HTML(figure_html(fig, div_id, caption, summary, min_width))
+def show(fig: go.Figure, div_id: str, caption: str, summary: str, min_width: int = MIN_WIDTH,
+         prints: Print | None = None) -> HTML | go.Figure:
+    """figure_html, ready to display in a notebook cell of the site's build; in a learner's Jupyter, the
+    plotly figure itself, which Jupyter draws live."""
+    if not in_site_build():
+        return fig
+    return HTML(figure_html(fig, div_id, caption, summary, min_width, prints=prints))
 
 
 def ranked(labels, values, n: int = 3, decimals: int = 2) -> str:

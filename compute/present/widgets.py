@@ -2,8 +2,9 @@
 
 A Widget keeps together everything the page and the handout show of one
 figure: its fixed id, caption, the figure itself (every state computed at
-build time), its summary in words, and the print-only note that says what the
-controls would show.
+build time), its summary in words, and the states of its controls that the
+text cites (a `Print`), which the handout prints side by side and the
+figure's files hold.
 """
 from __future__ import annotations
 
@@ -15,10 +16,12 @@ import numpy as np
 import plotly.graph_objects as go
 from IPython.display import HTML
 
-from .figures import MIN_WIDTH, figure_html
+from .figures import MIN_WIDTH, Print, State, figure_html, in_site_build
 from .numbers import honest_format
 from .palette import COLORSCALE
 from .tables import fmt
+
+__all__ = ["Print", "State", "Widget"]  # Print and State are declared with the figures (compute.present.figures)
 
 
 @dataclass(frozen=True)
@@ -27,22 +30,26 @@ class Widget:
     caption: str | Callable[[], str]  # the visible caption (a function when it names a computed value)
     figure: Callable[[], go.Figure]  # builds the figure, every state of its controls included
     summary: Callable[[], str]       # the figure in words, from the same states (its accessible description)
-    note: str = ""                   # print-only: what the controls show on the web page
+    prints: Print | Callable[[], Print] | None = None  # the states the text cites (a function when labels are computed)
     height: int | None = None        # overrides the figure's own height
     min_width: int = MIN_WIDTH       # px; narrower screens scroll the figure sideways (0: it fits any width)
     controls: str = ""               # web only, ending the caption: what the controls do ("Buttons choose the kind.")
 
-    def html(self) -> str:
+    def built(self) -> go.Figure:
         fig = self.figure()
         if self.height:
             fig.update_layout(height=self.height)
-        caption = self.caption() if callable(self.caption) else self.caption
-        out = figure_html(fig, self.id, caption, self.summary(), self.min_width, self.controls)
-        return out + (print_note_html(self.note) if self.note else "")
+        return fig
 
-    def show(self) -> HTML:
-        """The widget, ready to display in a notebook cell."""
-        return HTML(self.html())
+    def html(self) -> str:
+        caption = self.caption() if callable(self.caption) else self.caption
+        prints = self.prints() if callable(self.prints) else self.prints
+        return figure_html(self.built(), self.id, caption, self.summary(), self.min_width, self.controls, prints)
+
+    def show(self) -> HTML | go.Figure:
+        """The widget, ready to display in a notebook cell of the site's build; in a learner's Jupyter, the
+        plotly figure itself, which Jupyter draws live."""
+        return HTML(self.html()) if in_site_build() else self.built()
 
 
 def widgets_in(*modules) -> dict[str, Widget]:
@@ -55,16 +62,6 @@ def answer_html(question: str, answer: str, tables: list[str] = ()) -> str:
     end (class "answer", sitebuild.handouts)."""
     return (f'<details class="answer"><summary>{html.escape(question)}</summary><p>{html.escape(answer)}</p>'
             + "".join(tables) + "</details>")
-
-
-def print_note_html(text: str) -> str:
-    """A note shown only in the printed handout, e.g. which other states a widget has on the page."""
-    return f'<p class="print-only widget-note">{html.escape(text)}</p>'
-
-
-def print_note(text: str) -> HTML:
-    """print_note_html, ready to display in a notebook cell."""
-    return HTML(print_note_html(text))
 
 
 SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -164,6 +161,11 @@ def button_rows(buttons: list[dict], per_row: int, y: float = 1.0, pad_b: int = 
                  pad=dict(b=pad_b + 34 * (n - 1 - k)), showactive=False, name=BUTTON_ROWS,
                  active=active - k * per_row if 0 <= active - k * per_row < per_row else -1, **kw)
             for k, r in enumerate(rows)]
+
+
+def row_button(label: str, index: int, per_row: int) -> State:
+    """The state after pressing button `index` (from 0, in order) of a set split by button_rows, `per_row` a row."""
+    return State.button(label, index % per_row, menu=index // per_row)
 
 
 def place(fig: go.Figure, title: str, height: int, top: int, bottom: int, above: int = 0, **margin) -> go.Figure:

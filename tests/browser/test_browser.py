@@ -7,6 +7,7 @@ import re
 import pytest
 
 from conftest import LESSONS, ROOT, new_visit
+from sitebuild import browser as sb_browser
 
 PAGES = ["index.html", "search.html", "genindex.html"]
 
@@ -133,12 +134,19 @@ def test_print_layout_hides_navigation_and_keeps_every_matrix_whole(page, stem):
     """In print media at A4 text width (180 mm), chrome is hidden and no matrix is cut off."""
     page.page.set_viewport_size({"width": 680, "height": 960})
     page.page.emulate_media(media="print")
-    page.open(f"posts/{stem}.html")
+    page.open(f"posts/{stem}.html", figures=[])
+    printed = page.page.evaluate(sb_browser.WAIT_FOR_PRINT_JS)  # every printed figure state has loaded
+    assert printed >= page.page.locator("figure.plotly-figure").count() >= 1
     for selector in (".bd-sidebar-primary", ".bd-header-article", ".prev-next-area", ".handout-link",
-                     ".bd-sidebar-secondary", "#jb-print-toc", ".modebar-container"):
+                     ".bd-sidebar-secondary", "#jb-print-toc", ".modebar-container",
+                     # no control of a figure on paper: its live box, buttons, sliders, arithmetic line, files
+                     ".plotly-graph-div", ".updatemenu-container", ".slider-container", ".cell-inspect button",
+                     ".figure-files", ".web-only"):
         assert not any(page.page.locator(selector).nth(i).is_visible()
                        for i in range(page.page.locator(selector).count())), selector
     assert page.page.locator("article h1").first.is_visible()
+    pictures = page.page.locator(".figure-print img")
+    assert all(pictures.nth(i).is_visible() for i in range(pictures.count()))
     article = page.page.locator("article.bd-article").bounding_box()
     right = article["x"] + article["width"] + 1
     tables = page.page.evaluate(TABLES_JS)   # every matrix table, measured in one call

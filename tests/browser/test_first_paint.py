@@ -100,19 +100,23 @@ def test_laying_out_the_page_moves_nothing_the_reader_sees(visit, stem):
     assert all(px <= 1 for px in moved.values()), (stem, moved)
 
 
-RECORD_AT_LAY_OUT = """
+RECORD_AT_LAY_OUT = r"""
 new MutationObserver((changes, observer) => {
   if (!document.documentElement.classList.contains('page-laid-out')) return;   // another element's class
   observer.disconnect();
   window.__atLayOut = [...document.querySelectorAll('.plotly-graph-div')]
     .filter((g) => { const r = g.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; })
-    .map((g) => [g.id, !!g.querySelector('svg.main-svg')]);
+    .map((g) => {  // its picture has arrived
+      const url = (/url\("?([^")]+)"?\)/.exec(getComputedStyle(g).backgroundImage) || [])[1];
+      return [g.id, !!url && performance.getEntriesByName(new URL(url, document.baseURI).href).length > 0];
+    });
 }).observe(document, {attributes: true, attributeFilter: ['class'], subtree: true});   // before <html> exists
 """
 
 
 def test_the_page_is_laid_out_whole_only_after_its_first_screen_is_drawn(visit):
-    """Laying out the whole page takes the main thread for a while: it waits for the figures on screen."""
+    """Laying out the whole page takes the main thread for a while: it waits for the figures' pictures on
+    screen."""
     v = visit(init_script=RECORD_AT_LAY_OUT, height=3000)   # a screen tall enough to open on figures
     v.page.goto(v.base + "posts/attention-by-hand.html", wait_until="load")
     v.page.evaluate("window.sitePageLaidOut")

@@ -113,7 +113,13 @@ def test_the_clean_build_gives_the_tested_site_byte_for_byte(built_site, with_he
     hello_figures = {"_static/" + s["data-src"].split("_static/", 1)[1]        # its figures' data files
                      for s in hello.select("script.plotly-figure-spec[data-src]")}
     assert hello_figures and all(name.startswith("_static/figures/") for name in hello_figures)
-    assert set(bytes_b) - set(bytes_a) == HELLO | hello_figures and set(bytes_a) <= set(bytes_b)
+    # its figures' pictures and printed states (sitebuild.figurerender), and their files to take away
+    text = (site_b / "posts" / "hello.html").read_text()
+    hello_pictures = set(re.findall(r"\.\./(_static/rendered/[^)\"]+\.svg)", text))
+    hello_files = {f"figures/hello/hello-squares.{ext}" for ext in ("svg", "png", "csv")}
+    assert len(hello_pictures) == 5  # light and dark, wide and narrow; one printed state
+    assert set(bytes_b) - set(bytes_a) == HELLO | hello_figures | hello_pictures | hello_files
+    assert set(bytes_a) <= set(bytes_b)
     assert any(name.endswith(".pdf") for name in bytes_a) and any(name.endswith(".ipynb") for name in bytes_a)
     pages = {p.relative_to(site_a).as_posix() for p in html_pages(site_a)}
     # every page: its figures' data, then what print shows (the page less the navigation the new lesson joins)

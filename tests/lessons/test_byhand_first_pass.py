@@ -292,13 +292,14 @@ def test_blend_slider():
             assert np.allclose(s.args[0]["y"][k], h["e"] + lam * h["dE"])
 
 
-def test_widgets_emit_fixed_id_note_and_no_autoplay():
+def test_widgets_emit_fixed_id_printed_states_and_no_autoplay():
     assert set(WIDGETS) == {"predict", "baseline", "window", "pool", "scores", "retrieve", "dot", "mix",
                             "residual", "blend"}
     for w in WIDGETS.values():
         html = w.html()
-        assert f'id="{w.id}"' in html and 'class="print-only widget-note"' in html
+        assert f'id="{w.id}"' in html and ' data-print="' in html and "widget-note" not in html
         assert w.id.startswith("bh-s")
+    assert [s.label.split(":")[0] for s in bank.BLEND.prints().states] == ["λ = 0.00", "λ = 1.00"]
     assert "Plotly.animate" not in bank.RESIDUAL.html()
 
 

@@ -240,14 +240,14 @@ def test_button_rows():
 WIDGETS = widgets_in(projections, scaling_page, masking, prediction, stages, mixing_page, position, recap)
 
 
-def test_widgets_have_fixed_ids_notes_and_no_external_script():
+def test_widgets_have_fixed_ids_printed_states_and_no_external_script():
     assert {w.id for w in WIDGETS.values()} >= {
         "bh-s11-projections", "bh-s12-spread", "bh-s12-divisor", "bh-s13-mask", "bh-s14-predict", "bh-s15-stages",
         "bh-s15-query", "bh-s16-matrices", "bh-s17-mixing", "bh-s18-prefix", "bh-s18-swap", "bh-s20-chain"}
     for w in WIDGETS.values():
         h = w.html()
         assert f'id="{w.id}"' in h and "cdn" not in h.lower() and "<script src" not in h
-        assert 'class="print-only widget-note"' in h, w.id
+        assert ' data-print="' in h and "widget-note" not in h, w.id
 
 
 def test_chain_figure_does_not_autoplay_or_interrupt():

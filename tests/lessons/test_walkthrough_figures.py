@@ -37,7 +37,7 @@ def assert_honest(text: str, value: float):
 def test_next_word_summary_and_handout_table_never_round_to_one_or_zero(wt):
     probs = wt["probs"]
     assert 0 < probs.min() and probs.max() < 1   # no probability here is exactly 0 or 1
-    summary = html.unescape(F.NEXT_WORD.show().data)
+    summary = html.unescape(F.NEXT_WORD.html())
     at13 = re.search(r"At position 13 \(was\) the most likely next words are ([^.]+\.\d+[^.]*\.\d+[^.]*\.\d+)", summary)
     assert at13, summary[:400]
     for word, text in re.findall(r"(\w+) ([<>]?\d+\.\d+)", at13.group(1)):

@@ -1,4 +1,5 @@
-"""The attention-by-hand handout: every section, figures in their default state, notes on other states."""
+"""The attention-by-hand handout: every section, and every figure in the states its text cites."""
+import html as html_lib
 import re
 import unicodedata
 
@@ -19,10 +20,12 @@ def test_handout_has_every_section_and_says_where_the_page_has_more(built_site):
         plain = re.sub(r"[`*$\\]", "", title)
         assert plain[:25] in text, plain
     html = (built_site / "posts" / f"{STEM}.html").read_text()
-    notes = html.count('class="print-only widget-note"')
-    assert notes >= 10
-    assert text.count("On the web page") >= notes
-    assert html.count('class="plotly-graph-div"') >= 15
+    # every figure prints the states its text cites, each under its label (no note about the controls)
+    labels = [re.sub(r"\s+", " ", unicodedata.normalize("NFKC", html_lib.unescape(s)))
+              for s in re.findall(r'<p class="figure-state-label">([^<]+)</p>', html)]
+    assert len(labels) >= 40 and html.count('class="plotly-graph-div"') >= 15
+    assert [label for label in labels if label not in text] == []
+    assert "On the web page" not in text
 
 
 def test_check_yourself_answers_print_at_the_end(built_site):

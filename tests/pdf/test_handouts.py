@@ -129,6 +129,14 @@ def test_handout_sentences_point_to_no_control(built_site, stem):
     assert found == []
 
 
+@pytest.mark.parametrize("stem", LESSONS)
+def test_no_control_and_no_word_about_one_is_printed(built_site, stem):
+    """Paper has no buttons or sliders: no caption says "(buttons)" or "(slider)", and no play or drop-down
+    mark from a drawn control is in the handout's text."""
+    text = " ".join(page.extract_text() for page in PdfReader(built_site / "handouts" / f"{stem}.pdf").pages)
+    assert [mark for mark in ("(buttons)", "(slider)", "(button)", "▶", "▾", "Play") if mark in text] == []
+
+
 def test_structure_names_are_numbered_by_object_not_by_timing(built_site):
     """Two prints of one page may name their structure elements after other DOM node ids; renumbered, they
     are the same bytes, and the file keeps its length (every byte offset holds)."""

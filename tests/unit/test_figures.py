@@ -15,7 +15,7 @@ def _fig():
 
 def test_figure_wraps_plot_with_caption_and_described_summary():
     html = figures.figure_html(_fig(), "fig-test", "Bars & more", "b is 2, a is 1 <twice>")
-    assert html.startswith('<figure class="plotly-figure" aria-describedby="fig-test-summary">')
+    assert html.startswith('<figure class="plotly-figure" aria-describedby="fig-test-summary" data-print="')
     assert html.endswith("</figure>")
     assert 'id="fig-test" class="plotly-graph-div"' in html
     assert "<figcaption>Bars &amp; more</figcaption>" in html
@@ -48,10 +48,12 @@ def _spec(html: str) -> dict:
 def test_figure_json_sits_beside_an_empty_div_of_the_figure_height():
     fig = _fig().update_layout(height=333)
     html = figures.figure_html(fig, "fig-h", "c", "s", min_width=0)
-    assert '<div id="fig-h" class="plotly-graph-div" style="height:333px; width:100%;"></div>' in html
+    assert ('<div id="fig-h" class="plotly-graph-div" data-height="333" data-min-width="0" '
+            'style="height:333px; width:100%;"></div>') in html
     # by default the figure keeps a width below which it scrolls sideways in a box of its own
     boxed = figures.figure_html(fig, "fig-h", "c", "s")
-    assert ('<div class="figure-scroll"><div id="fig-h" class="plotly-graph-div" style="height:333px; width:100%; '
+    assert (f'<div class="figure-scroll"><div id="fig-h" class="plotly-graph-div" data-height="333" '
+            f'data-min-width="{figures.MIN_WIDTH}" style="height:333px; width:100%; '
             f'min-width:{figures.MIN_WIDTH}px;"></div></div>') in boxed
     target, spec = _spec(html)
     assert target == "fig-h"
@@ -86,3 +88,67 @@ def test_a_figure_whose_cells_carry_arithmetic_gets_the_line_for_it():
     assert ">Show the arithmetic</button>" in html and '<output id="fig-s-inspect" aria-live="polite">' in html
     assert ">Show a cell</button>" in figures.figure_html(values, "fig-v", "c", "s")
     assert "cell-inspect" not in figures.figure_html(_fig(), "fig-b", "c", "s")  # a bar chart: none
+
+
+# ------------------------------------------------------------------ the states a figure prints
+
+def _declared(html: str) -> dict:
+    import html as escape
+    return json.loads(escape.unescape(re.search(r' data-print="([^"]*)"', html).group(1)))
+
+
+def _with_controls():
+    fig = _fig()
+    fig.update_layout(updatemenus=[dict(type="buttons", buttons=[dict(label="A", method="update", args=[{}]),
+                                                                 dict(label="B", method="update", args=[{}])])],
+                      sliders=[dict(steps=[dict(label=str(k), method="update", args=[{}]) for k in range(5)])])
+    return fig
+
+
+def test_a_figure_without_controls_prints_as_it_opens():
+    assert _declared(figures.figure_html(_fig(), "fig-p", "c", "s")) == {"states": [], "columns": 0, "height": None,
+                                                                         "why": ""}
+
+
+def test_a_figure_with_controls_must_name_the_states_its_text_cites():
+    with pytest.raises(ValueError, match=r"fig-c has controls \(menu 0 \(2 buttons\), slider 0 \(5 steps\)\)"):
+        figures.figure_html(_with_controls(), "fig-c", "c", "s")
+    with pytest.raises(ValueError, match="names 1 state"):
+        figures.figure_html(_with_controls(), "fig-c", "c", "s", prints=figures.Print((figures.State.button("A", 0),)))
+    # or say why one state tells the story
+    one = figures.figure_html(_with_controls(), "fig-c", "c", "s", prints=figures.Print(why="The table has the rest."))
+    assert _declared(one)["why"] == "The table has the rest."
+
+
+def test_printed_states_are_the_controls_steps_counted_from_the_front():
+    State = figures.State
+    prints = figures.Print((State.opening("first"), State.button("B", 1), State.slider("last", -1),
+                            State.button("B", 1).then(State.slider("", 2), "B at 2")), columns=1, height=300)
+    declared = _declared(figures.figure_html(_with_controls(), "fig-c", "c", "s", prints=prints))
+    assert declared == {"states": [{"label": "first", "steps": []}, {"label": "B", "steps": [["menu", 0, 1]]},
+                                   {"label": "last", "steps": [["slider", 0, 4]]},
+                                   {"label": "B at 2", "steps": [["menu", 0, 1], ["slider", 0, 2]]}],
+                        "columns": 1, "height": 300, "why": ""}
+
+
+@pytest.mark.parametrize("states, message", [
+    ((figures.State.button("A", 0), figures.State.button("C", 2)), "works menu 0 step 2"),
+    ((figures.State.button("A", 0), figures.State.slider("far", 5)), "works slider 0 step 5"),
+    ((figures.State.button("A", 0), figures.State.button("B", 0, menu=1)), "works menu 1 step 0"),
+    ((figures.State.button("A", 0), figures.State.button("A", 1)), "a label of its own"),
+    ((figures.State.button("", 0), figures.State.button("B", 1)), "a label of its own"),
+])
+def test_a_state_the_figure_cannot_reach_is_refused(states, message):
+    with pytest.raises(ValueError, match=message):
+        figures.figure_html(_with_controls(), "fig-c", "c", "s", prints=figures.Print(states))
+
+
+def test_a_widget_in_a_learners_jupyter_is_the_live_plotly_figure(monkeypatch):
+    """Outside the site's build (a downloaded notebook run in Jupyter) a widget shows plotly's own figure,
+    which Jupyter draws; in the build, the site's figure markup."""
+    from compute.present.widgets import Widget
+    widget = Widget("fig-w", "c", _fig, lambda: "s")
+    monkeypatch.delenv("SITEBUILD", raising=False)
+    assert isinstance(widget.show(), go.Figure)
+    monkeypatch.setenv("SITEBUILD", "1")
+    assert 'id="fig-w"' in widget.show().data

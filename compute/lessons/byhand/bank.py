@@ -9,7 +9,7 @@ from plotly.subplots import make_subplots
 
 from ...present.palette import BAR, MARK, PURPLE, SUBTITLE, TEAL
 from ...present.tables import fmt, matrix_html, position_labels, rows_html
-from ...present.widgets import Widget, cell_text, column_scaled, grid, pairs, place, update_buttons
+from ...present.widgets import Print, State, Widget, cell_text, column_scaled, grid, pairs, place, update_buttons
 from . import model as m
 from .states.attention import BLEND_STEPS, KEYS, bank, blend, dot_terms
 
@@ -276,21 +276,23 @@ def blend_summary() -> str:
 
 DOT = Widget(
     "bh-s08-dot", "Bank's query against each key of sentence A, coordinate by coordinate, beside all of bank's weights.",
-    dot_figure, lambda: _bank_words("dot"),
-    note="On the web page, buttons select each of the seven keys and show its dot product with bank's query.", min_width=680)
+    dot_figure, lambda: _bank_words("dot"), min_width=680, controls="Buttons choose the key.",
+    prints=Print(why="Printed for river, the key the text follows; the table after it gives every key's dot "
+                     "product, score and weight."))
 
 MIX = Widget(
     "bh-s08-mix", "Bank's message: each value row weighted by its attention weight, and their sum.",
-    mix_figure, lambda: _bank_words("mix"),
-    note="On the web page, a toggle switches between the weighted rows and the original value rows.")
+    mix_figure, lambda: _bank_words("mix"), controls="A toggle switches between the weighted rows and the value rows.",
+    prints=Print((State.opening("weighted rows α·v"), State.button("value rows v", 1))))
 
 RESIDUAL = Widget(
     "bh-s09-residual", "The update of bank's row in four steps: message, W_O, the update Δe_7, and e_7 + Δe_7.",
-    residual_figure, lambda: _bank_words("residual"),
-    note="On the web page, a play button and a step slider build the update in four steps; hovering the final "
-         "row shows each addition.")
+    residual_figure, lambda: _bank_words("residual"), controls="A play button and a slider step through it.",
+    prints=Print(why="Printed at the last of the four steps, where every panel holds its numbers: the message, "
+                     "W_O, the update and the sum."))
 
 BLEND = Widget(
     "bh-s10-blend", "Bank's row with a fraction λ of its update added, in both sentences.",
-    blend_figure, blend_summary,
-    note="On the web page, a slider adds the update gradually, from none of it to all of it.", min_width=0)
+    blend_figure, blend_summary, min_width=0, controls="A slider sets λ.",
+    prints=lambda: Print((State.slider(f"λ = {fmt(BLEND_STEPS[0])}: none of the update", 0),
+                          State.slider(f"λ = {fmt(BLEND_STEPS[-1])}: all of it", len(BLEND_STEPS) - 1))))

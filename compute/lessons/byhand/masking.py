@@ -8,7 +8,7 @@ from plotly.subplots import make_subplots
 
 from ...present.palette import ACCENT, BAR
 from ...present.tables import fmt, matrix_table, position_labels, rows_table
-from ...present.widgets import Widget, pairs, sub
+from ...present.widgets import Print, State, Widget, pairs, sub
 from . import model as m
 from .states.attention import MASK_ROW, causal_mask, mask_states, sentence_att
 
@@ -79,7 +79,6 @@ def mask_summary(key: str = "A", row: int = MASK_ROW) -> str:
 
 
 MASK = Widget(
-    "bh-s13-mask", f"Weights and message of row {MASK_ROW} with the causal mask on or off (buttons).",
-    mask_figure, mask_summary,
-    note="On the web page, buttons switch the mask on and off; the figure shows the mask on. "
-         "The table below gives both states.")
+    "bh-s13-mask", f"Weights and message of row {MASK_ROW} with the causal mask on and with it off.",
+    mask_figure, mask_summary, controls="Buttons switch the mask on and off.",
+    prints=Print((State.button("mask on", 0), State.button("mask off", 1))))

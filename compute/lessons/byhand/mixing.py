@@ -6,7 +6,7 @@ import plotly.graph_objects as go
 
 from ...present.figures import ranked
 from ...present.tables import fmt, position_labels
-from ...present.widgets import Widget, arithmetic_grid, cell_text, gaps, table_axes
+from ...present.widgets import Print, State, Widget, arithmetic_grid, cell_text, gaps, table_axes
 from . import model as m
 from .states import mixing
 
@@ -52,6 +52,7 @@ def mixing_summary() -> str:
 
 
 MIXING = Widget(
-    "bh-s17-mixing", "Four ways to weigh the earlier tokens for the blank after the last 'the' (buttons switch "
-    "sentence).", mixing_figure, mixing_summary,
-    note="On the web page, buttons switch between sentence A and sentence B; the figure shows sentence A.")
+    "bh-s17-mixing", "Four ways to weigh the earlier tokens for the blank after the last 'the', in sentence A and "
+    "in sentence B.", mixing_figure, mixing_summary, controls="Buttons switch the sentence.",
+    prints=Print((State.button("sentence A (river)", 0), State.button("sentence B (cheque)", 1)), columns=1,
+                 height=300))

@@ -9,7 +9,8 @@ from plotly.subplots import make_subplots
 
 from ...present.palette import BAR, HIGHLIGHT
 from ...present.tables import fmt, matrix_table, rows_table
-from ...present.widgets import Widget, arithmetic_grid, button_rows, cell_text, gaps, pairs, table_axes
+from ...present.widgets import (Print, State, Widget, arithmetic_grid, button_rows, cell_text, gaps, pairs,
+                                row_button, table_axes)
 from . import model as m
 from .states.positions import (OMEGA, PREFIX_LENGTHS, ROPE_K, ROPE_Q, SINCOS_DELTA, SINCOS_I,
                                SWAP_ORDERS, SWAP_WORDS, WATCH_POSITION, angle_addition, cross_term_rows,
@@ -145,13 +146,13 @@ def swap_summary() -> str:
 
 
 PREFIX = Widget(
-    "bh-s18-prefix", "Two position features as the prefix grows (slider): the index i, and the index divided by "
-    "the length, i / T.", prefix_figure, prefix_summary,
-    note=f"On the web page, a slider sets the prefix length from {PREFIX_LENGTHS[0]} to {PREFIX_LENGTHS[-1]}; "
-         f"position {WATCH_POSITION} is highlighted.")
+    "bh-s18-prefix", "Two position features as the prefix grows: the index i, and the index divided by "
+    "the length, i / T.", prefix_figure, prefix_summary, controls="A slider sets the prefix length.",
+    prints=Print(tuple(State.slider(f"prefix length T = {PREFIX_LENGTHS[k]}", k) for k in (0, -1))))
 
 SWAP = Widget(
-    "bh-s18-swap", "Each word's input and output row for two word orders, with or without positions (buttons).",
-    swap_figure, swap_summary,
-    note="On the web page, four buttons combine the two word orders with positions on or off; the figure shows "
-         "“dog bites” with positions.")
+    "bh-s18-swap", "Each word's input and output row for two word orders, with and without positions.",
+    swap_figure, swap_summary, controls="Buttons choose the order and whether positions are added.",
+    prints=Print(tuple(row_button(f"“{' '.join(order)}”, " + ("with positions" if pos else "no positions"), k, 2)
+                       for k, (pos, order) in enumerate((p, o) for p in (True, False) for o in SWAP_ORDERS)),
+                 columns=1, height=260))

@@ -9,7 +9,7 @@ from plotly.subplots import make_subplots
 from ...present.figures import ranked
 from ...present.palette import BAR
 from ...present.tables import fmt, position_labels, rows_html
-from ...present.widgets import Widget, place, update_buttons
+from ...present.widgets import Print, State, Widget, place, update_buttons
 from . import model as m
 from .states.attention import KEYS, PREDICT_STATES, baseline_prediction, full_prediction, prediction_state, sentence_text
 
@@ -110,23 +110,30 @@ def baseline_table() -> HTML:
     return HTML(baseline_html())
 
 
+def _sentences() -> Print:
+    """Both sentences, as the buttons switch them."""
+    return Print(tuple(State.button(f"sentence {k} (… {m.CONTEXT_NAMES[k]} …)", b) for b, k in enumerate(KEYS)))
+
+
 PREDICT = Widget(
-    "bh-s02-predict", "The full model's next-word probabilities after sentence A or B (buttons).",
+    "bh-s02-predict", "The full model's next-word probabilities after sentence A and after sentence B.",
     prediction_figure,
     lambda: " ".join(f"After sentence {k} (… {m.CONTEXT_NAMES[k]} …) the most likely next words are "
                      f"{ranked(list(m.VOCAB), full_prediction(k))}." for k in KEYS),
-    note="On the web page, buttons switch between sentence A and sentence B; the bars show B's distribution too.")
+    prints=_sentences, controls="Buttons switch the sentence.")
 
 BASELINE = Widget(
-    "bh-s03-baseline", "Next-word probabilities when only the last token reaches the head, for sentence A or B.",
+    "bh-s03-baseline", "Next-word probabilities when only the last token reaches the head, after sentence A "
+    "and after sentence B.",
     lambda: prediction_figure(baseline=True),
     lambda: ("Only the last token reaches the head, and both sentences end in the same token, so the bars "
              f"are the same for A and B: {ranked(list(m.VOCAB), baseline_prediction('A'))} lead."),
-    note="On the web page, buttons switch between A and B; the bars stay the same.")
+    prints=_sentences, controls="Buttons switch the sentence.")
 
 LAST_POSITION = Widget(
     "bh-s14-predict", "The last position's weights, the row fed to the head and the next-word "
-    "probabilities, for sentence A or B, with attention or bypassed (buttons).",
+    "probabilities, for sentence A and B, with attention and with attention bypassed.",
     last_position_figure, last_position_summary,
-    note="On the web page, four buttons combine sentence A or B with attention on or bypassed; "
-         "the figure shows sentence A with attention.")
+    prints=lambda: Print(tuple(State.button(_state_label(k, a), b) for b, (k, a) in enumerate(PREDICT_STATES)),
+                         columns=1, height=360),
+    controls="Buttons choose the sentence and the mode.")

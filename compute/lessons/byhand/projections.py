@@ -8,7 +8,7 @@ from plotly.subplots import make_subplots
 
 from ...present.palette import COLORSCALE, EMPTY, HIGHLIGHT, MUTED, OUTLINE, TEAL
 from ...present.tables import fmt, matrix_html, position_labels, rows_table
-from ...present.widgets import Widget, button_rows, cell_text, dot_text, gaps, pairs, spelled, sub
+from ...present.widgets import Print, State, Widget, button_rows, row_button, cell_text, dot_text, gaps, pairs, spelled, sub
 from . import model as m
 from .states.attention import LIFETIME_ROWS, LIFETIME_STATES, lifetime_codes, projection_rows, reader_positions
 
@@ -61,7 +61,7 @@ def projection_figure(key: str = "A", start: int = m.BANK):
                                   {"title.text": title}]))
     fig.update_layout(title=dict(text=state(start)[4], font=dict(size=13), y=0.985),
                       height=590, margin=dict(l=170, r=20, t=180, b=20),
-                      updatemenus=button_rows(buttons, 5, pad_b=45, active=start - 1, font=dict(size=11)))
+                      updatemenus=button_rows(buttons, PER_ROW, pad_b=45, active=start - 1, font=dict(size=11)))
     r = projection_rows(key, start)
     return fig
 
@@ -103,6 +103,8 @@ def _lifetime_title(pos: int, t: int, T: int) -> str:
         what = f"position {t} reads k{p} and v{p} from the cache"
     return f"step {t} ({words[t - 1]}): {what}"
 
+
+PER_ROW = 5  # token buttons to a row
 
 LIFETIME_CELLS = ("", "made,<br>used", "read from<br>cache", "not<br>needed")  # LIFETIME_STATES, short
 
@@ -163,14 +165,24 @@ def projection_summary(key: str = "A", start: int = m.BANK) -> str:
             f"e + Δe = ({pairs(m.FEATURES, r['e_new'])}). Buttons show the same rows for every token.")
 
 
+def lifetime_states() -> Print:
+    """Just before bank's step, bank's step, and the last step (the text describes the three)."""
+    T = len(m.sentence("A"))
+    return Print(tuple(State.slider(f"step {k}", k - 1) for k in (m.BANK - 1, m.BANK, T)), columns=1, height=300)
+
+
+def projection_states() -> Print:
+    """The three tokens whose queries the text compares: bank, the last the, heron."""
+    words = m.sentence("A")
+    cited = (m.BANK, len(words), words.index("heron") + 1)
+    return Print(tuple(row_button(f"{k} {words[k - 1]}", k - 1, PER_ROW) for k in cited), columns=1, height=460)
+
+
 LIFETIME = Widget(
     "bh-s11-lifetime", f"The working rows of bank (position {m.BANK}), one column per step of the sentence (the "
-    "token being processed); the slider steps through the tokens.", lifetime_figure, lifetime_summary,
-    note=f"On the web page, a slider steps through the tokens 1 to {len(m.sentence('A'))}; the figure marks "
-         f"step {m.BANK}, when bank enters.")
+    "token being processed).", lifetime_figure, lifetime_summary, prints=lifetime_states,
+    controls="The slider steps through the tokens.")
 
 PROJECTIONS = Widget(
     "bh-s11-projections", "One token's row e and the rows q, k, v that the shared matrices make from it, then e + Δe.",
-    projection_figure, projection_summary, controls="Buttons choose the token.",
-    note=f"On the web page, buttons choose any of the {spelled(len(m.sentence('A')))} tokens of sentence A; "
-         f"the figure shows bank (position {m.BANK}).")
+    projection_figure, projection_summary, controls="Buttons choose the token.", prints=projection_states)

@@ -11,7 +11,7 @@ from plotly.subplots import make_subplots
 from ...present.figures import ranked
 from ...present.palette import BAR, EDGE, HIGHLIGHT, MUTED
 from ...present.tables import fmt, matrix_html, position_labels
-from ...present.widgets import Widget, answer_html, spelled
+from ...present.widgets import Print, State, Widget, answer_html, spelled
 from . import model as m
 from .states.attention import head, mask_states, sentence_att, top_words
 
@@ -140,8 +140,13 @@ def chain_summary() -> str:
                     for k, st in (("A", chain_stages("A")), ("B", chain_stages("B"))))
 
 
+def chain_states() -> Print:
+    """Every step of the chain for sentence A, then the last step for B: the text compares the two top words."""
+    n = len(CHAIN)
+    return Print((*(State.slider(f"A, step {k + 1}: {name}", k) for k, name in enumerate(CHAIN)),
+                  State.slider(f"B, step {n}: {CHAIN[-1]}", 2 * n - 1)), columns=2, height=300)
+
+
 CHAIN_WIDGET = Widget(
-    "bh-s20-chain", "The chain for the last position, step by step: play buttons for sentences A and B, and a "
-    "slider for any step.", chain_figure, chain_summary,
-    note=f"On the web page, play buttons step through the {spelled(len(CHAIN))} stages for sentence A or B, and a "
-         f"slider picks any of the {spelled(2 * len(CHAIN))} steps; the figure shows the first step of sentence A.")
+    "bh-s20-chain", "The chain for the last position, step by step, for sentences A and B.", chain_figure,
+    chain_summary, prints=chain_states, controls="Play buttons run it for each sentence; a slider picks any step.")

@@ -9,7 +9,7 @@ from IPython.display import HTML
 from ...present.figures import ranked
 from ...present.palette import COLORSCALE
 from ...present.tables import fmt, matrix_html
-from ...present.widgets import Widget, cell_text, column_scaled, grid, pairs, place, update_buttons
+from ...present.widgets import Print, State, Widget, cell_text, column_scaled, grid, pairs, place, update_buttons
 from .states import search
 from .states.search import SEARCH_QUERY, TEMPERATURES, retrieval_grid
 
@@ -106,13 +106,19 @@ def retrieval_summary() -> str:
             + pairs(search.VALUE_AXES, soft["returned"]) + ".")
 
 
+def retrieval_states() -> Print:
+    """Hard retrieval, then soft at the lowest temperature, at 1 and at the highest (the text compares them)."""
+    def soft(k):
+        return State.slider(f"soft, temperature {fmt(TEMPERATURES[k])}", k)
+    one = int(np.argmin(np.abs(TEMPERATURES - 1.0)))
+    return Print((State.opening("hard"), soft(0), soft(one), soft(len(TEMPERATURES) - 1)), columns=1, height=300)
+
+
 SCORES = Widget(
     "bh-s06-scores", "Match scores between three searches and five video descriptions (query · description).",
-    scores_figure, scores_summary,
-    note="On the web page, hovering a score writes out its dot product topic by topic.")
+    scores_figure, scores_summary)
 
 RETRIEVE = Widget(
     "bh-s07-retrieve", "Retrieval for one search: hard (best match only) or soft (softmax weights at a temperature).",
-    retrieval_figure, retrieval_summary,
-    note="On the web page, buttons switch between hard and soft retrieval and a slider sets the temperature of "
-         "the soft mode.")
+    retrieval_figure, retrieval_summary, prints=retrieval_states,
+    controls="Buttons switch between hard and soft; a slider sets the temperature.")

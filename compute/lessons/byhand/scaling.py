@@ -10,7 +10,7 @@ from IPython.display import HTML
 
 from ...present.palette import ACCENT, BAR, GUIDE
 from ...present.tables import fmt, matrix_table, position_labels, rows_table
-from ...present.widgets import Widget, pairs
+from ...present.widgets import Print, State, Widget, pairs
 from . import model as m
 from .states import scaling
 from .states.scaling import (DIVISOR_DK, DIVISORS, RANDOM_DK, bank_scaled_rows, divisor_scores, divisor_weights,
@@ -123,12 +123,19 @@ def divisor_summary() -> str:
             f"{fmt(divisor_weights(DIVISORS[-1]).max(), 3)}.")
 
 
+def divisor_states() -> Print:
+    """No division, √d_k and the largest divisor: the text follows the largest weight from one to the next."""
+    sq = math.sqrt(DIVISOR_DK)
+    return Print(tuple(State.slider(label, DIVISORS.index(d)) for label, d in
+                       ((f"divisor {DIVISORS[0]:g}", DIVISORS[0]), (f"divisor √d_k = {sq:g}", sq),
+                        (f"divisor {DIVISORS[-1]:g}", DIVISORS[-1]))), columns=3, height=330)
+
+
 SPREAD = Widget(
     "bh-s12-spread", "Measured variance of q·k, raw and divided by √d_k, against d_k (both axes logarithmic).",
-    spread_figure, spread_summary, note="On the web page, hovering a point shows its measured variance.", min_width=0)
+    spread_figure, spread_summary, min_width=0)
 
 DIVISOR = Widget(
-    "bh-s12-divisor", "Softmax weights of five fixed scores divided by 1 to 8 (slider); a larger divisor spreads "
-    "the weight.", divisor_figure, divisor_summary,
-    note=f"On the web page, a slider sets the divisor from {DIVISORS[0]:g} to {DIVISORS[-1]:g} in quarter steps; "
-         "the figure shows the divisor √d_k.", min_width=0)
+    "bh-s12-divisor", f"Softmax weights of five fixed scores divided by {DIVISORS[0]:g} to {DIVISORS[-1]:g}; a larger "
+    "divisor spreads the weight.", divisor_figure, divisor_summary, prints=divisor_states, min_width=0,
+    controls="A slider sets the divisor.")

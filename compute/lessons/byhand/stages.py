@@ -12,8 +12,8 @@ from IPython.display import HTML
 from ...present.figures import ranked
 from ...present.palette import OUTLINE
 from ...present.tables import fmt, position_labels
-from ...present.widgets import (Widget, arithmetic_grid, button_rows, cell_text, dot_text, gaps, pairs, spelled,
-                                sub, table_axes)
+from ...present.widgets import (Print, State, Widget, arithmetic_grid, button_rows, cell_text, dot_text, gaps, pairs,
+                                spelled, sub, table_axes)
 from . import model as m
 from .states.attention import causal_mask, sentence_att
 
@@ -181,19 +181,19 @@ def query_row_summary(key: str = "A", start: int = m.BANK) -> str:
 
 
 STAGES = Widget(
-    "bh-s15-stages", "Every stage of attention for sentence A, one table per button; a cell’s arithmetic shows below.",
-    walkthrough_figure, lambda: _stages_summary(*sentence_att("A")),
-    note=f"On the web page, buttons step through the {spelled(len(STAGE_NAMES))} stages ({', '.join(STAGE_NAMES)}); "
-         f"the figure shows {STAGE_NAMES[0]}. On the web page, clicking a cell writes its arithmetic below the figure.", min_width=0)
+    "bh-s15-stages", f"Every stage of attention for sentence A, {spelled(len(STAGE_NAMES))} tables, one per stage.",
+    walkthrough_figure, lambda: _stages_summary(*sentence_att("A")), min_width=0,
+    controls="Buttons choose the stage; a cell’s arithmetic shows below.",
+    prints=Print(tuple(State.button(name, k) for k, name in enumerate(STAGE_NAMES)), columns=2, height=320))
 
 QUERY_ROW = Widget(
     "bh-s15-query", "One query's masked scores, mask and weights over every source.",
     query_row_figure, query_row_summary, controls="Buttons choose the query.",
-    note=f"On the web page, buttons choose any of the {spelled(len(m.sentence('A')))} query tokens; "
-         f"the figure shows bank (position {m.BANK}).")
+    prints=Print(why=f"Printed for bank (position {m.BANK}), the query the text follows; every query's scores and "
+                     "weights are the rows of the stage tables above."))
 
 MATRICES = Widget(
-    "bh-s16-matrices", f"The matrix products for the first {PREFIX} tokens, one per slider step; row {m.BANK} (bank) "
-    "is outlined.", matrices_figure, lambda: _stages_summary(*sentence_att("A", T=PREFIX)),
-    note="On the web page, a slider steps through E, Q, K, V, the masked scores, A, AV, ΔE and E′; "
-         "the figure shows E.", min_width=0)
+    "bh-s16-matrices", f"The matrix products for the first {PREFIX} tokens, one table per product; row {m.BANK} "
+    "(bank) is outlined.", matrices_figure, lambda: _stages_summary(*sentence_att("A", T=PREFIX)), min_width=0,
+    controls="A slider steps through the products.",
+    prints=Print(tuple(State.slider(name, k) for k, name in enumerate(STAGE_NAMES)), columns=2, height=300))

@@ -49,8 +49,7 @@ def first_pass_values() -> dict[str, object]:
     # 4. window
     river = A.index("river") + 1
     v["s04_river_pos"] = river
-    v["s04_small_w"] = max(w for w in range(1, len(A) + 1) if river not in context.window_positions(len(A), w))
-    v["s04_reach_w"] = len(A) - river + 1
+    v["s04_small_w"], v["s04_reach_w"] = context.window_reach(A, "river")
     v["s04_d"] = context.D_MODEL
     v["s04_H"] = context.HIDDEN_UNITS
     v["s04_V"] = context.VOCAB_SIZE

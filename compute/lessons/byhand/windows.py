@@ -9,7 +9,7 @@ from plotly.subplots import make_subplots
 
 from ...present.palette import BAR, EDGE, EMPTY, HIGHLIGHT, MARK, SUBTITLE, TEAL
 from ...present.tables import fmt, matrix_html, position_labels, rows_html
-from ...present.widgets import Widget, cell_text, grid, pairs, place, update_buttons
+from ...present.widgets import Print, State, Widget, cell_text, grid, pairs, place, update_buttons
 from . import model as m
 from .states import context
 from .states.context import POOL_FOCUS, POOL_SHARES, pool, pool_weights, window_state
@@ -160,13 +160,26 @@ def pool_summary() -> str:
             + ". Moving all the weight onto one token makes c_7 that token's row.")
 
 
+def window_states() -> Print:
+    """The windows the text cites: the largest that misses river, the first that holds it, the whole sentence."""
+    words = m.sentence("A")
+    cited = (*context.window_reach(words, "river"), len(words))
+    return Print(tuple(State.slider(f"w = {w}", w - 1) for w in cited), columns=1, height=330)
+
+
+def pool_states() -> Print:
+    """The plain average, then all the weight on river, on The and on bank (the text compares them)."""
+    last = len(POOL_SHARES) - 1
+    favour = [State.button(f"favour “{f}”", n).then(State.slider("", last, n), f"all the weight on “{f}”")
+              for n, f in enumerate(POOL_FOCUS) if f != "heron"]
+    return Print((State.opening("plain average"), *favour), columns=1, height=330)
+
+
 WINDOW = Widget(
     "bh-s04-window", "A window of the last w tokens: which tokens it takes in, and what each head costs in parameters.",
-    window_figure, window_summary,
-    note="On the web page, a slider sets w from 1 to 10 and updates the highlighted tokens, the shapes and the counts.")
+    window_figure, window_summary, prints=window_states, controls="A slider sets w.")
 
 POOL = Widget(
     "bh-s05-pool", "Pooling rows 1 to 7 of sentence A with weights: the plain average, or more weight on one token.",
-    pool_figure, pool_summary,
-    note="On the web page, buttons choose a token to favour and a slider moves weight onto it, from the plain "
-         "average to all of the weight.")
+    pool_figure, pool_summary, prints=pool_states,
+    controls="Buttons choose a token to favour; a slider moves weight onto it.")

@@ -7,7 +7,7 @@ from IPython.display import HTML
 from ...costs import MIXERS, costs
 from ...present.palette import ACCENT, BAR, TEAL
 from ...present.tables import fmt, rows_html
-from ...present.widgets import Widget
+from ...present.widgets import Print, State, Widget
 from .states.growth import LENGTHS, SHOWN_D, SHOWN_T, WIDTHS, counted, counted_slope
 
 COLOURS = dict(zip(MIXERS, (ACCENT, TEAL, BAR)))
@@ -93,11 +93,16 @@ def cost_summary() -> str:
     return " ".join(parts) + " One slider chooses T, the other d."
 
 
+def cost_states() -> Print:
+    """The counts at the T and d of the text's table, and at the longest context for the same d."""
+    slider = WIDTHS.index(SHOWN_D)  # the T slider of this d (one per d; _cost_sliders)
+    return Print(tuple(State.slider(f"T = {T}, d = {SHOWN_D}", LENGTHS.index(T), slider)
+                       for T in (SHOWN_T, LENGTHS[-1])), columns=1, height=420)
+
+
 COSTS = Widget(
-    "ctx-cost-counts", "Every count of the three ways to read a context, at a chosen context length T and width d "
-    "(a slider for each; log scale).", cost_figure, cost_summary,
-    note=f"On the web page, one slider chooses d among {', '.join(map(str, WIDTHS))} and another T among "
-         f"{', '.join(map(str, LENGTHS))}; the figure shows T = {SHOWN_T}, d = {SHOWN_D}, as in the table above.")
+    "ctx-cost-counts", "Every count of the three ways to read a context, at a context length T and a width d "
+    "(log scale).", cost_figure, cost_summary, prints=cost_states, controls="A slider chooses T, another d.")
 
 
 GROWTH_FIELDS = (("forward", "forward pass"), ("token_uncached", "new token, nothing kept"),
@@ -130,8 +135,7 @@ def growth_summary() -> str:
 
 GROWTH = Widget(
     "ctx-cost-growth", "Counted multiply-adds against context length T, on log-log axes: a straight line of slope s "
-    "means the work grows like T to the power s.", growth_figure, growth_summary,
-    note="The legend gives each line's slope; the table below gives the same slopes by mixer.")
+    "means the work grows like T to the power s; the legend gives each line's slope.", growth_figure, growth_summary)
 
 
 def mixer_table() -> HTML:

@@ -7,7 +7,7 @@ from IPython.display import HTML
 from ...costs import MIXERS
 from ...present.palette import ACCENT, BAR, TEAL
 from ...present.tables import fmt, rows_html
-from ...present.widgets import Widget, update_buttons
+from ...present.widgets import Print, State, Widget, update_buttons
 from ...published.story import LABELS, MODELS, NAMES
 from ...published.timings import LENGTHS, STORY, VARIANTS, timings
 from .counts import COLOURS, t_axis
@@ -98,10 +98,11 @@ def mixer_summary() -> str:
 
 MIXER_TIMES = Widget(
     "ctx-measured-mixers", "Measured time of the three mixers against T (log-log): a forward pass, or one new "
-    "token with or without its cache (buttons); dashed, averaging's forward pass with its matrix kept and as a "
+    "token with or without its cache; dashed, averaging's forward pass with its matrix kept and as a "
     f"running sum. Each slope is fitted from T = {LARGE_T}.", mixer_figure, mixer_summary, min_width=0,
-    note="On the web page, buttons switch between the forward pass and a new token with or without the cache; "
-         "the figure shows the forward pass, and the table below gives every fitted slope.")
+    controls="Buttons switch between the forward pass and a new token with or without the cache.",
+    prints=Print((State.button("forward pass", 0), State.button("new token, nothing kept", 1),
+                  State.button("new token, cache kept", 2)), columns=1, height=380))
 
 
 def slope_table() -> HTML:
@@ -182,6 +183,4 @@ def story_summary() -> str:
 
 STORY_TIMES = Widget(
     "ctx-measured-story", "Measured time per new token of Part III's story models, with the KV cache (solid) and "
-    "reading everything again (dotted).", story_figure, story_summary, min_width=0,
-    note="Solid lines keep the KV cache, dotted ones read everything again; the MLP's line stays flat because it "
-         "reads only its window.")
+    "reading everything again (dotted).", story_figure, story_summary, min_width=0)

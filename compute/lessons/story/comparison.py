@@ -6,7 +6,7 @@ from IPython.display import HTML
 
 from ...present.palette import GUIDE
 from ...present.tables import fmt, rows_html
-from ...present.widgets import Widget, update_buttons
+from ...present.widgets import Print, State, Widget, update_buttons
 from ...probes import BUCKETS, KIND_NAMES, bucket_label
 from ...published.story import LABELS, MODELS, NAMES
 from .states import evaluation as ev
@@ -82,5 +82,4 @@ def distance_summary() -> str:
 DISTANCE = Widget(
     "st-comparison-distance", "Probe accuracy of the three models against the distance to the deciding mention.",
     distance_figure, distance_summary, controls="Buttons choose the kind.",
-    note="On the web page, buttons switch between names, objects, colours and places; the figure shows names, and "
-         "the table below gives every kind.")
+    prints=lambda: Print(tuple(State.button(kind, k) for k, kind in enumerate(KIND_NAMES)), height=360))

@@ -7,7 +7,7 @@ from IPython.display import HTML
 
 from ...present.palette import COLORSCALE
 from ...present.tables import fmt, matrix_html, rows_html
-from ...present.widgets import Widget, grid, update_buttons
+from ...present.widgets import Print, Widget, grid, update_buttons
 from ...probes import KIND_NAMES
 from ...published.story import FOUR_HEAD, load, story_corpus
 from .states import heads
@@ -97,8 +97,8 @@ ATTENTION = Widget(
     "st-heads-attention", "Attention of all eight heads (two layers of four) from one query word of a validation "
     "story over every earlier position.", attention_figure, attention_summary, controls="Buttons choose the query word.",
     min_width=0,                              # every key on a phone's screen: the newest ones too
-    note="On the web page, buttons choose the query word and hovering a cell gives its weight. The table below "
-         "lists, for each query word, the position each head weights most.")
+    prints=lambda: Print(why=f"Printed for the first query word, {_state(query_positions()[0])['query']}; the table "
+                             "after it gives, for every query word, the position each head weights most."))
 
 
 def strongest_keys_table() -> HTML:
@@ -144,5 +144,4 @@ def knockout_summary() -> str:
 
 KNOCKOUTS = Widget(
     "st-heads-knockouts", "Probe accuracy of the four-head model with all heads, and with each head zeroed in turn "
-    "(first 300 validation stories).", knockout_figure, knockout_summary,
-    note="On the web page, hovering a cell gives its accuracy; every number is printed in its cell.")
+    "(first 300 validation stories).", knockout_figure, knockout_summary)

@@ -7,7 +7,7 @@ from plotly.subplots import make_subplots
 
 from ...present.palette import ACCENT, BAR, GUIDE, TEAL
 from ...present.tables import fmt, rows_html
-from ...present.widgets import Widget, update_buttons
+from ...present.widgets import Print, State, Widget, update_buttons
 from ...probes import KIND_NAMES
 from ...published.story import LABELS, MODELS, NAMES, ONE_HEAD, load
 from .states import evaluation as ev
@@ -74,9 +74,7 @@ def curve_summary() -> str:
 CURVES = Widget(
     "st-training-curves", "Learning curves of the three models on one token budget: validation loss, and probe "
     "accuracy within one kind.", curve_figure, curve_summary, controls="Buttons choose the kind.", min_width=0,
-    note="On the web page, buttons switch the accuracy panel between names, objects, colours and places; the "
-         "figure shows objects, and the accuracy table of the measured comparison, further on, gives every kind's accuracy "
-         "at the end of training.")
+    prints=lambda: Print(tuple(State.button(kind, k) for k, kind in enumerate(KIND_NAMES)), height=400))
 
 
 def budget_table() -> HTML:

@@ -9,8 +9,8 @@ from ...data.walkthrough import VOCAB, data_facts, loss_floor
 from ...present.figures import ranked
 from ...present.palette import BAR, COLORSCALE, HIGHLIGHT, PURPLE, TEAL
 from ...present.tables import fmt, position_labels, rows_html
-from ...present.widgets import Widget
-from .claims import FALL, RISE, ROW_FAST, ROW_SLOW
+from ...present.widgets import Print, State, Widget
+from .claims import CUE_FALL, FALL, RISE, ROW_FAST, ROW_SLOW
 from .history import loss_spike
 from ...published.walkthrough import ALTERNATIVE, Walkthrough, load
 from .seeds import pattern_counts, seed_record
@@ -129,14 +129,14 @@ def probability_summary(start: int = ROW_FAST) -> str:
 
 
 def probability_print_table(n: int = 3):
-    """For the handout, where the slider cannot move: the n likeliest next words at every position."""
+    """For the handout: the n likeliest next words at every position (the figure prints four of them)."""
     wt = load()
     probs, tokens = wt["probs"], wt.tokens
     rows = [(f"{i} {tokens[i]}",
              *(f"{VOCAB[k]} {fmt(probs[i, k], 2)}" for k in np.argsort(-probs[i], kind="stable")[:n]))
             for i in range(len(tokens))]
     table = rows_html(["position", *(f"choice {k + 1}" for k in range(n))], rows,
-                      caption="What the slider shows, at every position: the likeliest next words")
+                      caption="The likeliest next words at every position")
     return HTML(f'<div class="print-only">{table}</div>')
 
 
@@ -173,15 +173,26 @@ LOSS = Widget(id="fig-loss", caption="Training loss per Adam step against the fl
 ATTENTION = Widget(id="fig-attention", caption="Attention weights A of the published model: one row per query "
                    "position, one column per key position, the masked future blank.",
                    figure=lambda: attention_plot(load()), summary=lambda: attention_summary(load()))
+def next_word_states() -> Print:
+    """The positions the text cites: the two the data decides by attention, "but the" (just before the second
+    cue), and the opening coin flip."""
+    tokens = load().tokens
+    cited = (ROW_SLOW, CUE_FALL - 1, ROW_FAST, 0)
+    return Print(tuple(State.slider(f"after position {i} ({tokens[i]})", i) for i in cited),
+                 height=300)
+
+
 NEXT_WORD = Widget(id="fig-next-word",
                    caption="Next-word probabilities of the published model at each position of the sentence.",
                    figure=lambda: next_token_bars(load()["probs"], load().tokens, ROW_FAST),
-                   summary=probability_summary)
+                   summary=probability_summary, prints=next_word_states,
+                   controls="A slider chooses the position.")
 SEED_PATTERNS = Widget(id="fig-seed-patterns",
                        caption=f"How many converged seeds found each attention pattern of rows {ROW_SLOW} and "
                                f"{ROW_FAST}; the lesson's pattern is highlighted.",
                        figure=lambda: pattern_bars(pattern_counts(seed_record()), LESSON_PATTERN),
-                       summary=pattern_summary)
+                       summary=pattern_summary,
+                       prints=Print(height=360))  # 11 px a pattern on paper: it fits beside the text before it
 ALTERNATIVE_ATTENTION = Widget(
     id="fig-attention-alt",
     caption=lambda: f"Attention weights A of seed {_seed()}, a converged solution whose row {ROW_FAST} looks elsewhere.",

@@ -16,6 +16,12 @@ def window_positions(T: int, w: int) -> list[int]:
     return list(range(T - w + 1, T + 1))
 
 
+def window_reach(words: list[str], clue: str) -> tuple[int, int]:
+    """The largest window that misses `clue` (1-based position in `words`) and the smallest that holds it."""
+    T, at = len(words), words.index(clue) + 1
+    return max(w for w in range(1, T + 1) if at not in window_positions(T, w)), T - at + 1
+
+
 def mlp_shapes(w: int, d: int = D_MODEL, H: int = HIDDEN_UNITS, V: int = VOCAB_SIZE) -> dict[str, tuple[int, ...]]:
     """Parameter shapes of the two-layer head on a concatenated window (row vectors)."""
     return {"W1": (w * d, H), "b1": (H,), "W2": (H, V), "b2": (V,)}
