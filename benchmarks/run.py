@@ -64,15 +64,20 @@ window.__readyAt = () => {
 };
 """
 
-# A figure is shown once the picture its box shows has arrived (its resource timing entry is complete), or once
-# the live figure is drawn in it.
+# When a figure is shown: the paint of its picture, as Chromium's element timing reports it (each figure box is
+# marked for it as the parser makes it, before it is painted), or the live figure drawn in it.
 SHOWN = """
-window.__figureShown = (g) => {
-  if (g.querySelector('svg.main-svg')) return true;
-  const m = /url\\("?([^")]+)"?\\)/.exec(getComputedStyle(g).backgroundImage || '');
-  const entry = m && performance.getEntriesByName(new URL(m[1], document.baseURI).href)[0];
-  return !!entry && entry.responseEnd > 0;
-};
+window.__paintedAt = {};
+new PerformanceObserver((list) => list.getEntries().forEach((e) => {
+  if (e.identifier && e.renderTime) window.__paintedAt[e.identifier] = e.renderTime;
+})).observe({type: 'element', buffered: true});
+new MutationObserver((changes) => changes.forEach((c) => c.addedNodes.forEach((n) => {
+  if (n.nodeType !== 1) return;
+  const boxes = n.matches('.plotly-graph-div') ? [n] : [...n.querySelectorAll('.plotly-graph-div')];
+  boxes.forEach((g) => g.setAttribute('elementtiming', g.id));
+}))).observe(document, {childList: true, subtree: true});
+window.__figureShown = (g) => g.id in window.__paintedAt || !!g.querySelector('svg.main-svg');
+window.__shownAt = (g) => window.__paintedAt[g.id] || performance.now();
 """
 
 # After the page has loaded and settled: the first figure is scrolled into view; ms until it is shown.
@@ -82,15 +87,14 @@ SCROLL_TO_FIGURE_JS = """async () => {
   const start = performance.now();
   gd.scrollIntoView({block: 'center'});
   while (!window.__figureShown(gd)) await new Promise((r) => requestAnimationFrame(r));
-  await new Promise((r) => requestAnimationFrame(r));  // the frame that paints it
-  return performance.now() - start;
+  return Math.max(0, window.__shownAt(gd) - start);
 }"""
 
 # Records when the figures a reader sees are shown, in ms since navigation start: the linked figure (URL
-# #fragment naming a figure), or else every figure within the first screen, once the page is parsed; the time
-# is that of the frame after the last picture arrived. Which figures are in the first screen comes from an
-# IntersectionObserver's first report: measuring each figure (getBoundingClientRect) in every frame would make
-# the browser lay out parts of the page it may leave for later, and slow what is timed.
+# #fragment naming a figure), or else every figure within the first screen, once the page is parsed. Which
+# figures are in the first screen comes from an IntersectionObserver's first report: measuring each figure
+# (getBoundingClientRect) in every frame would make the browser lay out parts of the page it may leave for later,
+# and slow what is timed.
 FIGURE_CLOCK = SHOWN + """
 window.__figuresDrawnAt = null;
 window.__figuresInView = null;
@@ -98,10 +102,8 @@ window.__figuresInView = null;
   let seen = null;
   function poll() {
     if (seen && seen.every(window.__figureShown)) {
-      requestAnimationFrame(() => {
-        window.__figuresDrawnAt = performance.now();
-        window.__figuresInView = seen.length;
-      });
+      window.__figuresDrawnAt = Math.max(0, ...seen.map(window.__shownAt));
+      window.__figuresInView = seen.length;
       return;
     }
     requestAnimationFrame(poll);
