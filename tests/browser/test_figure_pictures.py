@@ -225,3 +225,21 @@ def test_a_missing_picture_or_data_file_leaves_a_line_and_the_words_not_an_empty
         assert second.locator(".figure-summary").is_visible()
     finally:
         context.close()
+
+
+def test_a_reader_without_javascript_sees_every_figure(browser, http_server):
+    """The pictures are CSS: with scripts off, each figure still shows its picture (light, the system's mode)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        urls = requests_of(page)
+        page.goto(http_server + PATH, wait_until="load")
+        first = page.locator(".plotly-graph-div").first
+        first.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
+        picture = first.evaluate("g => getComputedStyle(g).backgroundImage")
+        assert "-light-wide.svg" in picture
+        assert any(picture.split("/")[-1].rstrip('")') in u for u in urls)  # and it was fetched
+        assert not any(PLOTLY in u for u in urls)
+    finally:
+        context.close()
