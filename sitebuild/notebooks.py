@@ -40,14 +40,26 @@ from the cells' results on the website only.
 """
 
 
-BINDING = re.compile(r"\s*\{(?:claim|about)\}`[^`]*`")  # sitebuild.audit's roles: for the build, not the reader
+# sitebuild.audit's roles, for the build, not the reader, with the white space before them.
+BINDING = re.compile(r"(?P<before>\s*)\{(?:claim|about)\}`[^`]*`")
 TARGET = re.compile(r"^\([A-Za-z0-9_-]+\)=[ \t]*\n?", re.MULTILINE)  # a MyST label line: Jupyter shows it raw
 
 
 def without_bindings(markdown: str) -> str:
     """A markdown cell without its {claim} and {about} roles (on the site they render as nothing) and without
-    MyST's label lines, `(lab-train)=` (Jupyter would print them)."""
-    return TARGET.sub("", BINDING.sub("", markdown))
+    MyST's label lines, `(lab-train)=` (Jupyter would print them). A role goes with the white space that joined
+    it to the word before, as sitebuild.claimroles renders it; one that opens a paragraph or the cell keeps the
+    break before it and takes the spaces after it instead: every other space and line break stays."""
+    out, rest = [], markdown
+    while (m := BINDING.search(rest)) is not None:
+        head = rest[:m.start()] + m["before"]
+        if head.strip() == "" and not out or m["before"].count("\n") >= 2:  # it opens the cell or a paragraph
+            out.append(head)
+            rest = rest[m.end():].lstrip(" \t")
+        else:
+            out.append(rest[:m.start()])
+            rest = rest[m.end():]
+    return TARGET.sub("", "".join(out) + rest)
 
 
 TRAIN_FLAG = "train-flag"

@@ -9,6 +9,7 @@ from docutils.parsers.rst import roles
 from myst_parser.parsers.docutils_ import Parser
 
 from sitebuild.claimroles import RemoveBindings, binding_role
+from sitebuild.notebooks import without_bindings
 
 for _name in ("claim", "about"):
     roles.register_local_role(_name, binding_role)
@@ -34,6 +35,7 @@ PARAGRAPHS = {
                        "It is *the*\nsame and\n*not*\nthe other.\n"),
     "two in a row": ("One\n{claim}`a` {claim}`b` two\nthree {claim}`a` {about}`method`.\n", "One\ntwo\nthree.\n"),
     "every line": ("{claim}`a` One\n{claim}`b` two\n{claim}`c` three\n{claim}`d`.\n", "One\ntwo\nthree.\n"),
+    "two paragraphs": ("One ends {claim}`a`.\n\n{about}`method` Two starts\nhere {claim}`b`\n", "One ends.\n\nTwo starts\nhere\n"),
 }
 
 
@@ -47,3 +49,13 @@ def test_the_roles_are_gone():
     document = publish_doctree(PARAGRAPHS["every line"][0], parser=Parser(), settings_overrides={"report_level": 5})
     RemoveBindings(document).apply()
     assert "binding" not in document.pformat()
+
+
+@pytest.mark.parametrize("where", PARAGRAPHS)
+def test_the_downloaded_notebooks_markdown_reads_as_written_without_roles(where):
+    """sitebuild.notebooks strips the roles from a notebook's markdown as the site renders them: the same words,
+    the same spaces, and every paragraph break kept."""
+    with_roles, without = PARAGRAPHS[where]
+    stripped = without_bindings(with_roles)
+    assert "{claim}" not in stripped and "{about}" not in stripped
+    assert [" ".join(p.split()) for p in stripped.split("\n\n")] == [" ".join(p.split()) for p in without.split("\n\n")]
