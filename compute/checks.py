@@ -50,8 +50,17 @@ def claim_results(names: list[str] | None = None) -> list[tuple[str, list]]:
 
 def claim_lessons(names: list[str] | None = None) -> dict[str, str]:
     """{claim name: lesson} for every claim of the lessons (default: all); a name is one claim site-wide."""
+    return {claim: lesson for claim, (lesson, _) in _claims(names).items()}
+
+
+def claim_statements(names: list[str] | None = None) -> dict[str, str]:
+    """{claim name: its statement}: what each claim of the lessons (default: all) says it checks."""
+    return {claim: statement for claim, (_, statement) in _claims(names).items()}
+
+
+def _claims(names: list[str] | None = None) -> dict[str, tuple[str, str]]:
     from .claims import Registry
-    out: dict[str, str] = {}
+    out: dict[str, tuple[str, str]] = {}
     for name in names or lesson_names():
         try:
             module = importlib.import_module(f"{lessons.__name__}.{name}.claims")
@@ -60,10 +69,10 @@ def claim_lessons(names: list[str] | None = None) -> dict[str, str]:
                 continue
             raise
         for registry in (v for v in vars(module).values() if isinstance(v, Registry)):
-            for claim in registry.claims:
+            for claim, record in registry.claims.items():
                 if claim in out:
-                    raise ValueError(f"claim {claim!r} is defined by two lessons, {out[claim]} and {name}")
-                out[claim] = name
+                    raise ValueError(f"claim {claim!r} is defined by two lessons, {out[claim][0]} and {name}")
+                out[claim] = (name, record.statement)
     return out
 
 

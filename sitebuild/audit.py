@@ -2,7 +2,7 @@
 
 A sentence that states a direction, an order, a comparison, a quantifier or a
 qualitative size ("falls", "the highest", "more than", "every", "near chance")
-is found by the word patterns of TRIGGERS below. Each such sentence of a page
+is found by the word patterns of sitebuild.coverage.TRIGGERS. Each such sentence of a page
 must either
 
 * name the claims that back it: {claim}`claim_name` (several: space-separated,
@@ -28,30 +28,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .sentences import Sentence, sentences
+from . import coverage
+from .coverage import TRIGGERS, caught, triggers  # noqa: F401 (the audit's words, re-exported)
+from .sentences import Sentence, _mask as _masked, _plain as _plain_text, sentences
 
-# What a sentence states, and the words that state it. Matched case-insensitively on the sentence's plain
-# text (roles, code and math masked). The list errs towards asking: a sentence about the method says so.
-TRIGGERS: dict[str, str] = {
-    "a direction": r"ris(?:e|es|en|ing)|rose|fall(?:s|en|ing)?|fell|drops?|dropped|dropping|grows?|grown|growing|grew|"
-                   r"shrinks?|shrank|shrinking|climbs?|climbed|increas\w*|decreas\w*|declin\w*|jumps?|jumped|"
-                   r"doubl(?:e|es|ed|ing)|halv(?:e|es|ed|ing)|tripl\w*|improv\w*|worsen\w*|peaks?|peaked|recover\w*",
-    "a comparison": r"more|less|fewer|than|higher|lower|larger|smaller|bigger|greater|better|worse|faster|slower|"
-                    r"cheaper|dearer|costlier|longer|shorter|stronger|weaker|above|below|exceed\w*|beats?|"
-                    r"outperform\w*|ahead|behind|same|equal(?:ly|s)?|identical|similar(?:ly)?|unlike|instead|"
-                    r"overtak\w*|catch(?:es)? up",
-    "an order": r"most|least|highest|lowest|largest|smallest|biggest|greatest|best|worst|fastest|slowest|cheapest|"
-                r"longest|shortest|strongest|weakest|ranks?|ranked|favourite|winner|wins?",
-    "a quantifier": r"every|all|none|nothing|never|always|only|no (?:better|worse|more|less|single|one|head|model|"
-                    r"other|sample|story)",
-    "a qualitative size": r"near(?:ly)?|close to|almost|hardly|barely|roughly|approximately|mostly|much|many|few|"
-                          r"little|tiny|huge|sharp(?:ly)?|steep(?:ly)?|smooth(?:ly)?|sudden(?:ly)?|gradual(?:ly)?|"
-                          r"slight(?:ly)?|strong(?:ly)?|clear(?:ly)?|decisive(?:ly)?|dominan\w*|chance|coin|ties?|"
-                          r"tied|constant|flat|linear(?:ly)?|quadratic(?:ally)?|exponential(?:ly)?|negligible|"
-                          r"significant(?:ly)?|margin|confident(?:ly)?|sure|exactly|several|enough|even(?:ly)?|"
-                          r"uniform(?:ly)?|half|twice|majority|minority|rarely|often|usually|seldom",
-}
-_TRIGGER = {what: re.compile(rf"(?<![\w-])(?:{words})(?![\w-])", re.I) for what, words in TRIGGERS.items()}
 MARKS = ("method", "design", "general")  # the reasons {about} accepts
 
 
@@ -87,12 +67,6 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def triggers(text: str) -> list[str]:
-    """The comparing words of a sentence's plain text, in order of appearance."""
-    found = [(m.start(), m.group().lower()) for pattern in _TRIGGER.values() for m in pattern.finditer(text)]
-    return [w for _, w in sorted(found)]
-
-
 def claim_names(sentence: Sentence) -> list[str]:
     return [name for content in sentence.role_contents("claim") for name in content.split()]
 
@@ -105,12 +79,39 @@ def quote(sentence: Sentence, width: int = 120) -> str:
     return f'"{text if len(text) <= width else text[:width - 1] + "…"}"'
 
 
-def audit_page(path: str, text: str, known_claims: set[str] | None) -> PageAudit:
-    """Bound and marked sentences of one page, and a finding for every sentence that is neither.
+def glued(sentence: Sentence) -> list[str]:
+    """The names of the glued values a sentence prints ({glue:text}`name:spec`)."""
+    return [content.split(":")[0] for name, content in sentence.roles if name.startswith("glue")]
 
-    `known_claims`: every claim name there is (None: names are not checked, as in a project without claims).
+
+def clauses(sentence: Sentence) -> list[tuple[str, list[str]]]:
+    """A bound sentence's clauses (split at semicolons) with the claims each rests on: its own roles, or, for a
+    clause without one, every claim of the sentence; a clause marked {about} and bound to no claim is left out.
+    Words mentioned (*rise*) are masked: they state nothing."""
+    masked, _ = _masked(sentence.source)
+    cuts = [0] + [m.end() for m in re.finditer(r";\s", masked)] + [len(masked)]
+    out = []
+    for a, b in zip(cuts, cuts[1:]):
+        part = sentence.source[a:b]
+        own = [n for c in re.findall(r"\{claim\}`([^`]*)`", part) for n in c.split()]
+        if not own and "{about}`" in part:
+            continue  # a clause marked as method, design or general rests on no claim
+        mentions = coverage.MENTION.sub("\u2058", sentence.source[a:b])
+        out.append((_plain_text(mentions), own or claim_names(sentence)))
+    return out
+
+
+def audit_page(path: str, text: str, known_claims: dict[str, str] | set[str] | None,
+               subjects: coverage.Subjects = coverage.NO_SUBJECTS, settings: frozenset[str] = frozenset()) -> PageAudit:
+    """Bound and marked sentences of one page, and a finding for every sentence that is neither, that says what
+    its claims do not, or that is marked but cites computed values.
+
+    `known_claims`: every claim there is, {name: statement} (a set of names: names are checked, what the claims
+    cover is not; None: neither, as in a project without claims). `subjects`: the page's lesson's subjects;
+    `settings`: the glued values that are settings (chosen, not computed), which a marked sentence may cite.
     """
     result = PageAudit(path)
+    statements = known_claims if isinstance(known_claims, dict) else None
     for s in sentences(text):
         if s.heading == 1:
             continue  # the page's title names it
@@ -123,8 +124,23 @@ def audit_page(path: str, text: str, known_claims: set[str] | None) -> PageAudit
             result.findings.append(Finding(path, s.line, f"no claim is called {n!r}: {quote(s)}"))
         if names:
             result.bound.append((s, names))
+            if statements is not None and not unknown:
+                gaps = [g for part, claims in clauses(s)
+                        for g in coverage.uncovered(part, [statements[n] for n in claims], subjects)]
+                if gaps:
+                    result.findings.append(Finding(
+                        path, s.line, f"{quote(s)} rests on claim{'s' if len(names) > 1 else ''} {', '.join(names)}, "
+                                      f"which {'do' if len(names) > 1 else 'does'} not cover: "
+                                      f"{'; '.join(dict.fromkeys(gaps))}"))
         elif marks:
             result.marked[marks[0]] += 1
+            computed = [g for g in glued(s) if g not in settings]
+            digits = [m.group() for m in coverage.DIGITS_WRITTEN.finditer(s.plain)]
+            if computed or digits:
+                cited = ", ".join(dict.fromkeys(computed + digits))
+                result.findings.append(Finding(
+                    path, s.line, f"{quote(s)} is marked {{about}}`{marks[0]}` but cites computed values ({cited}): "
+                                  "a sentence about computed values rests on a claim ({claim}`name`)"))
         else:
             words = triggers(s.plain)
             if words:
@@ -135,15 +151,28 @@ def audit_page(path: str, text: str, known_claims: set[str] | None) -> PageAudit
     return result
 
 
-def known_claim_names() -> set[str] | None:
-    """Every claim of every lesson (compute.checks.claim_lessons), or None in a project without them."""
+def known_claim_names() -> dict[str, str] | set[str] | None:
+    """Every claim of every lesson with its statement (compute.checks.claim_statements), its names only in a
+    project whose compute has no statements, or None in a project without claims."""
     try:
         checks = importlib.import_module("compute.checks")
     except ModuleNotFoundError as exc:
         if exc.name in ("compute", "compute.checks"):
             return None
         raise
+    if hasattr(checks, "claim_statements"):
+        return checks.claim_statements()
     return set(checks.claim_lessons()) if hasattr(checks, "claim_lessons") else None
+
+
+def page_subjects(root: Path) -> dict[str, tuple[coverage.Subjects, frozenset[str]]]:
+    """{page path: (its lesson's subjects, its settings)} from the lesson records (none in a project without)."""
+    from .lessonlist import records
+    out = {}
+    for r in records(root):
+        subjects = coverage.Subjects(getattr(r, "subjects", None) or {}, getattr(r, "wholes", None) or {})
+        out[f"posts/{r.page}.md"] = (subjects, frozenset(getattr(r, "settings", None) or ()))
+    return out
 
 
 def audited_pages(root: Path) -> list[Path]:
@@ -209,7 +238,12 @@ def unlisted_pages(root: Path) -> list[str]:
 
 def audit_pages(root: Path, paths: list[Path], known: set[str] | None) -> list[PageAudit]:
     """Each page's audit; the landing page's includes the lesson list its records write."""
-    audits = [audit_page(p.relative_to(root).as_posix(), page_text(p, root), known) for p in paths]
+    lessons = page_subjects(root)
+    audits = []
+    for p in paths:
+        rel = p.relative_to(root).as_posix()
+        subjects, settings = lessons.get(rel, (coverage.NO_SUBJECTS, frozenset()))
+        audits.append(audit_page(rel, page_text(p, root), known, subjects, settings))
     for a in audits:
         if a.path == "index.md":
             listed = record_audit(root, known)
@@ -309,7 +343,8 @@ def main(argv: list[str] | None = None) -> int:
                 words, names, marks = triggers(s.plain), claim_names(s), s.role_contents("about")
                 if words or names or marks:
                     binding = " ".join(names) or (f"[{marks[0]}]" if marks else "UNBOUND")
-                    print(f"{a.path}:{s.line}: {binding}: {quote(s, 150)}")
+                    why = "; ".join(caught(s.plain))
+                    print(f"{a.path}:{s.line}: {binding}: {quote(s, 150)}{f' [{why}]' if why else ''}")
         for f in a.findings:
             print(f"error: {f}")
         print(a.summary())

@@ -3,7 +3,7 @@
 A page's prose is what a reader reads: paragraphs, list items, headings and
 table rows. Front matter, code cells, fenced code, display math (`$$`) and
 label lines (`(name)=`) are not prose. A paragraph is split into sentences at
-`.`, `!` or `?` followed by a space and a capital (or markup that starts one);
+`.`, `!` or `?` followed by a space and a capital (or markup, a code span or a role that starts one);
 the full stops of `e.g.`, `i.e.`, `cf.`, `etc.` and `vs.` end nothing, and
 nothing inside a role, a code span or inline math splits a sentence.
 
@@ -29,8 +29,9 @@ PROSE_DIRECTIVES = {"{note}", "{tip}", "{important}", "{warning}", "{admonition}
                     "{list-table}", "{epigraph}", "{sidebar}", "{topic}"}
 ABBREVIATIONS = ("e.g.", "i.e.", "cf.", "etc.", "vs.", "approx.", "Fig.", "Sec.", "No.", "et al.")
 # A sentence ends at . ! or ? (after any closing quote or bracket), then whitespace and a sentence start.
-_END = re.compile(r"[.!?][\"'”’)*_]*\s+(?=[\"'“‘(*_\[]*[A-Z0-9\u00c0-\u024f{$])")
+_END = re.compile(r"[.!?][\"'”’)*_]*\s+(?=[\"'“‘(*_\[]*[A-Z0-9\u00c0-\u024f{$`\u2058])")
 PLACEHOLDER = "\u2058"  # what a role's or a formula's text becomes in `plain`: a word the audit never matches
+GLUED = "\u2042"        # what a glued value ({glue:text}`name`) becomes in `plain`: a number, for the audit
 
 
 @dataclass(frozen=True)
@@ -125,8 +126,9 @@ def _mask(text: str) -> tuple[str, list[tuple[str, str]]]:
 
 
 def _plain(source: str) -> str:
-    """What the audit reads: roles, code and math as one placeholder each, links as their text, no tags."""
-    out = ROLE.sub(PLACEHOLDER, source)
+    """What the audit reads: glued values as GLUED, other roles, code and math as PLACEHOLDER, links as their
+    text, no tags."""
+    out = ROLE.sub(lambda m: GLUED if m["name"].startswith("glue") else PLACEHOLDER, source)
     out = CODE.sub(PLACEHOLDER, out)
     out = INLINE_MATH.sub(PLACEHOLDER, out)
     out = LINK.sub(lambda m: m["text"], out)

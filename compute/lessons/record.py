@@ -44,6 +44,14 @@ class Lesson:
     site_files: Callable[[], dict[str, bytes]] = _no_files   # files the page needs under site/ (_static/...)
     widgets: Callable[[], dict] = _no_widgets   # {name: compute.present.widgets.Widget}: the page's figures
     values: Callable[[], dict[str, object]] = _no_values  # the numbers and words its prose cites ({glue:text}`name`)
+    # What its sentences compare, by group: {group: {name: (spelling, ...)}}; a claim's statement and a sentence
+    # bound to it are read for these names (sitebuild.coverage): a sentence names no subject its claims do not.
+    subjects: dict[str, dict[str, tuple[str, ...]]] = None
+    # Spellings that name several subjects at once ("both transformers": one-head and four-head).
+    wholes: dict[str, tuple[str, ...]] = None
+    # The glued values that are settings, chosen rather than computed (a learning rate, a window's width): a
+    # sentence marked {about}`method` or `design` may cite these, never a computed value.
+    settings: tuple[str, ...] = ()
     package: str = ""              # the lesson package's name (byhand, story, ...): set by compute.checks
 
     def __post_init__(self):

@@ -160,3 +160,32 @@ def test_a_planted_unbound_comparison_stops_the_build_naming_file_and_line(built
     assert tree_digest(root / "site") == before
     lesson.write_text(lesson.read_text().replace("every build.", "every build {about}`method`."))
     assert _build(root).returncode == 0
+
+
+@pytest.mark.parametrize("planted, says", [
+    # bound to a claim that checks something else: the claim says "below", the sentence "rises with every"
+    ("The share rises with every build {claim}`share_below_limit`.",
+     '"The share rises with every build." rests on claim share_below_limit, which does not cover: rises (rises); '
+     "every (every)"),
+    # a false comparison marked as method: numbers set against each other are never method
+    ("The share is 0.9 against 0.4 {about}`method`.",
+     '"The share is 0.9 against 0.4." is marked {about}`method` but cites computed values (0.9 against 0.4)'),
+    # a computed value glued into a sentence marked as design
+    ("The share is {glue:text}`share:.1%` by design {about}`design`.",
+     '"The share is <share> by design." is marked {about}`design` but cites computed values (share)'),
+    # a word of comparison the first word list missed
+    ("The share dwarfs the limit.", 'unbound comparison (dwarfs) in "The share dwarfs the limit."'),
+])
+def test_a_planted_sentence_its_claims_do_not_cover_stops_the_build(built, tmp_path, planted, says):
+    good, _ = built
+    root = tmp_path / "copy"
+    shutil.copytree(good, root, symlinks=True)
+    lesson = root / "posts" / "lesson.md"
+    lesson.write_text(lesson.read_text() + f"\n{planted}\n")
+    before = tree_digest(root / "site")
+    proc = _build(root)
+    assert proc.returncode == 1
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("error: ")]
+    line = len(LESSON.splitlines()) + 2
+    assert len(errors) == 1 and errors[0].startswith(f"error: posts/lesson.md, line {line}: {says}"), proc.stderr
+    assert tree_digest(root / "site") == before

@@ -300,3 +300,12 @@ def test_hover_and_summary_numbers_never_round_to_a_bound_they_are_not():
                 position.prefix_figure(), prediction.last_position_figure()):
         assert all("%{y:" not in (t.hovertemplate or "") and "%{x:" not in (t.hovertemplate or "") for t in fig.data)
     assert fmt(0.99997, 3) == "0.99997" and "1.000" not in fmt(0.99997, 3)
+
+
+def test_scores_that_are_all_equal_break_the_shift_and_scaling_claim(monkeypatch):
+    """A flat row of scores: dividing it changes no weight and shrinks no difference, and the claim says so."""
+    from compute.lessons.byhand import claims as byhand_claims
+    assert byhand_claims.shift_keeps_weights_scaling_changes_them().holds
+    monkeypatch.setattr(scaling, "STABLE_SCORES", np.full_like(np.asarray(scaling.STABLE_SCORES, dtype=float), 2.0))
+    outcome = byhand_claims.shift_keeps_weights_scaling_changes_them()
+    assert not outcome.holds and "score spread 0.000 -> 0.000" in outcome.evidence

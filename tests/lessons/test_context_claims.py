@@ -124,3 +124,13 @@ def test_the_bench_memory_record_sees_the_averaging_matrix_and_no_score_matrix(T
     assert a["largest_bytes"] == square and a["allocated_bytes"] >= 3 * square and a["peak_bytes"] >= 2 * square
     assert k["largest_bytes"] < square
     assert t["largest_bytes"] < square
+
+
+def test_an_output_projection_that_adds_no_work_breaks_the_lower_share_claim(monkeypatch):
+    from compute.lessons.context.states import scale
+    real = scale.scale_rows()
+    assert claims.the_output_projection_lowers_the_share().holds
+    same = [{**r, "attention_share_with_output": r["attention_share"]} for r in real]   # the output counted as nothing
+    monkeypatch.setattr(claims, "scale_rows", lambda: same)
+    outcome = claims.the_output_projection_lowers_the_share()
+    assert not outcome.holds and "with the output" in outcome.evidence

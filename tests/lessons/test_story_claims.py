@@ -73,3 +73,15 @@ def test_claims_fail_when_the_name_head_is_silenced(silenced):
                           env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == {**{name: False for name in NAME_HEAD}, "mlp_is_a_coin_between_two_names": True}
+
+
+def test_the_top_k_claim_fails_when_the_kept_words_hold_everything_or_are_not_the_likeliest(monkeypatch):
+    from compute.lessons.story import claims_heads
+    from compute.lessons.story.states import explain
+    real = explain.top_k_example()
+    assert claims_heads.top_k_divides_by_the_kept_share().holds
+    for damaged in ({**real, "share": 1.0, "p": [p / real["share"] for p in real["p"]]},   # nothing dropped
+                    {**real, "next_p": max(real["p"]) + 0.01}):                              # a dropped word likelier
+        monkeypatch.setattr(explain, "top_k_example", lambda k=None, d=damaged: d)
+        outcome = claims_heads.top_k_divides_by_the_kept_share()
+        assert not outcome.holds and "share" in outcome.evidence

@@ -3,10 +3,20 @@
 import pytest
 
 from sitebuild.audit import (
-    AuditError, MARKS, audit_page, audit_site, failed_claims, locate_failed_claims, triggers,
+    AuditError, MARKS, audit_page, audit_site, caught, failed_claims, locate_failed_claims, triggers,
 )
+from sitebuild.coverage import Subjects, uncovered
 
 KNOWN = {"loss_falls", "near_chance"}
+# What each claim says it checks, as a lesson's Registry holds it.
+STATEMENTS = {
+    "loss_falls": "Validation loss falls from the MLP to the one-head to the four-head model at every step.",
+    "near_chance": "Beyond its window the MLP is within 0.05 of chance.",
+    "objects_fall": "For both transformers, object accuracy falls at every step from 9–16 tokens back to 33–64.",
+    "share_small": "The share is below 0.1.",
+}
+MODELS = Subjects({"models": {"MLP": ("MLP",), "one-head": ("one-head",), "four-head": ("four-head",)}},
+                  {"transformers": ("one-head", "four-head")})
 
 
 @pytest.mark.parametrize("sentence, word", [
@@ -103,3 +113,80 @@ def test_a_failing_claim_bound_to_no_sentence_keeps_its_message(tmp_path):
 def test_the_page_title_is_not_audited_but_other_headings_are():
     audit = audit_page("p.md", "# The cost of a longer context\n\n## 2. Costs grow\n", KNOWN)
     assert [(f.line, "(grow)" in f.problem) for f in audit.findings] == [(3, True)]
+
+
+
+# ------------------------------------------------------------------ what a bound sentence says, against its claims
+
+def findings(page: str, subjects=MODELS, settings=frozenset()) -> list[str]:
+    return [f.problem for f in audit_page("posts/x.md", page, STATEMENTS, subjects, settings).findings]
+
+
+def test_a_sentence_bound_to_a_claim_that_checks_the_other_direction_is_refused():
+    (problem,) = findings("The loss rises with every head added {claim}`loss_falls`.\n")
+    assert problem.startswith('"The loss rises with every head added." rests on claim loss_falls, which does not '
+                              "cover: rises (rises)")
+    assert findings("The loss falls with every head added {claim}`loss_falls`.\n") == []
+
+
+def test_a_sentence_whose_subject_its_claims_do_not_cover_is_refused():
+    """Naming no model, the sentence speaks of all three; its claim checks the two transformers."""
+    (problem,) = findings("Objects fall at every step from 9–16 to 33–64 tokens back {claim}`objects_fall`.\n")
+    assert "every model (the sentence names none; its claims cover only four-head, one-head)" in problem
+    assert findings("For both transformers, objects fall at every step from 9–16 to 33–64 tokens back "
+                    "{claim}`objects_fall`.\n") == []
+    (named,) = findings("The MLP's objects fall at every step from 9–16 to 33–64 tokens back {claim}`objects_fall`.\n")
+    assert "MLP (its claims are about four-head, one-head)" in named
+
+
+def test_a_range_the_claims_do_not_state_is_refused():
+    (problem,) = findings("For both transformers, objects fall at every step from 1–8 to 33–64 tokens back "
+                          "{claim}`objects_fall`.\n")
+    assert "the range 1–8 to 33–64" in problem
+
+
+def test_each_clause_rests_on_its_own_claims_and_a_marked_clause_on_none():
+    page = ("The loss falls at every step {claim}`loss_falls`; the MLP is near chance beyond its window "
+            "{claim}`near_chance`.\n")
+    assert findings(page) == []
+    page = "The loss falls at every step {claim}`loss_falls`; every model reads the same tokens {about}`design`.\n"
+    assert findings(page) == []
+
+
+@pytest.mark.parametrize("sentence", [
+    "Attention outdoes the MLP.", "The head takes the lion's share of the weight.", "The cache dwarfs the model.",
+    "The MLP trails the transformers.", "It is a fraction of the cost.", "Four heads edge out one.",
+    "The cache is sixfold faster.", "Accuracy is 0.9 against 0.4.", "The share went from 0.025 to 0.033.",
+    "Object accuracy 0.53 vs 0.02.", "The time does not depend on T.",
+])
+def test_the_grown_word_list_catches_each_planted_comparison(sentence):
+    assert triggers(sentence), sentence
+    (problem,) = findings(f"# T\n\n{sentence}\n")
+    assert problem.startswith("unbound comparison (")
+    assert caught(sentence)  # --list says why
+
+
+def test_list_says_why_a_sentence_is_caught():
+    assert caught("Attention dwarfs averaging, 0.9 against 0.4.") == [
+        "a comparison: dwarfs", "two numbers set against each other: 0.9 against 0.4"]
+
+
+def test_a_marked_sentence_may_cite_settings_but_no_computed_value_or_comparison():
+    (digits,) = findings("The share is 0.9 against 0.4 {about}`method`.\n")
+    assert "is marked {about}`method` but cites computed values (0.9 against 0.4)" in digits
+    (glued,) = findings("We train at rate {glue:text}`lr` to loss {glue:text}`loss:.2f` {about}`method`.\n",
+                        settings=frozenset({"lr"}))
+    assert "cites computed values (loss)" in glued
+    assert findings("We train at rate {glue:text}`lr` {about}`method`.\n", settings=frozenset({"lr"})) == []
+
+
+def test_a_claim_implies_what_follows_from_it():
+    assert uncovered("Attention is the cheapest, cheaper than averaging.", ["Attention is the cheapest of all."]) == []
+    assert uncovered("It is nearly chance.", ["It is within 0.05 of chance."]) == []
+    assert uncovered("Nothing moves.", ["Both distributions are the same."]) == []
+    assert uncovered("It rises.", ["It is the largest."]) == ["rises (rises)"]
+
+
+def test_words_mentioned_state_nothing():
+    assert uncovered("After *the*, the model says *rise* or *fall*.", ["Position 0 splits evenly."]) == []
+    assert uncovered("It says rise.", ["Position 0 splits evenly."]) == ["rises (rise)"]

@@ -39,4 +39,8 @@ LESSON = Lesson(
           scaling, the final prediction, and positions {about}`method`.""",
     models="one model set by hand, every number chosen to be read {about}`design`",
     claim_results=claim_results, preflight=preflight, widgets=widgets, values=prose_values,
+    # the hand-set model's sizes and the lesson's chosen sentences, positions and slider ranges
+    settings=("s02_shared_tail", "s02_tail", "s02_vocab_size", "s02_d_model", "s02_T", "s02_bank_pos", "s03_last_pos",
+              "s04_V", "s04_d", "s04_H", "s06_n_topics", "s07_n_T", "s07_T_low", "s07_T_high", "s07_T_default",
+              "s08_d_k", "s08_d_v", "s10_n_steps", "s11_d_v", "s12_divisor_dk", "s12_dk_max", "s12_n_pairs"),
 )

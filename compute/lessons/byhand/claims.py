@@ -69,7 +69,8 @@ def bank_reads_cheque_and_deposited_in_B():
     return Outcome(two == {"cheque", "deposited"}, f"two largest on {sorted(two)}: {np.sort(a)[-2:].round(4).tolist()}")
 
 
-@claim("Bank's update Δe_7 raises the water feature in A and the finance feature in B.")
+@claim("Bank's update Δe_7 is different in the two sentences: it raises the water feature in A and the finance "
+       "feature in B.")
 def update_follows_context():
     dA = attend(m.rows(m.sentence("A")).e).dE[m.BANK - 1]
     dB = attend(m.rows(m.sentence("B")).e).dE[m.BANK - 1]
@@ -207,7 +208,8 @@ def bank_message_follows_context():
     return Outcome(mA[0] > mA[1] and mB[1] > mB[0], f"m_7 in A = {mA.round(4).tolist()}, in B = {mB.round(4).tolist()}")
 
 
-@claim("W_O copies water news into water and finance news into finance: Δe_7 leaves thing and grammar at zero.")
+@claim("W_O copies water news into water and finance news into finance and writes nothing into thing or grammar: "
+       "Δe_7 leaves them at zero.")
 def w_o_writes_only_topic_features():
     bad = []
     for k in "AB":
@@ -249,13 +251,17 @@ def divisor_flattens_weights():
                        f"(÷{scaling.DIVISORS[-1]:g}); smallest from {lows[0]:.4f} to {lows[-1]:.4f}")
 
 
-@claim("Adding a constant to every score leaves the softmax weights unchanged; dividing the scores changes them.")
+@claim("Adding a constant to every score leaves the softmax weights unchanged; dividing the scores by 2 shrinks "
+       "their differences and changes the weights.")
 def shift_keeps_weights_scaling_changes_them():
     r = scaling.stable_rows()
     s = scaling.STABLE_SCORES
     shift_gap = np.abs(r["stable on shifted"] - r["stable: max subtracted"]).max()
     scale_gap = np.abs(r["scaled: s ÷ 2"] - softmax(s)).max()
-    return Outcome(shift_gap < 1e-12 and scale_gap > 1e-2, f"shift changes weights by {shift_gap:.2g}; ÷2 by {scale_gap:.4f}")
+    spread, halved = np.ptp(s), np.ptp(np.asarray(s) / 2)
+    return Outcome(shift_gap < 1e-12 and scale_gap > 1e-2 and halved < spread,
+                   f"shift changes weights by {shift_gap:.2g}; ÷2 by {scale_gap:.4f}; score spread {spread:.3f} -> "
+                   f"{halved:.3f}")
 
 
 @claim("As the prefix grows, a raw index leaves every earlier feature unchanged, while index ÷ length changes all of them.")
@@ -271,8 +277,8 @@ def length_scaling_changes_earlier_features():
                    f"index changed at T={bad_index or 'none'}; i/T kept a value at T={unchanged_div or 'none'}")
 
 
-@claim("With sine/cosine positions and the same gap, u·v and p_i·p_j stay fixed while the cross terms, and so "
-       "the total score, change with the absolute position.")
+@claim("With sine/cosine positions and the same gap in every row, u·v and p_i·p_j stay fixed while the cross "
+       "terms, and so the total score, change with the absolute position.")
 def additive_cross_terms_depend_on_absolute_position():
     rows = np.array([r[1:] for r in positions.cross_term_rows()])
     fixed = np.ptp(rows[:, 0]) < 1e-12 and np.ptp(rows[:, 3]) < 1e-12

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..record import Lesson
+from .subjects import SUBJECTS, WHOLES
 
 
 def claim_results():
@@ -40,4 +41,7 @@ LESSON = Lesson(
           to the sizes of GPT-2 and GPT-3 {about}`method`.""",
     models="operation counts for three ways of reading a context, and timings of Part III's four-head model with and without a KV cache {about}`method`",
     claim_results=claim_results, preflight=preflight, widgets=widgets, values=prose_values,
+    subjects=SUBJECTS, wholes=WHOLES,
+    settings=("T", "d", "T_min", "T_max", "small_T", "large_T", "c_from", "crossover", "rc_short", "rc_T", "four_T",
+              "gpt_vocab", "gpt3_context", "gpt2_context", "slope_low", "slope_high", "where"),
 )

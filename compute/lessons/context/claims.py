@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 from ...claims import Outcome, Registry, trend
-from ...costs import GPT3, MIXERS, costs, kv_cache_bytes
+from ...costs import GPT2_SMALL, GPT3, MIXERS, costs, kv_cache_bytes
 from ...published.story import FOUR_HEAD, MLP, load
 from ...published.timings import timings
 from .states.growth import (KEPT, LARGE_T, LENGTHS, RUNNING, SHOWN_D, SHOWN_T, SMALL_T, at, build_per_byte_ratio,
@@ -68,7 +68,8 @@ def training_costs_three_forward_passes():
                    f"averaging's training / forward: {falling.evidence}")
 
 
-@claim("The KV cache the four-head story model allocates holds exactly 2 × n_layer × T × d_model numbers.")
+@claim("Attention's KV cache, as a story model allocates it, holds a key and a value of every earlier token: "
+       "exactly 2 × n_layer × T × d_model numbers.")
 def kv_cache_bytes_equal_the_formula():
     model = load(FOUR_HEAD).model
     cfg = model.cfg
@@ -92,7 +93,7 @@ def attention_parameters_do_not_depend_on_T():
     return Outcome(len(set(p)) == 1, f"parameters at each T: {', '.join(f'{x:,}' for x in p)}")
 
 
-@claim(f"At T = {SHOWN_T}, d = {SHOWN_D}, a new token with the KV cache counts at most 1/{CACHE_CUT} of the "
+@claim(f"At T = {SHOWN_T}, d = {SHOWN_D}, a new attention token with the KV cache counts at most 1/{CACHE_CUT} of the "
        "multiply-adds of reading everything again, which costs as much as a whole forward pass; recomputing only "
        "what the new token needs (every key and value, its own query) costs less than reading everything again "
        "and more than the cache.")
@@ -130,8 +131,8 @@ def cached_token_count_grows_like_T():
                    f"step slopes {rising.evidence}; fitted from {LARGE_T}: {fitted:.3f}")
 
 
-@claim(f"By count, averaging's forward pass is the cheapest of the three at every T from {LENGTHS[0]} to "
-       f"{LENGTHS[-1]} (d = {D}).")
+@claim(f"By count, averaging's forward pass is the cheapest of the three, below attention's and concatenation's, at "
+       f"every T from {LENGTHS[0]} to {LENGTHS[-1]} (d = {D}).")
 def averaging_is_cheapest_by_count():
     f = {m: counted(m, "forward", D) for m in MIXERS}
     ok = all(f["average"][i] < min(f["attend"][i], f["concatenate"][i]) for i in range(len(LENGTHS)))
@@ -171,7 +172,7 @@ def attention_time_grows_slower_than_its_count():
 
 
 @claim(f"Attention's forward pass does more counted multiply-adds per second at the longest context than at "
-       f"T = {SMALL_T}.")
+       f"T = {SMALL_T}: its time grows more slowly than its count.")
 def large_products_run_faster_per_mac():
     T = longest("attend", "forward")
     small, large = macs_per_second("attend", SMALL_T), macs_per_second("attend", T)
@@ -211,8 +212,8 @@ def averaging_allocates_its_matrix_every_call():
                    f"{_square_bytes(T):,}")
 
 
-@claim(f"At every T measured from {LARGE_T} up, no block that attention's timed forward pass allocates is as large "
-       "as a T × T matrix of 32-bit numbers: the scores are never stored whole.")
+@claim(f"At every T measured from {LARGE_T} up, the largest block that attention's timed forward pass allocates is "
+       "smaller than a T × T matrix of 32-bit numbers: the scores are never stored whole.")
 def attention_stores_no_score_matrix():
     T, big = measured("attend", "forward")
     T, big = zip(*[(t, record("attend", "forward", t, "largest_bytes")) for t in T if t >= LARGE_T])
@@ -303,7 +304,8 @@ def the_cache_gains_less_than_its_count():
     return Outcome(COUNT_GAP * m <= c, f"at T = {T}: measured {m:.2f} times, counted {c:.1f} times")
 
 
-@claim(f"At T = {rc.SHORT} recomputing what a new token needs is no slower than the cache.")
+@claim(f"At T = {rc.SHORT} the cache saves nothing at all: recomputing what a new token needs is no slower than "
+       "the cache.")
 def short_contexts_gain_nothing_from_the_cache():
     r, c = rc.seconds(rc.RECOMPUTED, rc.SHORT), rc.seconds(rc.CACHED, rc.SHORT)
     return Outcome(r <= c, f"at T = {rc.SHORT}: recomputing {r * 1e3:.4f} ms, cache {c * 1e3:.4f} ms")
@@ -329,7 +331,7 @@ def running_sum_is_flat():
     return _flat("average", "token cached")
 
 
-@claim(f"The story MLP's time per new token does not grow with T: |slope| below {FLAT}, the slowest at most "
+@claim(f"The story MLP's time per new token stays flat as T grows: |slope| below {FLAT}, the slowest at most "
        f"{FLAT_SPREAD:g} times the fastest.")
 def mlp_time_is_flat():
     return _flat(MLP, "token uncached")
@@ -362,6 +364,16 @@ def at_scale_memory_before_arithmetic():
     last = rows[-1]
     return Outcome(cache.holds and share.holds and last["name"] == GPT3.name and last["attention_share"] < SMALL_SHARE,
                    f"cache bytes {cache.evidence}; share {share.evidence}")
+
+
+@claim("Counting the output projection onto the vocabulary too, the share of a new token's multiply-adds spent "
+       "reading the context is lower still, for GPT-2 small and for GPT-3.")
+def the_output_projection_lowers_the_share():
+    rows = {r["name"]: r for r in scale_rows()}
+    lower = {n: (rows[n]["attention_share_with_output"], rows[n]["attention_share"])
+             for n in (GPT2_SMALL.name, GPT3.name)}
+    return Outcome(len(lower) >= 2 and all(w < wo for w, wo in lower.values()),
+                   "; ".join(f"{n}: {w:.4f} with the output, {wo:.4f} without" for n, (w, wo) in lower.items()))
 
 
 def check_all():

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..record import Lesson
+from .subjects import SUBJECTS, WHOLES
 
 
 def claim_results():
@@ -46,4 +47,13 @@ LESSON = Lesson(
           what they write, and what each head does {about}`method`.""",
     models="a window MLP, a one-head and a four-head transformer trained here on generated stories, and the four-head recipe from a second seed {about}`method`",
     claim_results=claim_results, preflight=preflight, widgets=widgets, values=prose_values, site_files=site_files,
+    subjects=SUBJECTS, wholes=WHOLES,
+    # the generator's and the corpus's sizes (fixed by the generator's settings and its seed), the models' shapes,
+    # the training recipe and the sampler's settings: chosen, not measured
+    settings=("n_templates", "n_names", "n_objects", "n_colours", "n_places", "n_recalls", "n_train", "n_val",
+              "train_tokens", "tokens_per_story", "n_held_families", "held_families", "n_held_out", "n_hand",
+              "n_hand_probes", "d_four", "heads_four", "layers_four", "ln_eps", "n_heads_total", "lr", "batch",
+              "budget_millions", "weight_decay", "warmup", "lr_end", "window", "mlp_hidden", "context",
+              "temperature", "topk_k", "n_samples", "cast_limit", "colour_limit", "role_stories", "second_seed",
+              "d_one", "ln_d", "weights_mb"),
 )

@@ -78,7 +78,7 @@ def one_head_beats_a_coin_between_two_names():
 
 
 @claim(f"The four-head model picks the right one of two mentioned names best, at least {AHEAD} more often than the "
-       "one-head, yet still wrong at least one time in five.")
+       "one-head, yet not always: it is wrong at least one time in five.")
 def four_heads_name_the_friend():
     four, one = _score(FOUR, "name among mentioned"), _score(ONE, "name among mentioned")
     return Outcome(four - one >= AHEAD and four <= 0.8, f"four heads {four:.4f}, one head {one:.4f}")
@@ -100,8 +100,9 @@ def copying_appears_suddenly():
                                         f"{j['after']:.3f} at {j['to_tokens']:,}")
 
 
-@claim(f"The one-head model's object accuracy starts near chance (within {NEAR_CHANCE}, past the first point of its "
-       f"curve), then settles within {SETTLED} of its final value after at most {SHORT_STRETCH} of the budget more.")
+@claim(f"The one-head model's object accuracy stays near chance (within {NEAR_CHANCE}, past the first point of its "
+       f"curve) for a while, then climbs and settles within {SETTLED} of its final value after at most "
+       f"{SHORT_STRETCH} of the budget more.")
 def copying_is_learned_in_a_short_stretch():
     ph = ev.learning_phases(ONE, "object", NEAR_CHANCE, SETTLED)
     if not ph["flat_until"]:
@@ -142,14 +143,14 @@ def objects_fall_from_9_to_64_tokens():
     return _falls(TRANSFORMERS, "object", slice(1, 4))
 
 
-@claim("The story models' context holds the longest story, end-of-story marker included.")
+@claim("The transformers' context holds the longest story, end-of-story marker included.")
 def context_holds_every_story():
     longest, context = ev.longest_story(), load(FOUR).config.context
     return Outcome(longest <= context, f"longest story {longest} tokens, context {context}")
 
 
-@claim("Splitting the width into heads costs no parameters: the four-head attention has as many as one head of the "
-       "same width.")
+@claim("Splitting the width into heads costs no parameters: attention with four heads has as many as one head of "
+       "the same width.")
 def splitting_the_width_costs_nothing():
     model, d = load(FOUR).model, load(FOUR).config.d_model
     four = sum(p.numel() for p in model.blocks[0].attn.parameters())
@@ -158,7 +159,7 @@ def splitting_the_width_costs_nothing():
 
 
 @claim(f"In generated stories the four-head model keeps its cast (no more names than a training story has) more "
-       f"often than both other models, by at least {KEEPS_CAST}.")
+       f"often than the one-head model and the MLP, by at least {KEEPS_CAST}.")
 def four_heads_keep_their_cast():
     c = samples.all_counts()
     four = c["four-head"].cast_kept
@@ -166,8 +167,8 @@ def four_heads_keep_their_cast():
                    ", ".join(f"{k} {v.cast_kept:.3f}" for k, v in c.items()))
 
 
-@claim("The MLP's samples are shorter than either transformer's, yet name more distinct children each, and more than "
-       "twice as many per 100 words as the training stories do.")
+@claim("The MLP's samples are the shortest, shorter than the one-head and the four-head model's, yet name more "
+       "distinct children each, and more than twice as many per 100 words as the training stories do.")
 def the_mlp_names_the_most_children_in_the_shortest_stories():
     c, train = samples.all_counts(), samples.training_names()
     mlp, others = c["mlp"], [c[k] for k in MODELS if k != "mlp"]
@@ -187,7 +188,7 @@ def colours_kept_but_the_mlp_rarely_repeats():
                                            for k, v in c.items()))
 
 
-@claim("No generated sample repeats a training story word for word.")
+@claim("None of the generated samples repeats a training story word for word.")
 def samples_are_new():
     c = samples.all_counts()
     return Outcome(all(v.copied == 0 for v in c.values()), ", ".join(f"{k} {v.copied}" for k, v in c.items()))

@@ -28,7 +28,8 @@ def _looking(name: str, kind: str) -> tuple[tuple[int, int], float, float]:
 
 
 @claim(f"For every kind, the head that puts the most weight on earlier mentions of the word (at least {LOOKS:g} times "
-       f"an even spread) is also the head whose knock-out costs that kind the most (at least {NEEDED}).")
+       f"an even spread) is also the head whose knock-out costs that kind the most: without it, that kind's "
+       f"accuracy falls the furthest (by at least {NEEDED}).")
 def looking_heads_are_the_needed_heads():
     parts, ok = [], True
     for kind in KIND_NAMES:
@@ -62,7 +63,8 @@ def object_copying_is_shared():
     return Outcome(worst[0] <= SHARED, f"largest drop {worst[0]:.3f} ({head_label(worst[1])})")
 
 
-@claim(f"In the second seed, too, every kind has a head that looks at it (at least {LOOKS:g} times an even spread).")
+@claim(f"Trained with the same recipe from the second seed, the four-head model, too, has for every kind a head that "
+       f"looks at it (at least {LOOKS:g} times an even spread).")
 def roles_exist_in_the_second_seed():
     found = {k: _looking(SECOND_SEED, k) for k in KIND_NAMES}
     return Outcome(all(mass >= LOOKS * even for _, mass, even in found.values()),
@@ -88,6 +90,18 @@ def silencing_the_name_head_misnames_the_prepared_story():
                        f"{head_label(t['head'])}, which ranks “{t['top_off']}” first ({t['p_top_off']:.3f})")
 
 
+@claim("Where the worked story first names a colour, the four-head model's k likeliest words hold less than all of "
+       "the probability; top-k keeps exactly those k, drops the others, and divides each kept word's probability by "
+       "their share: the kept probabilities then sum to 1.")
+def top_k_divides_by_the_kept_share():
+    t = explain.top_k_example()
+    kept = [p / t["share"] for p in t["p"]]
+    ok = (len(t["words"]) == t["k"] and 0 < t["share"] < 1 and abs(sum(kept) - 1) < 1e-12
+          and all(abs(a - b) < 1e-12 for a, b in zip(kept, t["p_top_k"])) and t["next_p"] <= min(t["p"]))
+    return Outcome(ok, f"k {t['k']}: share {t['share']:.4f}, kept sum {sum(kept):.15f}, the next word "
+                       f"{t['next_p']:.4f} below the kept {min(t['p']):.4f}")
+
+
 @claim("Worked by hand, the first layer's LayerNorm of the shown row is the model's own (within 1e-6), and the "
        "normalised row has mean 0 and mean square 1 (less a little for the epsilon).")
 def layernorm_row_is_the_models_layernorm():
@@ -98,8 +112,8 @@ def layernorm_row_is_the_models_layernorm():
 
 
 @claim("At the prepared story's last word the name head's largest weight is on a mention of the right name, at "
-       "least half its weight is on such mentions, and its output row points the way that mention's value row does "
-       "(cosine similarity at least 0.9).")
+       "least half its weight is on such mentions, and its output row points almost exactly the way that mention's "
+       "value row does (cosine similarity at least 0.9).")
 def the_name_head_reads_the_name_it_needs():
     f, t = box.followed(), box.knockout_prompt()
     ok = f["keys"][0][1] == t["name"] and f["mass"] >= 0.5 and f["value_alike"] >= 0.9
@@ -107,9 +121,9 @@ def the_name_head_reads_the_name_it_needs():
                        f"“{t['name']}” {f['mass']:.3f}, cosine with its value {f['value_alike']:.4f}")
 
 
-@claim("The name head's direct push raises the right name's logit above the rival's, but silencing the head lowers "
-       "the right name's logit by more than three times that push and raises the rival's: most of its effect runs "
-       "through the second layer.")
+@claim("The name head's direct push raises the right name's logit above the rival's, but silencing the head does far "
+       "more: the right name's logit falls by more than three times that push and the rival's rises. Most of its "
+       "effect runs through the second layer.")
 def the_name_heads_effect_runs_through_the_second_layer():
     f, t = box.followed(), box.knockout_prompt()
     name, other = t["name"], t["top_off"]

@@ -55,5 +55,6 @@ LESSON = Lesson(
           matrix printed, and see what other training runs learned instead {about}`method`.""",
     models="a one-layer, one-head transformer trained here, one from another seed, and the record of a seed search {about}`method`",
     claim_results=claim_results, preflight=preflight, widgets=widgets, values=prose_values,
+    settings=("seed", "d_model", "d_k"),
     site_files=site_files,
 )

@@ -47,7 +47,7 @@ def _allowed(wt: Walkthrough, row: int) -> np.ndarray:
 
 @page_claim("Every next word of the eight sentences is fixed by the words before it, except after the opening "
             "'the' (rise or fall) and after each noun (was or of), where the two words follow equally often; "
-            "those two-way targets set the loss floor, n ln2 / targets.")
+            "those two-way targets set the loss floor, the best mean loss possible, n ln2 / targets.")
 def targets_are_fixed_or_even_coin_flips(wt):
     two_way, bad, n = {}, [], 0
     for sentence in SENTENCES:
@@ -162,7 +162,8 @@ def masked_weights_are_exactly_zero(wt):
     return Outcome(worst == 0.0 and sums < 1e-12, f"largest masked weight {worst}, largest |row sum - 1| = {sums:.1e}")
 
 
-@page_claim(f"Every score a row may read is below the float16 exp limit ln 65504 ≈ {FLOAT16_EXP_LIMIT:.2f}.")
+@page_claim(f"The largest score a row may read is below the float16 exp limit ln 65504 ≈ {FLOAT16_EXP_LIMIT:.2f}, "
+            "above which exp overflows in float16.")
 def scores_fit_float16(wt):
     allowed = np.where(np.triu(np.ones(wt["S"].shape, bool), 1), -np.inf, wt["S"])
     top = float(allowed.max())
@@ -259,7 +260,7 @@ def _agrees(entry: dict | None, model: Walkthrough) -> list[str]:
     return problems
 
 
-@page_claim("The seed search trained every seed of its range, each once, with the published run's recipe.")
+@page_claim("The seed search trained every seed of its range, each once, with the same recipe as the published run.")
 def seed_search_covers_every_seed(wt, record=None):
     record = record or seed_record()
     seeds = [e["seed"] for e in record["entries"]]
@@ -273,7 +274,8 @@ def seed_search_covers_every_seed(wt, record=None):
 
 @page_claim("The seed-search record agrees with the stored checkpoints (their seeds, and for each its attention "
             "rows and failing claims, recomputed now), names only today's selection claims, and counts a seed as "
-            "converged exactly when it passes " + " and ".join(CONVERGENCE_CLAIMS) + ".")
+            "converged exactly when it passes " + " and ".join(CONVERGENCE_CLAIMS) + " (mean loss below the "
+            "ceiling, every determined word above the sure level).")
 def seed_record_agrees_with_checkpoints(wt, record=None, alt=None):
     record, alt = record or seed_record(), alt or load(ALTERNATIVE)
     seeds = (wt.manifest.get("seed"), alt.manifest.get("seed"))
@@ -304,8 +306,8 @@ def published_seed_is_first_to_pass(wt, record=None):
                    f"seeds passing every selection claim: {passing}; published seed {seed}")
 
 
-@page_claim(f"Every converged seed answers '{SLOW}' at position {ROW_SLOW} and '{FAST}' at position {ROW_FAST}, and "
-            f"they find at least {SEVERAL} different attention patterns.")
+@page_claim(f"Every converged seed answers '{SLOW}' at position {ROW_SLOW} and '{FAST}' at position {ROW_FAST}, equally "
+            f"correct, and they find at least {SEVERAL} different attention patterns.")
 def converged_seeds_answer_in_several_ways(wt, record=None):
     record = record or seed_record()
     conv = [e for e in record["entries"] if e["converged"]]
