@@ -63,6 +63,7 @@ def build_html(root: Path, build_dir: Path) -> list[str]:
                             bufsize=1, preexec_fn=_die_with_parent)
     assert proc.stdout is not None
     crash_log = None
+    unknown_glue = []  # "<page>, line N: no value is glued as 'key'", for each glue role naming nothing
     try:
         in_report = False
         for line in proc.stdout:  # pass sphinx's warnings through as they come
@@ -70,7 +71,12 @@ def build_html(root: Path, build_dir: Path) -> list[str]:
             found = _CRASH_LOG.search(line)
             crash_log = found.group(1) if found else crash_log
             if not in_report and not any(noise in line for noise in _NOISE):
-                sys.stdout.write(correct_glue_line(line))
+                line = correct_glue_line(line)
+                glue = _GLUE_WARNING.match(_ANSI.sub("", line))
+                if glue:
+                    unknown_glue.append(f"{_relative(glue['path'], root)}, line {glue['line']}: no value is glued "
+                                        f"as {glue['key']!r}")
+                sys.stdout.write(line)
                 sys.stdout.flush()
         code = proc.wait()
     except KeyboardInterrupt:
@@ -82,7 +88,7 @@ def build_html(root: Path, build_dir: Path) -> list[str]:
         # rebuild with nothing changed does not pass over the warning that failed this one.
         (build_dir / "doctrees" / "environment.pickle").unlink(missing_ok=True)
         cell = cell_error(Path(crash_log), root) if crash_log else None
-        raise SphinxError(cell or f"sphinx-build failed (exit {code}); see the messages above")
+        raise SphinxError(cell or "\n".join(unknown_glue) or f"sphinx-build failed (exit {code}); see the messages above")
     after = cache_records(cache_dir)
     executed = {uri for pk, uri in after.items() if pk not in before}
     return sorted(_relative(uri, root) for uri in executed)

@@ -189,3 +189,19 @@ def test_a_planted_sentence_its_claims_do_not_cover_stops_the_build(built, tmp_p
     line = len(LESSON.splitlines()) + 2
     assert len(errors) == 1 and errors[0].startswith(f"error: posts/lesson.md, line {line}: {says}"), proc.stderr
     assert tree_digest(root / "site") == before
+
+
+def test_an_unknown_glue_name_stops_the_build_naming_file_and_line(built, tmp_path):
+    good, _ = built
+    root = tmp_path / "copy"
+    shutil.copytree(good, root, symlinks=True)
+    lesson = root / "posts" / "lesson.md"
+    lesson.write_text(lesson.read_text() + "\nThe share is {glue:text}`no_such_value:.2f`, below the limit "
+                                           "{claim}`share_below_limit`.\n")
+    before = tree_digest(root / "site")
+    proc = _build(root)
+    assert proc.returncode == 1
+    first = proc.stderr.splitlines()[0]
+    line = len(LESSON.splitlines()) + 2
+    assert first == f"error: posts/lesson.md, line {line}: no value is glued as 'no_such_value'", proc.stderr
+    assert tree_digest(root / "site") == before
