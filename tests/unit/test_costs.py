@@ -163,3 +163,12 @@ def test_the_timed_recomputed_token_is_the_last_row_of_a_whole_pass(rope):
         projections = macs(lambda: m.recomputed_context(X))     # the fused kernel's row is not counted
     c = costs("attend", 16, 8)
     assert projections == c.token_recomputed - 2 * 16 * 8         # all but the score row and its mix
+
+
+def test_a_count_that_does_not_change_has_a_slope_of_exactly_zero():
+    """A running sum's cached token costs the same at every T: its slope is 0, not a rounding error that prints as
+    '>-0.0001'; a count that grows keeps its fitted slope."""
+    from compute.lessons.context.states.growth import slope
+    from compute.present.tables import fmt
+    assert slope([512, 1024, 2048], [64, 64, 64]) == 0.0 and fmt(slope([512, 1024, 2048], [64, 64, 64])) == "0.00"
+    assert abs(slope([512, 1024, 2048], [1, 2, 4]) - 1.0) < 1e-12

@@ -16,7 +16,10 @@ SMALL_T = 64                                        # "small T": up to here
 
 
 def slope(T, y) -> float:
-    """The slope of log y against log T (least squares): y grows like T^slope."""
+    """The slope of log y against log T (least squares): y grows like T^slope. Exactly 0 for a y that does not
+    change (a fit of equal logs leaves a rounding error of either sign, -1e-17, which prints as below zero)."""
+    if len(set(y)) == 1:
+        return 0.0
     return float(np.polyfit(np.log(np.asarray(T, float)), np.log(np.asarray(y, float)), 1)[0])
 
 
