@@ -3,10 +3,11 @@
 0. take the build lock (a second build waits), clear what an interrupted
    build left (staging folders, its temporary files);
 1. the comparison audit (sitebuild.audit: every sentence that compares is
-   bound to a claim or marked), then compute's preflight check (if compute
-   has one); a claim that fails is reported at the sentences bound to it;
+   bound to a claim that covers it, or marked), then compute's preflight check
+   (if compute has one); a claim that fails is reported at the sentences bound to it;
 2. sphinx-build into _build/html (lessons execute, or come from the cache),
-   then check that no page shows raw MyST markup;
+   then the same audit of the sentences the lessons' Python wrote (sitebuild.prose),
+   and a check that no page shows raw MyST markup;
    the math of every page is typeset (MathJax in Chromium) and written into
    the page (sitebuild.mathrender); the theme's icon font is cut down to
    the icons the pages show (sitebuild.iconfont); each page's <head> loses what its first
@@ -43,6 +44,7 @@ from .heads import lighten_pages
 from .iconfont import subset_icon_font
 from .notebooks import make_notebooks
 from .preflight import PreflightError, run_preflight_if_changed
+from .prose import audit_prose
 from .lock import build_lock
 from .mathrender import MathError, typeset_pages
 from .publish import publish, remove_leftovers
@@ -92,6 +94,7 @@ def build_site(root: Path, base: str = "/") -> dict:
         executed = build_html(root, build_dir)
     except (PreflightError, SphinxError) as exc:
         raise type(exc)(locate_failed_claims(str(exc), root)) from exc
+    prose = audit_prose(root, build_dir, stems)  # the sentences the lessons' Python wrote, as the pages' are
     html_dir = build_dir / "html"
     check_pages(html_dir)
     add_site_files(root, build_dir, html_dir)
@@ -110,7 +113,7 @@ def build_site(root: Path, base: str = "/") -> dict:
         "printed": printed,
         "executed": executed,
         "cached": [nb for nb in sources if nb not in executed],
-        "audits": [a.summary() for a in audits],
+        "audits": [a.summary() for a in audits] + [p.summary() for p in prose],
         "figures": figures.summary(),
     }
 

@@ -10,7 +10,15 @@ must either
 * say that it is not about computed values: {about}`method` (how something is
   computed or done), {about}`design` (true by construction of the code, the
   data generator or a hand-set model), {about}`general` (about language models
-  or the field, not our numbers), also rendered as nothing.
+  or the field, not our numbers), also rendered as nothing; or
+* say that it reads values out in the order the code picked them:
+  {about}`reading` ("the largest weight in each row: ...", "the likeliest next
+  words are ..."), for a summary that puts a figure into words. Such a
+  sentence may cite computed values, but its only comparing words are those
+  of the pick itself (largest, most, likeliest, best, highest, top): the code
+  that wrote the values chose them by that very order, so the word says how
+  they were chosen and cannot drift from them. Any other comparison in it
+  rests on a claim.
 
 Anything else fails the build, naming the file and line. A page's title (its
 `#` heading) names the page and is not audited; every other heading is. Names are checked
@@ -32,7 +40,9 @@ from . import coverage
 from .coverage import TRIGGERS, caught, triggers  # noqa: F401 (the audit's words, re-exported)
 from .sentences import Sentence, _mask as _masked, _plain as _plain_text, sentences
 
-MARKS = ("method", "design", "general")  # the reasons {about} accepts
+MARKS = ("method", "design", "general", "reading")  # the reasons {about} accepts
+# The words of a pick, all a sentence marked {about}`reading` may compare with.
+PICKED = re.compile(r"most|largest|likeliest|highest|best|top|strongest", re.I)
 
 
 class AuditError(Exception):
@@ -132,6 +142,14 @@ def audit_page(path: str, text: str, known_claims: dict[str, str] | set[str] | N
                         path, s.line, f"{quote(s)} rests on claim{'s' if len(names) > 1 else ''} {', '.join(names)}, "
                                       f"which {'do' if len(names) > 1 else 'does'} not cover: "
                                       f"{'; '.join(dict.fromkeys(gaps))}"))
+        elif marks and marks[0] == "reading":
+            result.marked["reading"] += 1
+            beyond = [w for w in triggers(coverage.MENTION.sub("\u2058", s.plain)) if not PICKED.fullmatch(w)]
+            if beyond:
+                result.findings.append(Finding(
+                    path, s.line, f"{quote(s)} is marked {{about}}`reading` but says more than which values were "
+                                  f"picked ({', '.join(dict.fromkeys(beyond))}): bind it to a claim with "
+                                  "{claim}`name`"))
         elif marks:
             result.marked[marks[0]] += 1
             computed = [g for g in glued(s) if g not in settings]
@@ -142,7 +160,7 @@ def audit_page(path: str, text: str, known_claims: dict[str, str] | set[str] | N
                     path, s.line, f"{quote(s)} is marked {{about}}`{marks[0]}` but cites computed values ({cited}): "
                                   "a sentence about computed values rests on a claim ({claim}`name`)"))
         else:
-            words = triggers(s.plain)
+            words = triggers(coverage.MENTION.sub("\u2058", s.plain))  # words mentioned state nothing
             if words:
                 listed = ", ".join(dict.fromkeys(words))
                 result.findings.append(Finding(

@@ -45,7 +45,7 @@ TRIGGERS: dict[str, str] = {
     "a qualitative size": r"near(?:ly)?|close to|almost|hardly|barely|roughly|approximately|mostly|much|many|few|"
                           r"little|tiny|huge|sharp(?:ly)?|steep(?:ly)?|smooth(?:ly)?|sudden(?:ly)?|gradual(?:ly)?|"
                           r"slight(?:ly)?|strong(?:ly)?|clear(?:ly)?|decisive(?:ly)?|dominan\w*|chance|coin|ties?|"
-                          r"tied|constant|flat|linear(?:ly)?|quadratic(?:ally)?|exponential(?:ly)?|negligible|"
+                          r"tied|constant|flat|linearly|linear (?:growth|in)|quadratic(?:ally)?|exponential(?:ly)?|negligible|"
                           r"significant(?:ly)?|margin|confident(?:ly)?|sure|exactly|several|enough|even(?:ly)?|"
                           r"uniform(?:ly)?|half|twice|majority|minority|rarely|often|usually|seldom",
     "a multiple": r"\w+fold|times as|times (?:more|less|faster|slower|larger|smaller)|thrice|a tenth|a quarter|a third",

@@ -20,6 +20,7 @@ from jupyter_cache import get_cache
 
 # Printed by every kernel at start-up; says nothing about this build.
 _NOISE = ("Kernel is running over TCP without encryption",)
+PROSE = "prose"  # <build_dir>/prose/<page>.jsonl: the sentences each lesson's Python wrote (sitebuild.prose)
 _GLUE_WARNING = re.compile(r"^(?P<path>.+\.md):(?P<line>\d+): WARNING: No key '(?P<key>[^']+)' found in glue data")
 _CRASH_LOG = re.compile(r"(/\S*sphinx-err-\w+\.log)")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -58,7 +59,12 @@ def build_html(root: Path, build_dir: Path) -> list[str]:
         sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q", "--no-color",
         "-d", str(build_dir / "doctrees"), str(root), str(build_dir / "html"),
     ]
-    env = {**os.environ, "SITEBUILD": "1"}  # the lessons' kernels know they run for the site (compute.present)
+    prose = build_dir / PROSE
+    prose.mkdir(parents=True, exist_ok=True)
+    for left in prose.glob("kernel-*.jsonl"):  # a run stopped before its last cell
+        left.unlink()
+    # the lessons' kernels know they run for the site (compute.present), and where to record the prose they write
+    env = {**os.environ, "SITEBUILD": "1", "SITEBUILD_PROSE_DIR": str(prose.resolve())}
     proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             bufsize=1, preexec_fn=_die_with_parent)
     assert proc.stdout is not None

@@ -167,13 +167,25 @@ def tree_hash(root: Path) -> str:
     return h.hexdigest()
 
 
-def insert_stamp(text: str, stamp: str) -> str:
-    """Return the MyST notebook `text` with a hidden stamp cell appended at its end.
+# The stamp cell's second job: the sentences the lesson's Python wrote while it ran (compute.present.prose) were
+# recorded under the kernel's pid; at the end they are filed under the page's name (sitebuild.prose audits them).
+# A lesson taken from the cache keeps the record of its last run.
+PROSE_FILING = """import os as _os
+_d = _os.environ.get("SITEBUILD_PROSE_DIR")
+if _d:
+    _k, _p = (_os.path.join(_d, _n) for _n in (f"kernel-{{_os.getpid()}}.jsonl", "{page}.jsonl"))
+    _os.replace(_k, _p) if _os.path.exists(_k) else open(_p, "w").close()"""
+
+
+def insert_stamp(text: str, stamp: str, page: str = "") -> str:
+    """Return the MyST notebook `text` with a hidden stamp cell appended at its end (which, given the page's
+    name, files the sentences its Python wrote: PROSE_FILING).
 
     At the end, the cell shifts no line of the lesson: warnings and errors name the lines an
     author sees in the .md file.
     """
-    cell = f"```{{code-cell}} ipython3\n:tags: [remove-cell]\n{STAMP_PREFIX}{stamp}\n```\n"
+    filing = "\n" + PROSE_FILING.format(page=page) if page else ""
+    cell = f"```{{code-cell}} ipython3\n:tags: [remove-cell]\n{STAMP_PREFIX}{stamp}{filing}\n```\n"
     return text + ("" if text.endswith("\n") or not text else "\n") + "\n" + cell
 
 
@@ -186,7 +198,7 @@ def _on_source_read(app, docname: str, source: list[str]) -> None:
         return
     stamp = stamp_hash(Path(app.srcdir), source[0])
     app.env.compute_stamps[docname] = stamp
-    source[0] = insert_stamp(source[0], stamp)
+    source[0] = insert_stamp(source[0], stamp, docname.split("/")[-1])
 
 
 def _on_env_get_outdated(app, env, added, changed, removed) -> list[str]:

@@ -21,6 +21,7 @@ from IPython.display import HTML
 
 from .numbers import honest_format
 from .palette import FONT, TITLE_SIZE
+from .prose import said, written_at
 
 CONFIG = {"displaylogo": False, "responsive": True}
 DEFAULT_HEIGHT = 450  # plotly.js's own, for a figure whose layout sets none
@@ -105,7 +106,8 @@ def resolved(fig: go.Figure, prints: Print | None, div_id: str) -> Print:
 
 
 def figure_html(fig: go.Figure, div_id: str, caption: str, summary: str, min_width: int = MIN_WIDTH,
-                controls: str = "", prints: Print | None = None) -> str:
+                controls: str = "", prints: Print | None = None, where: str = "", caption_where: str | None = None,
+                summary_where: str | None = None) -> str:
     """The figure as <figure>: an empty plotly div (fixed id, stable across builds) at the figure's
     height, the figure's JSON beside it, a visible caption, and `summary`, the figure in words, as its
     accessible description (visually hidden). The build draws the div's first picture and the printed
@@ -114,8 +116,13 @@ def figure_html(fig: go.Figure, div_id: str, caption: str, summary: str, min_wid
     box of its own. `controls`: what the figure's controls do, ending the caption on the web page only."""
     if not caption.strip() or not summary.strip():
         raise ValueError(f"figure {div_id}: a caption and a summary are required")
+    where = where or written_at()  # its sentences are audited where they are written (compute.present.prose)
+    caption, summary = said(caption, caption_where or where), said(summary, summary_where or where)
+    controls = said(controls, where)
     fig.update_layout(font=FONT, template="plotly_white", title_font_size=TITLE_SIZE)
     prints = resolved(fig, prints, div_id)
+    if prints.why:
+        prints = Print(prints.states, prints.columns, prints.height, said(prints.why, where))
     height = fig.layout.height or DEFAULT_HEIGHT
     # The div keeps the figure's height before it is drawn, so nothing moves when it is.
     # The figcaption comes last: HTML allows it only as a <figure>'s first or last child.

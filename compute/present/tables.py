@@ -9,6 +9,7 @@ import numpy as np
 from IPython.display import HTML
 
 from .numbers import honest_format
+from .prose import said
 
 
 def fmt(x: float, decimals: int = 2) -> str:
@@ -44,7 +45,7 @@ def matrix_html(M: np.ndarray, rows: Sequence[str], cols: Sequence[str], caption
     out = ['<div class="matrix-wrap"><table class="matrix"'
            + (f' data-matrix="{esc(name)}"' if name else "") + ">"]
     if caption:
-        out.append(f"<caption>{esc(caption)}</caption>")
+        out.append(f"<caption>{esc(said(caption))}</caption>")
     out.append("<thead><tr>" + f'<th scope="col" class="corner">{esc(corner)}</th>'
                + "".join(f'<th scope="col">{esc(c)}</th>' for c in cols) + "</tr></thead><tbody>")
     for i, label in enumerate(rows):
@@ -84,7 +85,7 @@ def rows_html(header: Sequence[str], rows: Sequence[Sequence[object]], caption: 
 
     out = ['<div class="matrix-wrap"><table class="matrix">']
     if caption:
-        out.append(f"<caption>{esc(caption)}</caption>")
+        out.append(f"<caption>{esc(said(caption))}</caption>")
     out.append("<thead><tr>" + "".join(f'<th scope="col">{esc(h)}</th>' for h in header) + "</tr></thead><tbody>")
     for r in rows:
         out.append("<tr>" + f'<th scope="row">{cell(r[0])}</th>' + "".join(td(v) for v in r[1:]) + "</tr>")

@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 from IPython.display import HTML
 
 from .figures import MIN_WIDTH, Print, State, figure_html, in_site_build
+from .prose import defined, said, written_at
 from .numbers import honest_format
 from .palette import COLORSCALE
 from .tables import fmt
@@ -34,6 +35,11 @@ class Widget:
     height: int | None = None        # overrides the figure's own height
     min_width: int = MIN_WIDTH       # px; narrower screens scroll the figure sideways (0: it fits any width)
     controls: str = ""               # web only, ending the caption: what the controls do ("Buttons choose the kind.")
+    where: str = ""                  # where the widget is declared (set when it is): its sentences are audited there
+
+    def __post_init__(self):
+        if not self.where:
+            object.__setattr__(self, "where", written_at())
 
     def built(self) -> go.Figure:
         fig = self.figure()
@@ -44,7 +50,8 @@ class Widget:
     def html(self) -> str:
         caption = self.caption() if callable(self.caption) else self.caption
         prints = self.prints() if callable(self.prints) else self.prints
-        return figure_html(self.built(), self.id, caption, self.summary(), self.min_width, self.controls, prints)
+        return figure_html(self.built(), self.id, caption, self.summary(), self.min_width, self.controls, prints,
+                           where=self.where, caption_where=defined(self.caption), summary_where=defined(self.summary))
 
     def show(self) -> HTML | go.Figure:
         """The widget, ready to display in a notebook cell of the site's build; in a learner's Jupyter, the
@@ -60,6 +67,8 @@ def widgets_in(*modules) -> dict[str, Widget]:
 def answer_html(question: str, answer: str, tables: list[str] = ()) -> str:
     """A question whose computed answer opens under it on the web page; the handout prints every answer at the
     end (class "answer", sitebuild.handouts)."""
+    where = written_at()
+    question, answer = said(question, where), said(answer, where)
     return (f'<details class="answer"><summary>{html.escape(question)}</summary><p>{html.escape(answer)}</p>'
             + "".join(tables) + "</details>")
 

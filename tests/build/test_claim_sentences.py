@@ -205,3 +205,47 @@ def test_an_unknown_glue_name_stops_the_build_naming_file_and_line(built, tmp_pa
     line = len(LESSON.splitlines()) + 2
     assert first == f"error: posts/lesson.md, line {line}: no value is glued as 'no_such_value'", proc.stderr
     assert tree_digest(root / "site") == before
+
+
+WORDS = '''\
+from ...present.prose import said
+
+
+def caption(text):
+    return said(text)
+'''
+
+
+@pytest.mark.parametrize("planted, says", [
+    ("The share rises with every build.", 'unbound comparison (rises, every) in "The share rises with every build."'),
+    # a reading may name the pick, nothing more
+    ("The largest share rises {about}`reading`.",
+     '"The largest share rises." is marked {about}`reading` but says more than which values were picked (rises)'),
+])
+def test_a_sentence_python_writes_is_audited_where_it_is_written(built, tmp_path, planted, says):
+    """A caption or summary that a lesson's Python writes (compute.present.prose.said) binds as the page's prose
+    does: an unbound comparison in it stops the build, named at the module and line that wrote it."""
+    good, _ = built
+    root = tmp_path / "copy"
+    shutil.copytree(good, root, symlinks=True)
+    shutil.copy2(ROOT / "compute" / "present" / "prose.py", root / "compute" / "present" / "prose.py")
+    (root / "compute" / "lessons" / "mini" / "words.py").write_text(WORDS)
+    lesson = root / "posts" / "lesson.md"
+    lesson.write_text(lesson.read_text() + "\n```{code-cell} ipython3\n:tags: [remove-input]\n"
+                                           "from compute.lessons.mini import words\n"
+                                           f"print(words.caption({planted!r}))\n```\n")
+    before = tree_digest(root / "site")
+    proc = _build(root)
+    assert proc.returncode == 1, proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("error: ")]
+    assert errors == [f"error: compute/lessons/mini/words.py, line 5: {says}: bind it to a claim with "
+                      "{claim}`name`" + ("" if "reading" in planted else " or mark it {about}`method` (or design, "
+                                         "general)")], proc.stderr
+    assert tree_digest(root / "site") == before
+    # bound, the same sentence builds, and the page prints it without its role
+    lesson.write_text(lesson.read_text().replace(repr(planted), repr("The share is below the limit "
+                                                                     "{claim}`share_below_limit`.")))
+    proc = _build(root)
+    assert proc.returncode == 0, proc.stderr
+    page = visible_text((root / "site" / "posts" / "lesson.html").read_text())
+    assert "The share is below the limit." in page and "{claim}" not in page

@@ -38,11 +38,11 @@ def test_next_word_summary_and_handout_table_never_round_to_one_or_zero(wt):
     probs = wt["probs"]
     assert 0 < probs.min() and probs.max() < 1   # no probability here is exactly 0 or 1
     summary = html.unescape(F.NEXT_WORD.html())
-    at13 = re.search(r"At position 13 \(was\) the most likely next words are ([^.]+\.\d+[^.]*\.\d+[^.]*\.\d+)", summary)
+    at13 = re.search(r"At position 13 \(“was”\) the most likely next words are ([^.]+\.\d+[^.]*\.\d+[^.]*\.\d+)", summary)
     assert at13, summary[:400]
     for word, text in re.findall(r"(\w+) ([<>]?\d+\.\d+)", at13.group(1)):
         assert_honest(text, probs[13, VOCAB.index(word)])
-    tops = re.findall(r"after (\d+) \w+: (\w+) \(([<>]?[\d.]+)\)", summary)
+    tops = re.findall(r"after (\d+) “\w+”: “(\w+)” \(([<>]?[\d.]+)\)", summary)
     assert len(tops) == len(wt.tokens)
     for i, word, text in tops:
         assert_honest(text, probs[int(i), VOCAB.index(word)])
@@ -86,7 +86,7 @@ def test_attention_hover_and_summary_weights_are_honest(wt):
             assert abs(float(score) - S[i, j]) <= 0.005 + 1e-12
     assert heat.customdata[0][0][3] == "1.000"      # row 0 may read only itself: exactly 1
     summary = html.unescape(F.attention_summary(wt))
-    weights = re.findall(r"(\d+) \w+ → (\d+) \w+ \(([<>]?[\d.]+)\)", summary)
+    weights = re.findall(r"(\d+) “\w+” → (\d+) “\w+” \(([<>]?[\d.]+)\)", summary)
     assert len(weights) == T
     for i, j, text in weights:
         assert_honest(text, A[int(i), int(j)])

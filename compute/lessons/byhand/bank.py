@@ -59,7 +59,7 @@ def contexts_html() -> str:
     upd = matrix_html(np.vstack([bA["e"], bA["dE"], bA["e_new"], bB["e"], bB["dE"], bB["e_new"]]),
                       ["A: e_7", "A: Δe_7", "A: e_7 + Δe_7", "B: e_7", "B: Δe_7", "B: e_7 + Δe_7"],
                       m.FEATURES, corner="row \\ feature", name="s10_updates",
-                      caption="Same start, different update")
+                      caption="Same start, different update {claim}`bank_starts_identical update_follows_context`")
     return alpha + msgs + upd
 
 
@@ -260,7 +260,7 @@ def _bank_words(name: str) -> str:
     labs = position_labels(m.sentence("A")[: m.BANK], 1)
     if name == "dot":
         return (f"Bank's weights over keys 1 to {m.BANK}: " + ", ".join(f"{l} {fmt(a, 3)}" for l, a in zip(labs, b["alpha"]))
-                + f". Largest: {labs[int(np.argmax(b['alpha']))]}.")
+                + f". Largest: {labs[int(np.argmax(b['alpha']))]} {{about}}`reading`.")
     msg = pairs(m.V_AXES, b["m"])
     if name == "mix":
         return f"The weighted rows add up to bank's message m_7: {msg}."
@@ -275,9 +275,9 @@ def blend_summary() -> str:
 
 
 DOT = Widget(
-    "bh-s08-dot", "Bank's query against each key of sentence A, coordinate by coordinate, beside all of bank's weights.",
+    "bh-s08-dot", "Bank's query against each key of sentence A, coordinate by coordinate, beside bank's weights.",
     dot_figure, lambda: _bank_words("dot"), min_width=680, controls="Buttons choose the key.",
-    prints=Print(why="Printed for river, the key the text follows; the table after it gives every key's dot "
+    prints=Print(why="Printed for river, the key the text follows; the table after it gives each key's dot "
                      "product, score and weight."))
 
 MIX = Widget(
@@ -288,7 +288,7 @@ MIX = Widget(
 RESIDUAL = Widget(
     "bh-s09-residual", "The update of bank's row in four steps: message, W_O, the update Δe_7, and e_7 + Δe_7.",
     residual_figure, lambda: _bank_words("residual"), controls="A play button and a slider step through it.",
-    prints=Print(why="Printed at the last of the four steps, where every panel holds its numbers: the message, "
+    prints=Print(why="Printed at the last of the four steps, where each panel holds its numbers: the message, "
                      "W_O, the update and the sum."))
 
 BLEND = Widget(

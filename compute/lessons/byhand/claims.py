@@ -264,17 +264,18 @@ def shift_keeps_weights_scaling_changes_them():
                    f"{halved:.3f}")
 
 
-@claim("As the prefix grows, a raw index leaves every earlier feature unchanged, while index ÷ length changes all of them.")
+@claim("As the prefix grows, a raw index leaves every earlier feature unchanged, while index ÷ length changes all "
+       "of them: each falls.")
 def length_scaling_changes_earlier_features():
     bad_index, unchanged_div = [], []
     for T, T2 in zip(positions.PREFIX_LENGTHS, positions.PREFIX_LENGTHS[1:]):
         a, b = positions.prefix_features(T), positions.prefix_features(T2)
         if not np.array_equal(a["index i"], b["index i"][:T]):
             bad_index.append(T)
-        if np.any(np.isclose(a["i / T"], b["i / T"][:T])):
+        if np.any(np.isclose(a["i / T"], b["i / T"][:T])) or np.any(b["i / T"][:T] > a["i / T"]):
             unchanged_div.append(T)
     return Outcome(not bad_index and not unchanged_div,
-                   f"index changed at T={bad_index or 'none'}; i/T kept a value at T={unchanged_div or 'none'}")
+                   f"index changed at T={bad_index or 'none'}; i/T kept or raised a value at T={unchanged_div or 'none'}")
 
 
 @claim("With sine/cosine positions and the same gap in every row, u·v and p_i·p_j stay fixed while the cross "

@@ -12,10 +12,11 @@ from .states import mixing
 
 
 def _spread(names, w) -> str:
-    """Where a weight row puts its weight, in words: evenly over some names, or its two largest."""
+    """Where a weight row puts its weight, in words: one weight on each of the tokens it reads, where they are
+    all equal, or its two largest."""
     on = [(n, x) for n, x in zip(names, w) if x > 1e-12]
     if max(x for _, x in on) - min(x for _, x in on) < 1e-9:
-        return f"spreads it evenly over {len(on)} tokens ({fmt(on[0][1])} each, from {on[0][0]} to {on[-1][0]})"
+        return f"puts {fmt(on[0][1])} on each of {len(on)} tokens ({on[0][0]} to {on[-1][0]})"
     return f"puts its two largest weights on {ranked(names, w, 2)}"
 
 
@@ -48,7 +49,7 @@ def mixing_figure():
 def mixing_summary() -> str:
     return " ".join(f"Sentence {k}: " + "; ".join(
         f"{sch} {_spread(position_labels(m.sentence(k), 1), w)}" for sch, w in mixing.scheme_weights(m.sentence(k)).items())
-        + "." for k in ("A", "B"))
+        + " {about}`reading`." for k in ("A", "B"))
 
 
 MIXING = Widget(

@@ -131,7 +131,8 @@ def prefix_summary() -> str:
     first, last = prefix_features(PREFIX_LENGTHS[0]), prefix_features(PREFIX_LENGTHS[-1])
     return (f"Position {WATCH_POSITION} keeps index {first['index i'][WATCH_POSITION - 1]:g} for every prefix "
             f"length, but its i / T falls from {fmt(first['i / T'][WATCH_POSITION - 1], 3)} at T = {PREFIX_LENGTHS[0]} "
-            f"to {fmt(last['i / T'][WATCH_POSITION - 1], 3)} at T = {PREFIX_LENGTHS[-1]}.")
+            f"to {fmt(last['i / T'][WATCH_POSITION - 1], 3)} at T = {PREFIX_LENGTHS[-1]} "
+            "{claim}`length_scaling_changes_earlier_features`.")
 
 
 SWAP_ROWS, SWAP_COLS = ["dog", "bites"], ["coord 1", "coord 2"]
@@ -146,7 +147,7 @@ def swap_summary() -> str:
 
 
 PREFIX = Widget(
-    "bh-s18-prefix", "Two position features as the prefix grows: the index i, and the index divided by "
+    "bh-s18-prefix", "Two position features as the prefix lengthens: the index i, and the index divided by "
     "the length, i / T.", prefix_figure, prefix_summary, controls="A slider sets the prefix length.",
     prints=Print(tuple(State.slider(f"prefix length T = {PREFIX_LENGTHS[k]}", k) for k in (0, -1))))
 

@@ -31,7 +31,7 @@ def baseline_html() -> str:
         e = m.rows(words).e[-1]
         rows.append((f"{key}: {len(words)} {words[-1]}", *map(float, e)))
     return rows_html(["sentence: position word"] + list(m.FEATURES), rows, decimals=2,
-                     caption="The only row the last-token model sees, in each sentence")
+                     caption="The one row the last-token model sees, in each sentence")
 
 
 def _prob_title(key: str, model: str) -> str:
@@ -119,15 +119,16 @@ PREDICT = Widget(
     "bh-s02-predict", "The full model's next-word probabilities after sentence A and after sentence B.",
     prediction_figure,
     lambda: " ".join(f"After sentence {k} (… {m.CONTEXT_NAMES[k]} …) the most likely next words are "
-                     f"{ranked(list(m.VOCAB), full_prediction(k))}." for k in KEYS),
+                     f"{ranked(list(m.VOCAB), full_prediction(k))} {{about}}`reading`." for k in KEYS),
     prints=_sentences, controls="Buttons switch the sentence.")
 
 BASELINE = Widget(
     "bh-s03-baseline", "Next-word probabilities when only the last token reaches the head, after sentence A "
-    "and after sentence B.",
+    "and after sentence B {about}`design`.",
     lambda: prediction_figure(baseline=True),
-    lambda: ("Only the last token reaches the head, and both sentences end in the same token, so the bars "
-             f"are the same for A and B: {ranked(list(m.VOCAB), baseline_prediction('A'))} lead."),
+    lambda: ("Only the last token reaches the head {about}`design`. Both sentences end in the same token, so "
+             "the bars are the same for A and B {claim}`last_token_rows_identical baseline_ignores_context`: "
+             f"{ranked(list(m.VOCAB), baseline_prediction('A'))} lead."),
     prints=_sentences, controls="Buttons switch the sentence.")
 
 LAST_POSITION = Widget(

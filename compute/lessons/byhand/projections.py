@@ -162,7 +162,7 @@ def projection_summary(key: str = "A", start: int = m.BANK) -> str:
     r = projection_rows(key, start)
     return (f"Shown: {position_labels(words, 1)[start - 1]}. e = ({pairs(m.FEATURES, r['e'])}); q = ({pairs(m.QK_AXES, r['q'])}); "
             f"k = ({pairs(m.K_AXES, r['k'])}); v = ({pairs(m.V_AXES, r['v'])}); "
-            f"e + Δe = ({pairs(m.FEATURES, r['e_new'])}). Buttons show the same rows for every token.")
+            f"e + Δe = ({pairs(m.FEATURES, r['e_new'])}). Buttons show the rows of each token.")
 
 
 def lifetime_states() -> Print:

@@ -27,21 +27,22 @@ def self_check() -> HTML:
     lab = position_labels(words, 1)
     q1 = _reveal(
         "What is the difference between a key and a value?",
-        "The key says when a source is a good match: it only meets queries in dot products. The value is what the "
+        "The key says when a source is a good match: it only meets queries in dot products {about}`design`. The value is what the "
         "source sends once it is chosen. River's two rows come from the same e row through different matrices, "
-        "and even have different widths.",
+        "and even have different widths {about}`design`.",
         [matrix_html(att.K[river][None], [lab[river]], m.K_AXES, caption="key k₆", corner="source"),
          matrix_html(att.V[river][None], [lab[river]], m.V_AXES, caption="value v₆", corner="source")])
     q2 = _reveal(
         "Why is bank's query not its updated representation?",
-        "The query is a working vector in the query/key axes that scores the sources; it is never passed on. "
+        "The query is a working vector in the query/key axes that scores the sources; it is never passed on {about}`design`. "
         "What is passed on is e + Δe, in the four representation features.",
-        [matrix_html(att.Q[i][None], [lab[i]], m.QK_AXES, caption="query q₇ (used, then dropped)", corner="token"),
+        [matrix_html(att.Q[i][None], [lab[i]], m.QK_AXES, caption="query q₇ (used, then dropped) {about}`design`", corner="token"),
          matrix_html(att.e_new[i][None], [lab[i]], m.FEATURES, caption="e₇ + Δe₇ (passed on)", corner="token")])
     q3 = _reveal(
         "What does Δe₇ mean?",
         "It is the change that attention adds to bank's row: the message mapped back into the representation "
-        "features by W_O. Its starting row is the same in both sentences; the change is not.",
+        "features by W_O. Its starting row is the same in both sentences; the change is not "
+        "{claim}`bank_starts_identical update_follows_context`.",
         [matrix_html(np.vstack([att.e[i], att.dE[i], att.e_new[i], attB.dE[i], attB.e_new[i]]),
                      ["e₇", "Δe₇ (A)", "e₇ + Δe₇ (A)", "Δe₇ (B)", "e₇ + Δe₇ (B)"], m.FEATURES,
                      caption="bank in sentences A and B", corner="row \\ feature")])
@@ -136,7 +137,7 @@ def chain_figure():
 def chain_summary() -> str:
     return " ".join(f"Sentence {k} ({m.CONTEXT_NAMES[k]}): steps {', '.join(CHAIN)}; the last weights are largest on "
                     f"{ranked(st[3]['x'], st[3]['y'], 2)}, and the top words are "
-                    f"{ranked(st[6]['x'], st[6]['y'])}."
+                    f"{ranked(st[6]['x'], st[6]['y'])} {{about}}`reading`."
                     for k, st in (("A", chain_stages("A")), ("B", chain_stages("B"))))
 
 

@@ -19,9 +19,9 @@ def search_html() -> str:
     S = search.match_scores()
     return "".join([
         matrix_html(Q, list(search.QUERIES), search.TOPICS, corner="query \\ topic", decimals=0,
-                    name="s06_queries", caption="Queries: how strongly each search asks for each topic"),
+                    name="s06_queries", caption="Queries: what weight each search gives each topic"),
         matrix_html(K, list(search.VIDEOS), search.TOPICS, corner="video \\ topic", decimals=0,
-                    name="s06_videos", caption="Video descriptions on the same topic axes"),
+                    name="s06_videos", caption="Video descriptions on the queries' topic axes"),
         matrix_html(S, list(search.QUERIES), list(search.VIDEOS), corner="query \\ video", decimals=0,
                     name="s06_scores", caption="Match scores: query · description"),
     ])
@@ -94,7 +94,7 @@ def values_table() -> HTML:
 
 def scores_summary() -> str:
     S = search.match_scores()
-    return " ".join(f"“{q}” matches best: {ranked(list(search.VIDEOS), S[a], 2, 0)}."
+    return " ".join(f"“{q}” matches best: {ranked(list(search.VIDEOS), S[a], 2, 0)} {{about}}`reading`."
                     for a, q in enumerate(search.QUERIES))
 
 
@@ -119,6 +119,6 @@ SCORES = Widget(
     scores_figure, scores_summary)
 
 RETRIEVE = Widget(
-    "bh-s07-retrieve", "Retrieval for one search: hard (best match only) or soft (softmax weights at a temperature).",
+    "bh-s07-retrieve", "Retrieval for one search: hard (best match only) or soft (softmax weights at a temperature) {about}`method`.",
     retrieval_figure, retrieval_summary, prints=retrieval_states,
     controls="Buttons switch between hard and soft; a slider sets the temperature.")

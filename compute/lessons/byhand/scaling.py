@@ -9,6 +9,7 @@ import plotly.graph_objects as go
 from IPython.display import HTML
 
 from ...present.palette import ACCENT, BAR, GUIDE
+from ...present.prose import said
 from ...present.tables import fmt, matrix_table, position_labels, rows_table
 from ...present.widgets import Print, State, Widget, pairs
 from . import model as m
@@ -84,10 +85,10 @@ def variance_reveal() -> HTML:
     body = (r"\[\operatorname{Var}(q\cdot k)=\sum_{l=1}^{d_k}\operatorname{Var}(q_l k_l)"
             r"=\sum_{l=1}^{d_k}\mathbb{E}[q_l^2]\,\mathbb{E}[k_l^2]=d_k,\qquad"
             r"\operatorname{Var}\!\left(\frac{q\cdot k}{\sqrt{d_k}}\right)=\frac{d_k}{d_k}=1.\]")
-    text = ("Each product has mean zero, since the two factors are independent with mean zero. Its variance is "
-            "the product of the two second moments, which is one. Independent terms add their variances, so the "
-            "sum over the coordinates has variance equal to their number. Dividing a quantity by a constant "
-            "divides its variance by the square of that constant.")
+    text = said("Each product has mean zero, since the two factors are independent with mean zero. Its variance "
+                "is the product of the two second moments, which is one. Independent terms add their variances, so "
+                "the sum over the coordinates has variance equal to their number {about}`general`. Dividing a "
+                "quantity by a constant divides its variance by the square of that constant {about}`general`.")
     return HTML(f"<details><summary>Derive the variance of q·k</summary><p>{text}</p>"
                 f'<div class="math notranslate nohighlight">{body}</div></details>')
 
@@ -95,7 +96,8 @@ def variance_reveal() -> HTML:
 def stable_table() -> HTML:
     r = stable_rows()
     return matrix_table(np.vstack(list(r.values())), list(r), ["key 1", "key 2", "key 3"],
-                        caption="Stable softmax keeps every probability; scaling changes them (nan: exp overflowed)",
+                        caption="Stable softmax keeps every probability; scaling changes them (nan: exp overflowed) "
+                        "{claim}`stable_softmax_agrees shift_keeps_weights_scaling_changes_them`",
                         corner="row \\ source", name="s12_stable")
 
 
@@ -110,8 +112,9 @@ def bank_scaled_table(key: str = "A") -> HTML:
 def spread_summary() -> str:
     s = scaling.measured_spread()
     d = s["d_k"].tolist()
-    return (f"Over {scaling.N_PAIRS} random pairs, the raw variance of q·k grows with d_k: "
-            + pairs([f"d_k = {x}:" for x in d], s["raw"]) + ". Divided by √d_k it stays near one: "
+    return (f"Over {scaling.N_PAIRS} random pairs, the raw variance of q·k grows with d_k "
+            "{claim}`score_spread_grows_like_dk`: " + pairs([f"d_k = {x}:" for x in d], s["raw"])
+            + ". Divided by √d_k it stays near one {claim}`score_spread_grows_like_dk`: "
             + pairs([f"d_k = {x}:" for x in d], s["scaled"]) + ".")
 
 
@@ -120,7 +123,7 @@ def divisor_summary() -> str:
     return (f"Five fixed scores ({', '.join(fmt(x) for x in s)}) divided by a divisor, then softmax. "
             f"Divisor 1: largest weight {fmt(divisor_weights(1.0).max(), 3)}; divisor √d_k = {sq:g}: weights "
             f"{', '.join(fmt(x) for x in divisor_weights(sq))}; divisor {DIVISORS[-1]:g}: largest weight "
-            f"{fmt(divisor_weights(DIVISORS[-1]).max(), 3)}.")
+            f"{fmt(divisor_weights(DIVISORS[-1]).max(), 3)} {{about}}`reading`.")
 
 
 def divisor_states() -> Print:
@@ -136,6 +139,6 @@ SPREAD = Widget(
     spread_figure, spread_summary, min_width=0)
 
 DIVISOR = Widget(
-    "bh-s12-divisor", f"Softmax weights of five fixed scores divided by {DIVISORS[0]:g} to {DIVISORS[-1]:g}; a larger "
-    "divisor spreads the weight.", divisor_figure, divisor_summary, prints=divisor_states, min_width=0,
+    "bh-s12-divisor", "Softmax weights of five fixed scores divided by a divisor; a larger "
+    "divisor spreads the weight {claim}`divisor_flattens_weights`.", divisor_figure, divisor_summary, prints=divisor_states, min_width=0,
     controls="A slider sets the divisor.")

@@ -86,7 +86,7 @@ def _stages_summary(words, att) -> str:
     lab = position_labels(words, 1)
     return (f"Stages in order: {', '.join(st['name'] for st in stages(words, att))}. Shown first: e, one row per "
             f"token over {', '.join(m.FEATURES)}. In the weights, the last row ({lab[i]}) puts its largest weights on "
-            f"{ranked(lab, att.A[i])}; its final row e′ is ({pairs(m.FEATURES, att.e_new[i])}).")
+            f"{ranked(lab, att.A[i])}; its final row e′ is ({pairs(m.FEATURES, att.e_new[i])}) {{about}}`reading`.")
 
 
 def _stage_figure(words, att, control: str, highlight_row: int | None = None) -> go.Figure:
@@ -177,20 +177,20 @@ def query_row_summary(key: str = "A", start: int = m.BANK) -> str:
     lab = position_labels(m.sentence(key), 1)
     st = query_row_state(key, start)
     return (f"Query {lab[start - 1]}: weights " + pairs(lab, st["M"][2]) + "; message ("
-            + pairs(m.V_AXES, st["message"]) + "). Buttons show the row of every query token.")
+            + pairs(m.V_AXES, st["message"]) + "). Buttons show the row of each query token.")
 
 
 STAGES = Widget(
-    "bh-s15-stages", f"Every stage of attention for sentence A, {spelled(len(STAGE_NAMES))} tables, one per stage.",
+    "bh-s15-stages", f"Each stage of attention for sentence A, {spelled(len(STAGE_NAMES))} tables, one per stage.",
     walkthrough_figure, lambda: _stages_summary(*sentence_att("A")), min_width=0,
-    controls="Buttons choose the stage; a cell’s arithmetic shows below.",
+    controls="Buttons choose the stage; a cell, touched, shows its arithmetic.",
     prints=Print(tuple(State.button(name, k) for k, name in enumerate(STAGE_NAMES)), columns=2, height=320))
 
 QUERY_ROW = Widget(
-    "bh-s15-query", "One query's masked scores, mask and weights over every source.",
+    "bh-s15-query", "One query's masked scores, mask and weights over its sources.",
     query_row_figure, query_row_summary, controls="Buttons choose the query.",
-    prints=Print(why=f"Printed for bank (position {m.BANK}), the query the text follows; every query's scores and "
-                     "weights are the rows of the stage tables above."))
+    prints=Print(why=f"Printed for bank (position {m.BANK}), the query the text follows; each query's scores and "
+                     "weights are the rows of the stage tables before it."))
 
 MATRICES = Widget(
     "bh-s16-matrices", f"The matrix products for the first {PREFIX} tokens, one table per product; row {m.BANK} "

@@ -26,7 +26,7 @@ def window_html() -> str:
                      s["mlp"], f"{s['linear_shape'][0]}×{s['linear_shape'][1]}", s["linear"]))
     return rows_html(["w", "tokens in the window (sentence A)", "inputs w·d", "W1", "MLP parameters",
                       "linear W", "linear parameters"], rows,
-                     caption="Every window size: what it takes in and what it costs")
+                     caption="Each window size: what it takes in and what it costs")
 
 
 def pool_html() -> str:
@@ -148,16 +148,16 @@ def window_summary() -> str:
     ends = [window_state(w) for w in (1, len(m.sentence("A")))]
     s3 = window_state(SHOWN_W)
     return (f"Shown: w = {SHOWN_W} takes in “{' '.join(s3['words'])}” ({s3['inputs']} numbers): the MLP head has "
-            f"{s3['mlp']} parameters, the direct linear head {s3['linear']}. Over w = 1 to {ends[1]['w']} "
-            f"the MLP head grows from {ends[0]['mlp']} to {ends[1]['mlp']} parameters and the linear head "
-            f"from {ends[0]['linear']} to {ends[1]['linear']}.")
+            f"{s3['mlp']} parameters, the direct linear head {s3['linear']}. At w = 1 the MLP head has "
+            f"{ends[0]['mlp']} parameters and the linear head {ends[0]['linear']}; at w = {ends[1]['w']}, "
+            f"{ends[1]['mlp']} and {ends[1]['linear']}.")
 
 
 def pool_summary() -> str:
     avg = pool(pool_weights(None, 0.0))["summary"]
     return (f"Each of the {m.BANK} rows gets weight {fmt(1 / m.BANK, 3)}; their weighted sum c_7 is "
             + pairs(m.FEATURES, avg)
-            + ". Moving all the weight onto one token makes c_7 that token's row.")
+            + ". Moving all the weight onto one token makes c_7 that token's row {about}`method`.")
 
 
 def window_states() -> Print:
@@ -180,6 +180,6 @@ WINDOW = Widget(
     window_figure, window_summary, prints=window_states, controls="A slider sets w.")
 
 POOL = Widget(
-    "bh-s05-pool", "Pooling rows 1 to 7 of sentence A with weights: the plain average, or more weight on one token.",
+    "bh-s05-pool", "Pooling rows 1 to 7 of sentence A with weights: the plain average, or more weight on one token {about}`method`.",
     pool_figure, pool_summary, prints=pool_states,
     controls="Buttons choose a token to favour; a slider moves weight onto it.")

@@ -20,8 +20,8 @@ def t_axis(lengths, title: str = "context length T (tokens)") -> dict:
 
 
 FIELDS = (("parameters", "parameters"), ("forward", "forward pass (MACs)"), ("training", "training pass (MACs)"),
-          ("token_uncached", "new token, nothing kept, all read again (MACs)"),
-          ("token_recomputed", "new token, nothing kept, only its needs recomputed (MACs)"),
+          ("token_uncached", "new token, no cache, all read again (MACs)"),
+          ("token_recomputed", "new token, no cache, only its needs recomputed (MACs)"),
           ("token_cached", "new token, cache kept (MACs)"),
           ("activations", "activations (numbers)"), ("kept", "kept between tokens (numbers)"))
 
@@ -101,11 +101,11 @@ def cost_states() -> Print:
 
 
 COSTS = Widget(
-    "ctx-cost-counts", "Every count of the three ways to read a context, at a context length T and a width d "
+    "ctx-cost-counts", "The counts of the three ways to read a context, at a context length T and a width d "
     "(log scale).", cost_figure, cost_summary, prints=cost_states, controls="A slider chooses T, another d.")
 
 
-GROWTH_FIELDS = (("forward", "forward pass"), ("token_uncached", "new token, nothing kept"),
+GROWTH_FIELDS = (("forward", "forward pass"), ("token_uncached", "new token, no cache"),
                  ("token_cached", "new token, cache kept"))
 
 
@@ -135,11 +135,11 @@ def growth_summary() -> str:
 
 GROWTH = Widget(
     "ctx-cost-growth", "Counted multiply-adds against context length T, on log-log axes: a straight line of slope s "
-    "means the work grows like T to the power s; the legend gives each line's slope.", growth_figure, growth_summary)
+    "means the work grows like T to the power s {about}`general`; the legend gives each line's slope.", growth_figure, growth_summary)
 
 
 def mixer_table() -> HTML:
     rows = [(m, *(fmt(counted_slope(m, f, SHOWN_D)) for f, _ in GROWTH_FIELDS)) for m in MIXERS]
     return HTML(rows_html(["mixer", *[label for _, label in GROWTH_FIELDS]], rows,
-                          caption=f"Counted growth with T (log-log slope, T from {LENGTHS[-3]} to {LENGTHS[-1]}, "
-                                  f"d = {SHOWN_D})"))
+                          caption=f"Counted growth with T (log-log slope over T = {LENGTHS[-3]}, {LENGTHS[-2]} and "
+                                  f"{LENGTHS[-1]}, d = {SHOWN_D})"))

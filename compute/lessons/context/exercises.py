@@ -24,7 +24,7 @@ def kv_cache_question(size: ModelSize = GPT2_MEDIUM) -> str:
               f"({human_count(macs)}).")
     return answer_html(f"{size.name} has L = {L} layers of width d = {d:,} and reads up to T = {T:,} tokens "
                        f"({size.source}). How large is its KV cache for one sequence in 16-bit numbers, and how "
-                       "many multiply-adds does one new token at full context cost in its layers?", answer)
+                       "many multiply-adds does one new token at full context cost in its layers {about}`method`?", answer)
 
 
 def crossing_question() -> str:
@@ -40,11 +40,13 @@ def crossing_question() -> str:
            f"{at[first][1] * 1e3:.3f} ms"
     if before is not None:
         said += f", while at T = {before:,} it took {at[before][0] * 1e3:.3f} ms against {at[before][1] * 1e3:.3f} ms"
-    return answer_html("By count, averaging reads a whole sequence more cheaply than attention at every length. "
-                       "In the stored timings of this page, from which length on is averaging the slower of the two, "
-                       "and why do the lines cross?",
+    return answer_html("By count, averaging reads a whole sequence more cheaply than attention at every length "
+                       "{claim}`averaging_is_cheapest_by_count`. In the stored timings of this page, from which "
+                       "length on is averaging the slower of the two, and why do the lines cross "
+                       "{claim}`averaging_is_timed_slower_at_length`?",
                        f"Measured {said}. Averaging builds its T × T matrix of weights in memory at every call, "
-                       "and attention's kernel never stores its scores (the section on the kernels measures both).")
+                       "and attention's kernel never stores its scores (the section on the kernels measures both) "
+                       "{claim}`averaging_allocates_its_matrix_every_call attention_stores_no_score_matrix`.")
 
 
 def check_yourself() -> HTML:

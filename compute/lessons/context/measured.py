@@ -14,7 +14,7 @@ from .counts import COLOURS, t_axis
 from .states import recompute as rc
 from .states.growth import LARGE_T, at, measured, measured_slope, record
 
-MEASURES = (("forward", "forward pass"), ("token uncached", "new token, nothing kept"),
+MEASURES = (("forward", "forward pass"), ("token uncached", "new token, no cache"),
             ("token cached", "new token, cache kept"))
 BUTTONS = ("forward", "no cache", "with cache")     # short enough for a phone
 STORY_LABELS = {NAMES[k]: LABELS[k] for k in MODELS}
@@ -101,7 +101,7 @@ MIXER_TIMES = Widget(
     "token with or without its cache; dashed, averaging's forward pass with its matrix kept and as a "
     f"running sum. Each slope is fitted from T = {LARGE_T}.", mixer_figure, mixer_summary, min_width=0,
     controls="Buttons switch between the forward pass and a new token with or without the cache.",
-    prints=Print((State.button("forward pass", 0), State.button("new token, nothing kept", 1),
+    prints=Print((State.button("forward pass", 0), State.button("new token, no cache", 1),
                   State.button("new token, cache kept", 2)), columns=1, height=380))
 
 
@@ -112,7 +112,7 @@ def slope_table() -> HTML:
                           for measure, _ in MEASURES)))
     return HTML(rows_html(["mixer", *[label for _, label in MEASURES]], rows,
                           caption=f"Measured growth with T: log-log slope fitted from T = {LARGE_T} "
-                                  "to the longest T measured"))
+                                  "to the longest T measured {about}`method`"))
 
 
 def recompute_table() -> HTML:
@@ -143,7 +143,7 @@ def kernel_table() -> HTML:
                            "largest block (MB)", "allocated in all (MB)", "held at once (MB)",
                            "page faults per call"], kernel_rows(T, before),
                           caption=f"What each timed forward pass runs, its median time, and what one call at T = {T} "
-                                  "allocates (torch's profiler; MB of 10^6 bytes) and how many fresh pages the "
+                                  "allocates (torch's profiler; MB of 10^6 bytes) and the fresh pages the "
                                   "operating system mapped in for it (page faults)"))
 
 
@@ -155,7 +155,7 @@ def story_figure() -> go.Figure:
             T, s = measured(name, measure)
             if not T:
                 continue
-            label = f"{STORY_LABELS[name]}, {'cache kept' if measure == 'token cached' else 'nothing kept'}"
+            label = f"{STORY_LABELS[name]}, {'cache kept' if measure == 'token cached' else 'no cache'}"
             fig.add_trace(go.Scatter(x=T, y=_ms(s), mode="lines+markers", name=label,
                                      line=dict(color=STORY_COLOURS[name], dash=dash),
                                      hovertemplate="T = %{x}: %{y:.3f} ms<extra>" + label + "</extra>"))

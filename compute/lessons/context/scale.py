@@ -33,7 +33,7 @@ def scale_table() -> HTML:
                                   "multiply-adds of one new token in its layers (projections, feed-forward width 4d, "
                                   "attention over T), the share of them spent reading the context (share on T), and "
                                   "that share once the output projection onto the vocabulary (d × vocabulary) is "
-                                  "counted too"))
+                                  "counted too {about}`method`"))
 
 
 def sources() -> HTML:

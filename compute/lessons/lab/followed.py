@@ -11,6 +11,7 @@ from IPython.display import HTML
 
 from ...present.figures import in_site_build, show
 from ...present.palette import BAR, EDGE, HIGHLIGHT, MUTED
+from ...present.prose import said
 from ...present.tables import fmt
 from .states import follow as state
 from .states.run import LabRun, data
@@ -56,10 +57,10 @@ class Case(state.Case):
             return fig
         where = ", ".join(str(i) for i in self.mentions) or "none"
         summary = (f"The head's weights over positions 0 to {self.position}: {fmt(self.on_mentions, 2)} on the earlier "
-                   f"'{self.answer}' (positions {where}); the largest single weight is "
-                   f"{fmt(self.attention.max(), 2)} at position {int(self.attention.argmax())}. The MLP's window covers "
+                   f"'{self.answer}' (position{'s' if len(self.mentions) > 1 else ''} {where}); the largest single weight is "
+                   f"{fmt(self.attention.max(), 2)} at position {int(self.attention.argmax())} {{about}}`reading`. The MLP's window covers "
                    f"positions {self.window_start} to {self.position}.")
-        return show(fig, "lab-attention", "The one-head model's attention from the blank to every earlier "
+        return show(fig, "lab-attention", "The one-head model's attention from the blank to each earlier "
                     "position; the earlier mentions of the right word are highlighted, the MLP's window shaded.",
                     summary)
 
@@ -84,7 +85,7 @@ class Case(state.Case):
     def explain(self) -> str:
         itos = data().vocab.itos
         mlp_best, head_best = int(self.p_mlp.argmax()), int(self.p_head.argmax())
-        return (f"The right word is '{self.answer}', last said {self.distance} tokens back: outside the MLP's "
+        return said(f"The right word is '{self.answer}', last said {self.distance} tokens back: outside the MLP's "
                 f"window of {self.window}. The MLP gives it {fmt(self.p_mlp[self.word], 3)} and puts "
                 f"'{itos[mlp_best]}' first ({fmt(self.p_mlp[mlp_best], 2)}). The head puts {fmt(self.on_mentions, 2)} of "
                 f"its attention on the earlier '{self.answer}' and gives it {fmt(self.p_head[self.word], 3)}"

@@ -22,6 +22,6 @@ def scores_table(*runs: LabRun) -> HTML:
              *[f"{fmt(r.scores[f'{k} beyond 8'], 2)}" for k in kinds]) for r in runs]
     rows.append(("a uniform guess", "", "", *[f"{fmt(chance(k), 2)}" for k in kinds]))
     return HTML(rows_html(["model", "weights", "validation loss", *[f"{k}, beyond 8 back" for k in kinds]], rows,
-                          caption="On every validation story: loss per token, and how often the right word "
+                          caption="On each validation story: loss per token, and how often the right word "
                                   "leads among the words of its kind where its last mention is more than 8 "
-                                  "tokens back"))
+                                  "tokens back {about}`method`"))

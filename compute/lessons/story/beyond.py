@@ -8,6 +8,7 @@ from IPython.display import HTML
 
 from ...data.story import KINDS
 from ...data.tokenizer import readable
+from ...present.prose import said
 from ...present.tables import rows_html
 from ...probes import KIND_NAMES
 from ...published.story import FOUR_HEAD, LABELS, MODELS, NAMES, story_corpus
@@ -55,9 +56,9 @@ def _marked(index: int) -> str:
 def handwritten_examples() -> HTML:
     """Every hand-written story, probes marked and the four-head model's wrong picks beside them: the first few
     open, the rest folded (a handout prints them all)."""
-    legend = ("Marked words are probes (n name, o object, c colour, p place; the number is how many tokens back "
-              "the deciding mention is). Where the four-head model ranks another word of the kind first, that word "
-              "follows in brackets.")
+    legend = said("Marked words are probes (n name, o object, c colour, p place; the number is how many tokens "
+                  "back the deciding mention is) {about}`method`. Where the four-head model ranks another word of "
+                  "the kind first, that word follows in brackets {about}`method`.")
     n = len(ev.handwritten())
     first = "".join(_marked(i) for i in range(min(SHOWN_STORIES, n)))
     rest = "".join(_marked(i) for i in range(SHOWN_STORIES, n))

@@ -27,7 +27,7 @@ def accuracy_table() -> HTML:
     rows = [(LABELS[k], *[v[kind] for kind in KIND_NAMES], v["name among mentioned"]) for k, v in c.items()]
     rows.append(("chance", *[chance[k] for k in KIND_NAMES], 0.5))
     return HTML(rows_html(["model", *KIND_NAMES, "names: right of those mentioned"], rows, decimals=3,
-                          caption="Probe accuracy within kind on the same validation stories"))
+                          caption="Probe accuracy within kind on the same validation stories {about}`design`"))
 
 
 def distance_table() -> HTML:

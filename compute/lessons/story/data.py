@@ -8,6 +8,7 @@ from IPython.display import HTML
 from ...data.story import KINDS
 from ...data.tokenizer import readable
 from ...present.numbers import honest_format
+from ...present.prose import said
 from ...present.tables import rows_html
 from ...probes import BUCKETS, KIND_NAMES, bucket_label
 from ...published.story import FOUR_HEAD, story_corpus
@@ -31,8 +32,8 @@ def marked_story(index: int) -> str:
 
 
 def sample_stories() -> HTML:
-    legend = ("Marked words are probes: the subscript gives the kind (n name, o object, c colour, p place) "
-              "and how many tokens back the deciding mention is.")
+    legend = said("Marked words are probes: the subscript gives the kind (n name, o object, c colour, p place) "
+                  "and how many tokens back the deciding mention is {about}`method`.")
     parts = [f'<div class="story-sample"><p class="story-label">Validation story {i + 1}</p>{marked_story(i)}</div>'
              for i in SHOWN_STORIES]
     return HTML(f'<p class="story-legend">{html.escape(legend)}</p>' + "".join(parts))

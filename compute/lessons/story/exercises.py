@@ -24,7 +24,7 @@ def predict_distance() -> HTML:
                      f"{fmt(acc[-1], 2)} beyond {far.lstrip('> ')}")
     answer = f"Measured (a guess among the names: {fmt(chance, 3)}): " + "; ".join(parts) + "."
     return HTML(answer_html(f"Predict first: how should each model's name accuracy change as the deciding mention "
-                            f"moves from within {window} words to more than {far.lstrip('> ')} words back?", answer))
+                            f"moves from within {window} words to more than {far.lstrip('> ')} words back {{about}}`method`?", answer))
 
 
 def predict_knockout() -> HTML:
@@ -33,8 +33,9 @@ def predict_knockout() -> HTML:
     drops = sorted(((ko["all heads"]["name"] - v["name"], k) for k, v in ko.items() if k != "all heads"), reverse=True)
     (worst, lh), (second, lh2) = drops[0], drops[1]
     answer = (f"{head_label(lh)}: without it name accuracy falls from {fmt(ko['all heads']['name'], 2)} to "
-              f"{fmt(ko[lh]['name'], 2)}, a drop of {fmt(worst, 2)}; the next most costly head for names, "
-              f"{head_label(lh2)}, costs {fmt(second, 2)}.")
-    return HTML(answer_html("Predict first: the figure below silences one head at a time. Which head's "
-                            "knock-out will cost names the most, and will any other head come close? (The attention "
+              f"{fmt(ko[lh]['name'], 2)}, a drop of {fmt(worst, 2)} {{claim}}`looking_heads_are_the_needed_heads`. "
+              f"The next most costly head for names, {head_label(lh2)}, costs {fmt(second, 2)} {{about}}`reading`.")
+    return HTML(answer_html("Predict first: the knock-out figure later on this page silences one head at a time "
+                            "{about}`method`. Which head's knock-out will cost names the most, and will any other "
+                            "head come close {about}`method`? (The attention "
                             "heatmap earlier on this page is a hint.)", answer))

@@ -33,7 +33,7 @@ def followed_keys_table() -> HTML:
     rows = [(j, w, s, a) for j, w, s, a in f["keys"]]
     return HTML(rows_html(["key position", "word", "scaled score q·k / √d", "weight"], rows, decimals=3,
                           caption=f"{head_label(t['head'])} at “{f['query']}” (position {f['position']}): its "
-                                  f"{len(rows)} largest weights"))
+                                  f"{len(rows)} largest weights {{about}}`reading`"))
 
 
 def followed_logits_table() -> HTML:

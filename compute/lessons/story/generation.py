@@ -30,4 +30,4 @@ def counts_table() -> HTML:
                           caption=f"{samples.N_SAMPLES} samples per model (temperature "
                                   f"{samples.SAMPLING.temperature:g}, seed {samples.SEED}): mean tokens, shares that "
                                   "name no more children, and give no object more colours, than a training story "
-                                  "does; copies of training stories"))
+                                  "does; copies of training stories {about}`method`"))

@@ -89,22 +89,23 @@ def attention_summary() -> str:
     names = heads.head_labels(*heads.attention_on(FOUR, heads.worked_story()).shape[:2])
     best = int(np.argmax(st["z"][:, st["mentions"]].sum(1))) if st["mentions"] else 0
     return (f"Query {st['query']}, next word {st['word']}: the head that looks most at its earlier mentions is "
-            f"{names[best]}, with {fmt(st['z'][best, st['mentions']].sum(), 2)} of its weight there. "
-            "Buttons choose other query words of the same story.")
+            f"{names[best]}, with {fmt(st['z'][best, st['mentions']].sum(), 2)} of its weight there {{about}}`reading`. "
+            "Buttons choose other query words of this story.")
 
 
 ATTENTION = Widget(
-    "st-heads-attention", "Attention of all eight heads (two layers of four) from one query word of a validation "
-    "story over every earlier position.", attention_figure, attention_summary, controls="Buttons choose the query word.",
+    "st-heads-attention", "Attention of the eight heads (two layers of four) from one query word of a validation "
+    "story over each earlier position.", attention_figure, attention_summary, controls="Buttons choose the query word.",
     min_width=0,                              # every key on a phone's screen: the newest ones too
     prints=lambda: Print(why=f"Printed for the first query word, {_state(query_positions()[0])['query']}; the table "
-                             "after it gives, for every query word, the position each head weights most."))
+                             "after it gives, for each query word, the position each head weights most {about}`method`."))
 
 
 def strongest_keys_table() -> HTML:
     header = ["head \\ query", *[f"{_state(q)['query']} → {_state(q)['word']}" for q in query_positions()]]
     return HTML(rows_html(header, strongest_keys(),
-                          caption="The word each head weights most, and its weight, for each query of the figure"))
+                          caption="The word each head weights most, and its weight, for each query of the figure "
+                                  "{about}`reading`"))
 
 
 def roles_table(name: str = FOUR) -> HTML:
@@ -137,11 +138,11 @@ def knockout_figure() -> go.Figure:
 def knockout_summary() -> str:
     ko = heads.knockouts(FOUR)
     need = heads.needed(FOUR)
-    return ("Within-kind accuracy with every head, then with one head zeroed: " + "; ".join(
+    return ("Within-kind accuracy with each head, then with one head zeroed: " + "; ".join(
         f"without L{need[k][0] + 1} H{need[k][1] + 1} {k} falls from {fmt(ko['all heads'][k], 2)} "
-        f"to {fmt(ko[need[k]][k], 2)}" for k in KIND_NAMES) + ".")
+        f"to {fmt(ko[need[k]][k], 2)}" for k in KIND_NAMES) + " {claim}`looking_heads_are_the_needed_heads`.")
 
 
 KNOCKOUTS = Widget(
-    "st-heads-knockouts", "Probe accuracy of the four-head model with all heads, and with each head zeroed in turn "
+    "st-heads-knockouts", "Probe accuracy of the four-head model with its heads, and with each head zeroed in turn "
     "(first 300 validation stories).", knockout_figure, knockout_summary)

@@ -16,6 +16,7 @@ from ...data.tokenizer import EOS, words
 from ...export.story import FILES, export_files, model_from_files
 from ...generate import Sampling, generate
 from ...present.numbers import honest_format
+from ...present.prose import said
 from ...published.story import FOUR_HEAD, load, story_corpus
 from .data import corpus_facts
 from .states.box import box_model, knockout_prompt, next_word
@@ -77,8 +78,17 @@ def _field(name: str, label: str, attrs: str) -> str:
             f'<span class="live-error" data-part="{name}-error" id="st-live-{name}-error"></span></span>')
 
 
+HELP = ("Generate writes a new story from the start above; Step adds one word, Go on the rest; Stop (or Escape) stops "
+        "{about}`method`. Top-k 0 keeps every word; greedy always takes the likeliest one; the same seed gives the "
+        "same story {about}`design`.")
+NOTE = ("On the web page, this box runs the four-head model in the browser: you write the start of a story, choose "
+        "the temperature, top-k, a seed or greedy choice, and the words appear with every head's attention; you can "
+        "pick any next word yourself, look back at any word written, and silence heads {about}`method`.")
+
+
 def box() -> HTML:
     esc = html.escape
+    help_text, note = said(HELP), said(NOTE)
     mb = weights_size() / 1e6
     sample = print_sample()
     cfg = box_model().cfg
@@ -86,6 +96,7 @@ def box() -> HTML:
     name_head = head_label(ko["head"])
     silence = json.dumps([ko["head"][0] * cfg.n_head + ko["head"][1]])
     bars = ", ".join(f"“{w}” {honest_format(p, '.1%')}" for w, p in next_words())
+    likeliest = said(f"After the prompt “{PROMPT}”, the model's likeliest next words are {bars} {{about}}`reading`.")
     return HTML(f'''<section class="live-generate" id="st-live" data-models="../{MODELS_DIR}" aria-labelledby="st-live-title">
 <h3 class="live-title" id="st-live-title">Write with the four-head model</h3>
 <p class="live-about">{about()}</p>
@@ -106,8 +117,7 @@ def box() -> HTML:
 <button type="button" data-part="stop" disabled>Stop</button>
 </div>
 </form>
-<p class="live-help">Generate writes a new story from the start above; Step adds one word, Go on the rest; Stop (or
-Escape) stops. Top-k 0 keeps every word; greedy always takes the likeliest one; the same seed gives the same story.</p>
+<p class="live-help">{esc(help_text)}</p>
 <div class="live-heads" role="group" aria-labelledby="st-live-heads-label"><span id="st-live-heads-label">Silence a head:</span>
 {_head_switches(cfg.n_layer, cfg.n_head)}</div>
 <p class="live-try"><button type="button" data-part="try" data-prompt="{esc(ko["text"])}" data-silence="{silence}">Silence the
@@ -130,8 +140,5 @@ aria-describedby="st-live-word-error" autocomplete="off" spellcheck="false"></la
 <noscript><p>Live generation needs JavaScript.</p></noscript>
 </section>
 <script type="module" src="../_static/generate/widget.js"></script>
-<div class="print-only live-print"><p class="widget-note">On the web page, this box runs the four-head model in the
-browser: you write the start of a story, choose the temperature, top-k, a seed or greedy choice, and the words appear
-with every head's attention; you can pick any next word yourself, look back at any word written, and silence
-heads. After the prompt below, the model's likeliest next words are {esc(bars)}. A sample made when the site was built
+<div class="print-only live-print"><p class="widget-note">{esc(note)} {esc(likeliest)} A sample made when the site was built
 (temperature {PRINT_SAMPLING.temperature:g}, seed {PRINT_SEED}):</p><p class="sample-text">{esc(sample)}</p></div>''')

@@ -64,11 +64,13 @@ def curve_summary() -> str:
     parts = []
     for kind in MODELS:
         c = ev.learning_curve(NAMES[kind])
-        parts.append(f"{LABELS[kind]}: loss {fmt(c[0]['val_loss'], 2)} → {fmt(c[-1]['val_loss'], 2)}, "
+        parts.append(f"{LABELS[kind]}: loss {fmt(c[0]['val_loss'], 2)} at the first point and "
+                     f"{fmt(c[-1]['val_loss'], 2)} at the last, "
                      + ", ".join(f"{k} {fmt(c[-1][k], 2)}" for k in KIND_NAMES))
     j = ev.sudden_jump(ONE_HEAD, "object")
     return ("; ".join(parts) + f". The one-head model's object accuracy jumps from {fmt(j['before'], 2)} to "
-            f"{fmt(j['after'], 2)} between {fmt(j['from_tokens'] / 1e6, 1)}M and {fmt(j['to_tokens'] / 1e6, 1)}M tokens.")
+            f"{fmt(j['after'], 2)} between {fmt(j['from_tokens'] / 1e6, 1)}M and {fmt(j['to_tokens'] / 1e6, 1)}M tokens "
+            "{claim}`copying_appears_suddenly`.")
 
 
 CURVES = Widget(

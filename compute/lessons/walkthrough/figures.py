@@ -1,6 +1,8 @@
 """The walkthrough's figures: loss curve, attention heatmap, next-word bars, seed patterns."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import plotly.graph_objects as go
 from IPython.display import HTML
@@ -108,10 +110,10 @@ def pattern_bars(counts: dict[str, int], highlight: str) -> go.Figure:
 def attention_summary(wt: Walkthrough) -> str:
     """Where each row of A puts most of its weight, in words."""
     A, tokens = wt["A"], wt.tokens
-    tops = [f"{i} {tokens[i]} → {int(np.argmax(A[i]))} {tokens[int(np.argmax(A[i]))]} ({fmt(A[i].max(), 2)})"
+    tops = [f"{i} “{tokens[i]}” → {int(np.argmax(A[i]))} “{tokens[int(np.argmax(A[i]))]}” ({fmt(A[i].max(), 2)})"
             for i in range(len(tokens))]
-    return ("Each query row attends only to itself and earlier keys (later cells are blank). "
-            "Largest weight in each row, query → key (weight): " + "; ".join(tops) + ".")
+    return ("Each query row attends only to itself and earlier keys (later cells are blank) {about}`design`. "
+            "Largest weight in each row, query → key (weight): " + "; ".join(tops) + " {about}`reading`.")
 
 
 def attention_plot(wt: Walkthrough, title: str = "Attention weights A") -> go.Figure:
@@ -121,11 +123,11 @@ def attention_plot(wt: Walkthrough, title: str = "Attention weights A") -> go.Fi
 def probability_summary(start: int = ROW_FAST) -> str:
     wt = load()
     probs, tokens = wt["probs"], wt.tokens
-    tops = [f"after {i} {tokens[i]}: {VOCAB[int(np.argmax(probs[i]))]} ({fmt(probs[i].max(), 2)})"
+    tops = [f"after {i} “{tokens[i]}”: “{VOCAB[int(np.argmax(probs[i]))]}” ({fmt(probs[i].max(), 2)})"
             for i in range(len(tokens))]
-    return (f"At position {start} ({tokens[start]}) the most likely next words are "
-            f"{ranked(list(VOCAB), probs[start])}. The most likely next word at each position: "
-            + "; ".join(tops) + ".")
+    return (f"At position {start} (“{tokens[start]}”) the most likely next words are "
+            f"{ranked(list(VOCAB), probs[start])} {{about}}`reading`. The most likely next word at each position: "
+            + "; ".join(tops) + " {about}`reading`.")
 
 
 def probability_print_table(n: int = 3):
@@ -136,7 +138,7 @@ def probability_print_table(n: int = 3):
              *(f"{VOCAB[k]} {fmt(probs[i, k], 2)}" for k in np.argsort(-probs[i], kind="stable")[:n]))
             for i in range(len(tokens))]
     table = rows_html(["position", *(f"choice {k + 1}" for k in range(n))], rows,
-                      caption="The likeliest next words at every position")
+                      caption="The likeliest next words at each position {about}`reading`")
     return HTML(f'<div class="print-only">{table}</div>')
 
 
@@ -149,9 +151,10 @@ def loss_summary() -> str:
     wt, facts = load(), data_facts()
     history = wt.manifest["loss_history"]
     floor = loss_floor(facts["n_coin_flips"], facts["n_targets"])
-    return (f"The mean loss falls from {history[0]:.3f} to {history[-1]:.4f} nats per target over "
-            f"{wt.manifest['steps']} Adam steps (log scale), just above the floor of {floor:.4f} that "
-            f"{facts['n_coin_flips']} two-way choices among {facts['n_targets']} targets allow.")
+    return (f"The mean loss is {history[0]:.3f} nats per target at the first of {wt.manifest['steps']} AdamW "
+            f"steps and {history[-1]:.4f} at the last (log scale), just above the floor of {floor:.4f} that "
+            f"{facts['n_coin_flips']} two-way choices among {facts['n_targets']} targets allow "
+            "{claim}`final_loss_just_above_floor`.")
 
 
 LESSON_PATTERN = f"{ROW_SLOW} → {RISE}, {ROW_FAST} → {FALL}"
@@ -159,8 +162,10 @@ LESSON_PATTERN = f"{ROW_SLOW} → {RISE}, {ROW_FAST} → {FALL}"
 
 def pattern_summary() -> str:
     counts = pattern_counts(seed_record())
+    def quoted(pattern: str) -> str:   # "5 → rise" -> "5 → “rise”": the words are tokens, not verbs
+        return re.sub(r"→ (\w+)", r"→ “\1”", pattern)
     return (f"Converged seeds per pattern (the word rows {ROW_SLOW} and {ROW_FAST} attend to most): "
-            + "; ".join(f"{k}: {n}" for k, n in counts.items()) + ".")
+            + "; ".join(f"{quoted(k)}: {n}" for k, n in counts.items()) + " {about}`reading`.")
 
 
 def _seed() -> int:
@@ -168,7 +173,7 @@ def _seed() -> int:
 
 
 # The page's figures, one Widget each (compute.present.widgets): built when shown, from the published checkpoints.
-LOSS = Widget(id="fig-loss", caption="Training loss per Adam step against the floor that the data allows.",
+LOSS = Widget(id="fig-loss", caption="Training loss per AdamW step against the floor that the data allows.",
               figure=loss_plot, summary=loss_summary)
 ATTENTION = Widget(id="fig-attention", caption="Attention weights A of the published model: one row per query "
                    "position, one column per key position, the masked future blank.",
@@ -188,7 +193,7 @@ NEXT_WORD = Widget(id="fig-next-word",
                    summary=probability_summary, prints=next_word_states,
                    controls="A slider chooses the position.")
 SEED_PATTERNS = Widget(id="fig-seed-patterns",
-                       caption=f"How many converged seeds found each attention pattern of rows {ROW_SLOW} and "
+                       caption=f"The number of converged seeds that found each attention pattern of rows {ROW_SLOW} and "
                                f"{ROW_FAST}; the lesson's pattern is highlighted.",
                        figure=lambda: pattern_bars(pattern_counts(seed_record()), LESSON_PATTERN),
                        summary=pattern_summary,

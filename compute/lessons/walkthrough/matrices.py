@@ -26,7 +26,8 @@ def _specs(wt: Walkthrough) -> dict[str, tuple[list[str], list[str], str, str]]:
         "S": (pos, pos, "query i \\ key j", "S = Q Kᵀ / √d_k, before the mask"),
         "M": (pos, pos, "query i \\ key j", "M: the causal mask"),
         "S_masked": (pos, pos, "query i \\ key j", "S + M: scores with the future masked"),
-        "A": (pos, pos, "query i \\ key j", "A = softmax of each row of S + M (· : masked, a weight of exactly 0)"),
+        "A": (pos, pos, "query i \\ key j", "A = softmax of each row of S + M (· : masked, a weight of exactly 0) "
+                                               "{claim}`masked_weights_are_exactly_zero`"),
         "W_V": (d, d, "x coord \\ v coord", "W_V"),
         "V": (pos, d, coords, "V = X W_V: one value per position"),
         "Z": (pos, d, coords, "Z = A V"),

@@ -8,6 +8,7 @@ import math
 from IPython.display import HTML
 
 from ...present.numbers import honest_format
+from ...present.prose import said
 from ...published.walkthrough import NAME, load
 from .seeds import seed_record
 from .trainer import FOLDER, LR_RANGE, STEPS_RANGE
@@ -52,6 +53,10 @@ def printed_rows() -> list[dict]:
     return [e for e in record["entries"] if e["seed"] in want]
 
 
+SEEDS_CAPTION = ("Some seeds of the record: final loss, and the word each answer row weights most (its position, "
+                 "its weight) {about}`reading`")
+
+
 def print_html() -> str:
     wt = load(NAME)
     losses = wt.manifest["loss_history"]
@@ -63,9 +68,13 @@ def print_html() -> str:
             f"in the browser from any seed of the record, with the lesson's recipe or another learning rate and "
             f"number of steps, and shows the loss and rows 5 and 13 as they change. The published seed "
             f"({wt.manifest['seed']}) as it was trained for this lesson:</p>{curve_svg(losses)}"
-            f'<table class="matrix"><caption>A few seeds of the record: final loss, and the word each answer row '
-            f"weights most (its position, its weight)</caption><thead><tr><th>seed</th><th>final loss</th>"
+            f'<table class="matrix"><caption>{html.escape(said(SEEDS_CAPTION))}</caption><thead><tr><th>seed</th><th>final loss</th>'
             f"<th>converged</th><th>row 5</th><th>row 13</th></tr></thead><tbody>{rows}</tbody></table></div>")
+
+
+ABOUT = ("What runs here: this lesson's model and recipe (full-batch AdamW on the eight sentences), in your browser, "
+         "in float64, from the seed's own initial weights as torch drew them for the record, with arithmetic that "
+         "gives the same bits in every browser {about}`design`.")
 
 
 def box() -> HTML:
@@ -74,9 +83,7 @@ def box() -> HTML:
     recipe = record["recipe"]
     return HTML(f'''<section class="train-box" id="wt-train" data-train="../{FOLDER}" aria-labelledby="wt-train-title">
 <h3 class="train-title" id="wt-train-title">Train it yourself</h3>
-<p class="train-about">What runs here: this lesson's model and recipe (full-batch AdamW on the eight sentences), in
-your browser, in float64, from the seed's own initial weights as torch drew them for the record, with arithmetic
-that gives the same bits in every browser.</p>
+<p class="train-about">{html.escape(said(ABOUT))}</p>
 <form data-part="form" class="train-form" novalidate>
 <div class="train-controls">
 {_field("seed", "Seed", f'min="{first}" max="{last}" step="1" value="{record["published_seed"]}"')}
