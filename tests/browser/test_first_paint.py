@@ -72,11 +72,14 @@ def test_a_link_to_a_late_section_stays_in_view_once_the_page_is_laid_out(visit,
 
 # requestIdleCallback held until the test runs it: the page stays as the first paint left it for as long as needed.
 HOLD_IDLE = "window.requestIdleCallback = (fn) => { window.__idle = fn; return 1; };"
-# The tops of the headings, paragraphs and figures the reader can see (rendered, within the viewport), by index.
-IN_VIEW_JS = """() => [...document.querySelectorAll('.bd-article :is(h2, h3, p, .plotly-graph-div)')]
-  .map((e, i) => [i, e.getBoundingClientRect().top, e.checkVisibility({contentVisibilityAuto: true})])
-  .filter(([, top, seen]) => seen && top >= 0 && top < innerHeight).map(([i, top]) => [i, top])"""
-TOPS_JS = "() => [...document.querySelectorAll('.bd-article :is(h2, h3, p, .plotly-graph-div)')].map((e) => e.getBoundingClientRect().top)"
+# What a reader looks at: headings, paragraphs, list items, code, tables and figures (a screen of the lab can hold
+# nothing but code).
+READ = ".bd-article :is(h2, h3, p, li, pre, table, .plotly-graph-div)"
+# The tops of those the reader can see (rendered, on screen at least in part), by index.
+IN_VIEW_JS = """() => [...document.querySelectorAll('%s')]
+  .map((e, i) => [i, e.getBoundingClientRect(), e.checkVisibility({contentVisibilityAuto: true})])
+  .filter(([, box, seen]) => seen && box.bottom > 0 && box.top < innerHeight).map(([i, box]) => [i, box.top])""" % READ
+TOPS_JS = "() => [...document.querySelectorAll('%s')].map((e) => e.getBoundingClientRect().top)" % READ
 
 
 @pytest.mark.parametrize("stem", LESSONS)
