@@ -38,6 +38,7 @@ from pathlib import Path
 
 from . import coverage
 from .coverage import TRIGGERS, caught, triggers  # noqa: F401 (the audit's words, re-exported)
+from .spelling import site_spellings
 from .sentences import Sentence, _mask as _masked, _plain as _plain_text, sentences
 
 MARKS = ("method", "design", "general", "reading")  # the reasons {about} accepts
@@ -275,12 +276,10 @@ def audit_site(root: Path) -> list[PageAudit]:
     """Audit every page (the landing page with its lesson list, from the records); raise AuditError listing every
     finding (one line each)."""
     audits = audit_pages(root, audited_pages(root), known_claim_names())
-    unlisted = unlisted_pages(root)
-    if unlisted:
-        raise AuditError("\n".join(unlisted))
-    findings = [f for a in audits for f in a.findings]
-    if findings:
-        raise AuditError("\n".join(str(f) for f in findings))
+    problems = (unlisted_pages(root) + site_spellings(root, audited_pages(root))
+                + [str(f) for a in audits for f in a.findings])
+    if problems:
+        raise AuditError("\n".join(problems))
     return audits
 
 

@@ -72,6 +72,7 @@ and on every
 line
 {about}`method`.
 """
+SHARE_LINE = LESSON.splitlines().index("The share is {glue:text}`share:.1%`,") + 1
 
 
 def _project(tmp_path: Path, lesson: str = LESSON) -> Path:
@@ -175,6 +176,10 @@ def test_a_planted_unbound_comparison_stops_the_build_naming_file_and_line(built
      '"The share is <share> by design." is marked {about}`design` but cites computed values (share)'),
     # a word of comparison the first word list missed
     ("The share dwarfs the limit.", 'unbound comparison (dwarfs) in "The share dwarfs the limit."'),
+    # one value, two spellings: 99.97% above, 1.00 here
+    ("In two decimals the share is {glue:text}`share:.2f` {claim}`share_below_limit`.",
+     "'share' is printed as {glue:text}`share:.2f` here and as {glue:text}`share:.1%` at line "
+     f"{SHARE_LINE}: one value, one spelling"),
 ])
 def test_a_planted_sentence_its_claims_do_not_cover_stops_the_build(built, tmp_path, planted, says):
     good, _ = built
