@@ -43,8 +43,8 @@ class ProseAudit:
     findings: list[Finding] = field(default_factory=list)
 
     def summary(self) -> str:
-        return (f"{self.page}, written by Python: {self.texts} texts, {self.bound} sentences bound, "
-                f"{self.marked} marked")
+        return (f"{self.page}, written by Python: {self.texts} text{'' if self.texts == 1 else 's'}, "
+                f"{self.bound} sentence{'' if self.bound == 1 else 's'} bound, {self.marked} marked")
 
 
 def records(build_dir: Path, stem: str) -> list[dict]:
