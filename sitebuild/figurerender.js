@@ -41,10 +41,29 @@
     gd.parentElement.remove();
   }
 
-  function svg(gd) {
+  function snapshot(gd) {
     var full = gd._fullLayout;
     return window.Plotly.toImage(gd, { format: "svg", width: full.width, height: full.height }).then(function (url) {
       return decodeURIComponent(url.slice(url.indexOf(",") + 1));
+    });
+  }
+
+  function frames(n) {
+    return new Promise(function (done) {
+      (function next(k) { if (k <= 0) done(); else requestAnimationFrame(function () { next(k - 1); }); })(n);
+    });
+  }
+
+  // The figure once it has settled: two snapshots two frames apart that agree (a redraw plotly or figures.js
+  // schedules for a later frame, as an automargin pass, lands before the picture is taken; on a busy machine
+  // one was once caught half done, and two builds then drew different bytes).
+  function svg(gd, tries) {
+    tries = tries === undefined ? 5 : tries;
+    return frames(2).then(function () { return snapshot(gd); }).then(function (first) {
+      return frames(2).then(function () { return snapshot(gd); }).then(function (second) {
+        if (first === second || tries <= 1) return second;
+        return svg(gd, tries - 1);
+      });
     });
   }
 
