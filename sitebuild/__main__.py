@@ -36,13 +36,13 @@ from pathlib import Path
 
 from . import ROOT
 from .audit import AuditError, audit_site, locate_failed_claims
-from .handouts import HandoutError, make_handouts, source_epoch
+from .handouts import EDITIONS, HandoutError, make_handouts, source_epoch
 from .figurerender import FigureError, render_figures
 from .freshen import freshen
 from .html import SphinxError, build_html
 from .heads import lighten_pages
 from .iconfont import subset_icon_font
-from .notebooks import make_notebooks
+from .notebooks import NotebookError, make_notebooks
 from .preflight import PreflightError, run_preflight_if_changed
 from .prose import audit_prose
 from .lock import build_lock
@@ -64,6 +64,15 @@ def base_path(text: str) -> str:
     return text
 
 
+def site_url(text: str) -> str:
+    """A public address for --url: http(s)://host[:port]/path/, ending in '/'."""
+    m = re.fullmatch(r"https?://[A-Za-z0-9.-]+(?::\d+)?(?P<path>/(?:[A-Za-z0-9._~-]+/)*)", text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a site address like https://example.org/project/ "
+                                         "(http or https, ending in '/')")
+    return text
+
+
 def private_tmp_path(root: Path) -> Path:
     """This site's own temporary folder: short (Chromium keeps a socket in its profile there, and socket
     paths are limited to 108 bytes) and named after the site's folder, so no two sites share one."""
@@ -82,8 +91,10 @@ def private_tmp(root: Path) -> None:
     tempfile.tempdir = None  # forget the cached default
 
 
-def build_site(root: Path, base: str = "/") -> dict:
-    """Run the steps; returns what the summary reports. Raises on failure. Call with the lock held."""
+def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
+    """Run the steps; returns what the summary reports. Raises on failure. Call with the lock held.
+    `url`: the site's public address, printed in the notebooks (default: http://localhost:8000 + base)."""
+    url = url or f"http://localhost:8000{base}"
     build_dir = root / "_build"
     stems = lesson_stems(root)
     remove_leftovers(root / "site")
@@ -91,7 +102,7 @@ def build_site(root: Path, base: str = "/") -> dict:
     audits = audit_site(root)
     try:
         run_preflight_if_changed(root, build_dir)
-        executed = build_html(root, build_dir)
+        executed = build_html(root, build_dir, url)
     except (PreflightError, SphinxError) as exc:
         raise type(exc)(locate_failed_claims(str(exc), root)) from exc
     prose = audit_prose(root, build_dir, stems)  # the sentences the lessons' Python wrote, as the pages' are
@@ -104,8 +115,9 @@ def build_site(root: Path, base: str = "/") -> dict:
     figures = render_figures(html_dir, build_dir)
     freshen(html_dir)
     printed = make_handouts(html_dir, stems, build_dir / "handouts", source_epoch(root))
-    notebooks = make_notebooks(root, stems, build_dir / "notebooks")
-    publish(html_dir, [build_dir / "handouts" / f"{s}.pdf" for s in stems], root / "site", notebooks, base)
+    notebooks = make_notebooks(root, stems, build_dir / "notebooks", build_dir, url, source_epoch(root))
+    prints = [build_dir / "handouts" / f"{s}{suffix}.pdf" for s in stems for suffix in EDITIONS.values()]
+    publish(html_dir, prints, root / "site", notebooks, base)
     sources = sorted(f"posts/{s}.md" for s in stems)
     return {
         "pages": sum(1 for p in html_dir.rglob("*.html") if p.parts[len(html_dir.parts)] != "_static"),
@@ -139,7 +151,15 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
     parser.add_argument("--base", type=base_path, default="/",
                         help="the URL path the site is served under, e.g. /project/ (default: %(default)s); "
                              "only the 404 page needs it")
+    parser.add_argument("--url", type=site_url, default=None,
+                        help="the site's public address, e.g. https://example.org/project/, printed in the "
+                             "notebooks; its path is the base (default: http://localhost:8000 + --base)")
     args = parser.parse_args(argv)
+    if args.url:
+        path = "/" + args.url.split("://", 1)[1].partition("/")[2]
+        if args.base not in ("/", path):
+            parser.error(f"--base {args.base} and --url {args.url} name two paths; give --url alone")
+        args.base = path
     sys.dont_write_bytecode = True  # keep compute/ (a build dependency) free of __pycache__
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))  # compute's preflight is imported from the repo
@@ -153,8 +173,8 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
     signal.signal(signal.SIGINT, on_interrupt)
     try:
         with build_lock(root / "_build"):
-            result = build_site(root, args.base)
-    except (AuditError, PreflightError, SphinxError, HandoutError, RawMarkupError, MathError, FigureError,
+            result = build_site(root, args.base, args.url)
+    except (AuditError, PreflightError, SphinxError, HandoutError, RawMarkupError, MathError, FigureError, NotebookError,
             KeyboardInterrupt) as exc:
         # Ctrl-C reaches the whole group: a child may fail of it before our own handler runs.
         if interrupted or isinstance(exc, KeyboardInterrupt):

@@ -219,7 +219,7 @@ def record_texts(root: Path) -> list[tuple[str, str]]:
     for r in records(root):
         path = root / "compute" / "lessons" / r.package / "__init__.py"
         source = path.read_text(encoding="utf-8") if path.is_file() else ""
-        for value in (r.does, r.reading):
+        for value in (r.does, r.reading, *getattr(r, "objectives", ()), getattr(r, "first", "")):
             at = source.find(value.splitlines()[0]) if value.strip() else -1
             line = source[:at].count("\n") if at >= 0 else 0
             out.append((path.relative_to(root).as_posix(), "\n" * line + value.lstrip(",; ")))

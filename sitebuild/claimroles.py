@@ -16,6 +16,7 @@ import importlib
 from ast import literal_eval
 
 from docutils import nodes
+from myst_nb.core.variables import format_plain_text
 from myst_nb.ext.glue.roles import PasteTextRole
 from myst_nb.ext.glue.utils import RetrievalError, retrieve_glue_data
 from sphinx.transforms import SphinxTransform
@@ -53,6 +54,14 @@ def _honest_format():
         return importlib.import_module("compute.present.numbers").honest_format
     except ModuleNotFoundError:
         return format
+
+
+def pasted(plain: str, spec: str) -> str:
+    """A glued value's text/plain as {glue:text}`key:spec` prints it on the page (the downloaded notebook writes
+    it in the same way): honest_format for a number with an f or % spec, MyST-NB's own format otherwise."""
+    if spec and spec[-1] in "f%":
+        return _honest_format()(float(literal_eval(plain)), spec)
+    return format_plain_text(plain, spec or "s")
 
 
 class HonestTextRole(PasteTextRole):

@@ -25,9 +25,10 @@ from . import browser
 from .serve import serve
 
 # Bump when the print settings below change, to reprint every handout.
-PRINT_SETTINGS = "a4-15mm-footer-v4"  # v2: links to other pages unlinked, dates from the source; v3: figures
+PRINT_SETTINGS = "a4-15mm-footer-v5"  # v2: links to other pages unlinked, dates from the source; v3: figures
                                       # drawn after the fonts, printed two frames after their last resize;
-                                      # v4: figures printed as the states their text cites, drawn at build
+                                      # v4: figures printed as the states their text cites, drawn at build;
+                                      # v5: three editions (handout, student edition, answer key)
 MARGIN = {"top": "15mm", "right": "15mm", "bottom": "18mm", "left": "15mm"}
 # A4 width less the side margins, in CSS pixels: the page is laid out (and its
 # figures sized) at the width it is printed at.
@@ -148,6 +149,62 @@ MOVE_ANSWERS_JS = """() => {
 }"""
 
 
+# The three prints of a lesson: the handout (answers at the end), the student edition (no answer; each question
+# keeps room to write) and the answer key (the answers alone). Questions are the "check yourself" reveals
+# (details.answer) and the numbered exercises of an "...-exercises" section, whose answers stand in its
+# "...-answers" section (the lab's).
+EDITIONS = {"handout": "", "student": "-student", "key": "-key"}
+EDITION_WORDS = {"handout": "handout", "student": "student edition", "key": "answer key"}
+EXERCISES_JS = """() => [...document.querySelectorAll("article section[id$='-exercises'] p")]
+  .filter((p) => /^\\d+\\.$/.test((p.querySelector(':scope > strong:first-child') || {}).textContent || ''))"""
+STUDENT_JS = """() => {
+  const exercises = (%s)();
+  const room = () => { const d = document.createElement('div'); d.className = 'write-space'; return d; };
+  document.querySelectorAll('article details.answer').forEach((d, k) => {
+    const summary = d.querySelector('summary');
+    const here = document.createElement('p');
+    here.className = 'answer-ref';
+    here.innerHTML = '<b>' + (k + 1) + '.</b> ';
+    here.append(summary ? summary.textContent.trim() : '');
+    d.replaceWith(here, room());
+  });
+  exercises.forEach((p) => p.after(room()));
+  document.querySelectorAll("article section[id$='-answers']").forEach((s) => s.remove());
+  document.documentElement.classList.add('student-edition');
+}""" % EXERCISES_JS
+KEY_JS = """() => {
+  const article = document.querySelector('article.bd-article');
+  const title = article.querySelector('h1').cloneNode(true);
+  title.querySelectorAll('a.headerlink').forEach((a) => a.remove());
+  title.append(': answer key');
+  const out = [title];
+  const item = (n, question, body) => {
+    const head = document.createElement('h3');
+    head.textContent = n + '. ' + question;
+    out.push(head, body);
+  };
+  document.querySelectorAll('article details.answer').forEach((d, k) => {
+    const summary = d.querySelector('summary');
+    const question = summary ? summary.textContent.trim() : '';
+    if (summary) summary.remove();
+    const body = document.createElement('div');
+    body.append(...d.childNodes);
+    item(k + 1, question, body);
+  });
+  const answers = [...document.querySelectorAll("article section[id$='-answers'] li")];
+  (%s)().forEach((p, k) => {
+    const question = p.cloneNode(true);
+    question.querySelector('strong').remove();
+    const body = document.createElement('div');
+    if (answers[k]) body.append(...answers[k].childNodes);
+    item(k + 1, question.textContent.trim(), body);
+  });
+  article.replaceChildren(...out);
+  document.documentElement.classList.add('answer-key');
+  return out.length;
+}""" % EXERCISES_JS
+
+
 class HandoutError(Exception):
     """A lesson page could not be printed cleanly."""
 
@@ -215,20 +272,22 @@ def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = 
     stamp_file = out_dir / "stamps.json"
     stamps = json.loads(stamp_file.read_text()) if stamp_file.exists() else {}
     stamps = {s: h for s, h in stamps.items() if s in stems and isinstance(h, dict)}
+    wanted = {f"{stem}{suffix}" for stem in stems for suffix in EDITIONS.values()}
     for pdf in out_dir.glob("*.pdf"):
-        if pdf.stem not in stems:
+        if pdf.stem not in wanted:
             pdf.unlink()
 
     static = static_hash(html_dir)
     now, todo = {}, []
     for stem in stems:
         now[stem], holds = _stamp(html_dir, stem, static, stamps.get(stem, {}))
-        if holds and (out_dir / f"{stem}.pdf").exists():
+        if holds and all((out_dir / f"{stem}{suffix}.pdf").exists() for suffix in EDITIONS.values()):
             stamps[stem] = now[stem]
         else:
             todo.append(stem)
     for kept in sorted(set(stems) - set(todo)):  # dated by the last commit, which may be newer than the print
-        redate(out_dir / f"{kept}.pdf", epoch)
+        for suffix in EDITIONS.values():
+            redate(out_dir / f"{kept}{suffix}.pdf", epoch)
     if not todo:
         stamp_file.write_text(json.dumps(stamps, indent=1, sort_keys=True))
         return []
@@ -240,8 +299,9 @@ def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = 
         try:
             context = chromium.new_context(viewport=VIEWPORT)
             for stem in todo:
-                _print_page(context, f"{base}posts/{stem}.html", out_dir / f"{stem}.pdf")
-                fix_pdf_dates(out_dir / f"{stem}.pdf", epoch)
+                for edition, suffix in EDITIONS.items():
+                    _print_page(context, f"{base}posts/{stem}.html", out_dir / f"{stem}{suffix}.pdf", edition)
+                    fix_pdf_dates(out_dir / f"{stem}{suffix}.pdf", epoch)
                 stamps[stem] = now[stem]
                 stamp_file.write_text(json.dumps(stamps, indent=1, sort_keys=True))
         finally:
@@ -249,23 +309,24 @@ def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = 
     return todo
 
 
-def prepare(page) -> None:
-    """Make a page opened with print media what the handout prints: every reveal's answer shown (exercises'
-    answers at the end, the rest opened in place), links to other pages as text, every figure's printed states
-    loaded."""
-    page.evaluate(MOVE_ANSWERS_JS)
+def prepare(page, edition: str = "handout") -> None:
+    """Make a page opened with print media what the edition prints. The handout: every reveal's answer shown
+    (exercises' answers at the end, the rest opened in place); the student edition: no answer, room to write
+    under each question; the key: the answers alone. All: links to other pages as text, every figure's printed
+    states loaded."""
+    page.evaluate({"handout": MOVE_ANSWERS_JS, "student": STUDENT_JS, "key": KEY_JS}[edition])
     page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
     page.evaluate(UNLINK_OTHER_PAGES_JS)
     page.evaluate(browser.WAIT_FOR_PRINT_JS)
 
 
-def _print_page(context, url: str, pdf: Path) -> None:
+def _print_page(context, url: str, pdf: Path, edition: str = "handout") -> None:
     page = context.new_page()
     try:
         external, errors = browser.watch(page)
         page.emulate_media(media="print")
         page.goto(url, wait_until="load")
-        prepare(page)
+        prepare(page, edition)
         if external:
             raise HandoutError(f"{url} requested outside the site: {', '.join(external)}")
         if errors:

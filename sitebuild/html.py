@@ -45,7 +45,7 @@ def _die_with_parent() -> None:
         pass  # not Linux: an interrupted build may leave its worker running
 
 
-def build_html(root: Path, build_dir: Path) -> list[str]:
+def build_html(root: Path, build_dir: Path, url: str | None = None) -> list[str]:
     """Run `sphinx-build -b html -W --keep-going -q --no-color` on `root` into `build_dir`/html.
 
     Returns the notebooks executed by this build (paths relative to `root`):
@@ -64,7 +64,8 @@ def build_html(root: Path, build_dir: Path) -> list[str]:
     for left in prose.glob("kernel-*.jsonl"):  # a run stopped before its last cell
         left.unlink()
     # the lessons' kernels know they run for the site (compute.present), and where to record the prose they write
-    env = {**os.environ, "SITEBUILD": "1", "SITEBUILD_PROSE_DIR": str(prose.resolve())}
+    env = {**os.environ, "SITEBUILD": "1", "SITEBUILD_PROSE_DIR": str(prose.resolve()),
+           **({"SITEBUILD_URL": url} if url else {})}   # the site's public address (sitebuild.frontbox)
     proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             bufsize=1, preexec_fn=_die_with_parent)
     assert proc.stdout is not None

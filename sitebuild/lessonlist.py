@@ -58,10 +58,21 @@ def table(lessons: list) -> str:
     return "\n".join(rows + ["```"])
 
 
+# The prints of each lesson (sitebuild.handouts.EDITIONS): file suffix and the words of its link. Each link is
+# followed by an empty size mark that sitebuild.publish fills in with the printed file's size.
+PRINTS = (("", "handout"), ("-student", "student edition"), ("-key", "answer key"))
+
+
 def handouts(lessons: list) -> str:
-    links = [f'<a href="handouts/{r.page}.pdf">{r.handout} (PDF)</a>' for r in lessons]
-    listed = links[0] if len(links) == 1 else ",\n".join(links[:-1]) + " and\n" + links[-1] if links else ""
-    return f"Each lesson has a printable handout:\n{listed}." if links else ""
+    if not lessons:
+        return ""
+    def link(r, suffix, words):
+        file = f"handouts/{r.page}{suffix}.pdf"
+        return f'<a href="{file}">{words}</a> <span class="pdf-size" data-file="{file}"></span>'
+    rows = [f"- {r.handout}: " + ", ".join(link(r, s, w) for s, w in PRINTS) for r in lessons]
+    return ("Each lesson prints three ways (PDF, A4): the handout, with the answers at its end; a student "
+            "edition, with room to write under each question and no answer; and the answer key alone.\n\n"
+            + "\n".join(rows))
 
 
 def toctree(lessons: list) -> str:

@@ -73,7 +73,9 @@ def notebook_href(pagename: str) -> str | None:
 
 def add_handout_link(body: str, href: str, notebook: str | None = None) -> str:
     """Put the handout link (and the notebook's) right after the page's first <h1> (or at the top)."""
-    links = f'<a href="{href}">PDF handout</a>'
+    base = href.removesuffix(".pdf")   # the other two prints (sitebuild.handouts.EDITIONS) beside it
+    links = (f'<a href="{href}">PDF handout</a> · <a href="{base}-student.pdf">student edition</a> · '
+             f'<a href="{base}-key.pdf">answer key</a>')
     if notebook:
         links += f' · <a href="{notebook}" download>Jupyter notebook</a>'
     link = f'<p class="handout-link">{links}</p>'

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -50,10 +51,28 @@ def publish(html_dir: Path, handouts: list[Path], site: Path, notebooks: list[Pa
             (output / folder).mkdir(exist_ok=True)
             for file in files:
                 shutil.copy2(file, output / folder / file.name)
+        fill_sizes(output)
         output.chmod(0o755)
         swap_in(output, site)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+SIZE_MARK = re.compile(r'<span class="pdf-size" data-file="(?P<file>[\w./-]+)"></span>')
+
+
+def fill_sizes(output: Path) -> None:
+    """Each page's empty size mark after a link to a printed file gets the file's size: '(412 KB)'."""
+    for page in output.glob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        filled = SIZE_MARK.sub(lambda m: f'<span class="pdf-size">({human_size(output / m["file"])})</span>', text)
+        if filled != text:
+            page.write_text(filled, encoding="utf-8")
+
+
+def human_size(path: Path) -> str:
+    n = path.stat().st_size if path.is_file() else 0
+    return f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{max(1, round(n / 1e3))} KB"
 
 
 def exchange(a: Path, b: Path) -> None:

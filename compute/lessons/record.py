@@ -27,6 +27,10 @@ def _no_widgets() -> dict:
     return {}
 
 
+def _no_words() -> str:
+    return ""
+
+
 def _no_values() -> dict[str, object]:
     return {}
 
@@ -38,6 +42,12 @@ class Lesson:
     does: str                      # "What you will do": MyST, each sentence bound to a claim or marked
     handout: str                   # the handout link's words: "<handout> (PDF)"
     reading: str = ", plus the figures"   # what follows "about N min of text" in the list (MyST)
+    # The front box of the page and handout (sitebuild.frontbox): what the reader will be able to do (3 to 5
+    # sentences, plain text with roles, each bound or marked), what to read first (a sentence; links written
+    # [words](page.md#anchor)), and, for a lesson that is run, its measured run time in words.
+    objectives: tuple[str, ...] = ()
+    first: str = ""
+    run_time: Callable[[], str] = _no_words
     models: str = ""               # the landing page's "Builds on": the models the lesson reads (MyST)
     claim_results: Callable[[], list] = _no_claims   # [(heading, [(claim, outcome), ...])]: `compute check`
     preflight: Callable[[], None] = _none            # raises CheckpointError or ClaimError (one line each)

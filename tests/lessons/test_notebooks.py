@@ -38,14 +38,9 @@ def test_notebook_holds_the_lessons_cells_and_no_outputs(built_site, stem):
     for cell in lesson.cells:
         if cell.cell_type == "code":
             train_for_real(cell)        # the lab's flag cell: TRAIN = True in the download
-    def without_roles(cell):  # the site renders {claim} and {about} roles and (label)= lines as nothing; so does
-        if cell.cell_type != "markdown":          # the notebook
-            return cell.source
-        return "\n".join(line for line in re.sub(r"\s*\{(?:claim|about)\}`[^`]*`", "", cell.source).split("\n")
-                         if not re.fullmatch(r"\([\w-]+\)=\s*", line))
-    assert [c.source for c in nb.cells[1:]] == [without_roles(c) for c in lesson.cells]
-    assert not any(re.search(r"\{(?:claim|about)\}`", c.source) for c in nb.cells)
-    assert not any(re.search(r"^\([\w-]+\)=", c.source, re.M) for c in nb.cells)      # no label shows raw
+    assert [c.cell_type for c in nb.cells[1:]] == [c.cell_type for c in lesson.cells]
+    assert [c.source for c in nb.cells[1:] if c.cell_type == "code"] == [c.source for c in lesson.cells
+                                                                         if c.cell_type == "code"]
     assert nb.metadata.kernelspec.name == "python3"
     for cell in nb.cells:
         assert STAMP_PREFIX.strip() not in cell.source  # the build's stamp cell stays out
@@ -53,10 +48,55 @@ def test_notebook_holds_the_lessons_cells_and_no_outputs(built_site, stem):
             assert cell.outputs == [] and cell.execution_count is None
 
 
+# What plain Jupyter would show raw: MyST roles, web-only spans, directives, label lines, links to the sources.
+RAW = re.compile(r"\{glue|\{claim\}|\{about\}|\{\.web-only\}|^:::|\.md\)|\.md#|^\([\w-]+\)=|```\{", re.M)
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_the_notebooks_markdown_reads_in_plain_jupyter(built_site, stem):
+    """No MyST markup left raw; every link inside the notebook lands on an anchor it holds; links to other
+    lessons go to the site's pages; the first cell says where the page is and what the numbers are from."""
+    nb = _notebook(built_site, stem)
+    markdown = [c.source for c in nb.cells if c.cell_type == "markdown"]
+    text = "\n\n".join(markdown)
+    assert [m.group() for m in RAW.finditer(text)] == []
+    anchors = set(re.findall(r'<a id="([\w-]+)"></a>', text))
+    links = re.findall(r"\]\(([^)\s]+)\)", text)
+    assert [l for l in links if l.startswith("#") and l[1:] not in anchors] == []
+    for link in links:
+        assert link.startswith(("#", "http://", "https://")), link
+    first = markdown[0]
+    assert f"posts/{stem}.html" in first and f"notebooks/{stem}.ipynb" in first
+    assert "Where its numbers come from" in first and "build of " in first
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_the_notebook_writes_in_the_numbers_the_page_prints(built_site, stem):
+    """Each value the page prints from glue (outside web-only text) is written into the notebook's markdown, in
+    the page's order: the notebook reads with its numbers in place."""
+    from bs4 import BeautifulSoup
+    page = BeautifulSoup((built_site / "posts" / f"{stem}.html").read_text(), "html.parser")
+    values = [s.get_text() for s in page.select("article .pasted-text")
+              if not s.find_parent(class_="web-only") and not s.find_parent(class_="print-only")]
+    nb = _notebook(built_site, stem)
+    text = "\n".join(c.source for c in nb.cells[1:] if c.cell_type == "markdown")
+    at, missing = 0, []
+    for v in values:
+        found = text.find(v, at)
+        if found < 0:
+            missing.append(v)
+        else:
+            at = found + len(v)
+    assert missing == [], (stem, missing[:5], len(values))
+    assert (len(values) > 20) == (stem != "lab"), len(values)   # the lab glues nearly nothing
+
+
 def test_lesson_pages_link_their_notebook(built_site):
     for stem in LESSONS:
         html = (built_site / "posts" / f"{stem}.html").read_text()
         assert (f'<p class="handout-link"><a href="../handouts/{stem}.pdf">PDF handout</a> · '
+                f'<a href="../handouts/{stem}-student.pdf">student edition</a> · '
+                f'<a href="../handouts/{stem}-key.pdf">answer key</a> · '
                 f'<a href="../notebooks/{stem}.ipynb" download>Jupyter notebook</a></p>') in html
 
 

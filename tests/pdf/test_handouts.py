@@ -45,10 +45,12 @@ def test_handout_is_a4_with_page_numbers(built_site, stem):
 @pytest.mark.parametrize("stem", LESSONS)
 def test_handout_links_never_point_at_the_printing_server(built_site, stem):
     """Links to other pages are printed as text; the PDF carries no link to the local server it was made from."""
-    reader = PdfReader(built_site / "handouts" / f"{stem}.pdf")
-    uris = [a.get_object().get("/A", {}).get("/URI", "") for page in reader.pages for a in page.get("/Annots", [])]
-    assert not [u for u in uris if "127.0.0.1" in u or "localhost" in u]
-    assert reader.metadata["/CreationDate"] == reader.metadata["/ModDate"]
+    for edition in ("", "-student", "-key"):    # each of the lesson's three prints
+        reader = PdfReader(built_site / "handouts" / f"{stem}{edition}.pdf")
+        uris = [a.get_object().get("/A", {}).get("/URI", "") for page in reader.pages
+                for a in page.get("/Annots", [])]
+        assert not [u for u in uris if "127.0.0.1" in u or "localhost" in u], edition
+        assert reader.metadata["/CreationDate"] == reader.metadata["/ModDate"]
 
 
 @ROOT_READ  # copies the repository's _build/html
@@ -83,7 +85,7 @@ def test_handouts_are_reprinted_only_when_their_page_changes(built_site, tmp_pat
 
     (out / "old-lesson.pdf").write_bytes(b"%PDF-")
     make_handouts(html, [stem], out)
-    assert sorted(p.name for p in out.glob("*.pdf")) == [f"{stem}.pdf"]
+    assert sorted(p.name for p in out.glob("*.pdf")) == sorted(f"{stem}{s}.pdf" for s in ("", "-key", "-student"))
 
 
 # A clause that tells the reader to work a control: at the start of a sentence or after ';', ':' or '('.

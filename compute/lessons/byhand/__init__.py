@@ -38,6 +38,16 @@ LESSON = Lesson(
           pencil and paper: context, pooling, queries, keys and values, the mask,
           scaling, the final prediction, and positions {about}`method`.""",
     models="one model set by hand, every number chosen to be read {about}`design`",
+    objectives=(
+        "Compute one query's attention weights over a sentence by hand: dot products, scaling by √d_k, the "
+        "causal mask and softmax.",
+        "Say what queries, keys and values each do, and where W_Q, W_K, W_V and W_O come from.",
+        "Add an attention update to a token's row through the residual connection and read the prediction it "
+        "makes.",
+        "Write a whole sentence's attention as matrix products, and say why a model needs positions "
+        "{about}`general`.",
+    ),
+    first="this is where the course starts; it assumes vectors, dot products and matrix products.",
     claim_results=claim_results, preflight=preflight, widgets=widgets, values=prose_values,
     # the hand-set model's sizes and the lesson's chosen sentences, positions and slider ranges
     settings=("s02_shared_tail", "s02_tail", "s02_vocab_size", "s02_d_model", "s02_T", "s02_bank_pos", "s03_last_pos",

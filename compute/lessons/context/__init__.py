@@ -40,6 +40,14 @@ LESSON = Lesson(
           model concatenates, averages or attends, with and without a KV cache, up
           to the sizes of GPT-2 and GPT-3 {about}`method`.""",
     models="operation counts for three ways of reading a context, and timings of Part III's four-head model with and without a KV cache {about}`method`",
+    objectives=(
+        "Count the multiply-adds and parameters of three ways to read a context of T tokens.",
+        "Time them on this machine and say where the measured times and the counts part ways "
+        "{about}`method`.",
+        "Work out the size of a KV cache and the work of one new token for models from this site's to GPT-3.",
+    ),
+    first="[Attention by hand](attention-by-hand.md) and [Part III](story-models.md); its four-head model is "
+          "timed here.",
     claim_results=claim_results, preflight=preflight, widgets=widgets, values=prose_values,
     subjects=SUBJECTS, wholes=WHOLES,
     settings=("T", "d", "T_min", "T_max", "small_T", "large_T", "c_from", "crossover", "rc_short", "rc_T", "four_T",

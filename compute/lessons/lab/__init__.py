@@ -47,6 +47,15 @@ def claim_results():
              claims.check_all(*published_runs()))]
 
 
+def run_time() -> str:
+    """The stored measurement of the whole notebook run, in words: 'measured 72–74 s over 3 runs on 2 threads'."""
+    from .states.run import measured_run
+    run = measured_run()
+    each = run.get("each_run_seconds") or [run["seconds"]]
+    return (f"the whole notebook, training included, measured {min(each):.0f}–{max(each):.0f} s over "
+            f"{len(each)} runs on {run['measured_on']['threads']} threads; longer on a busy machine")
+
+
 def preflight() -> None:
     """Raise CheckpointError (one line) unless the two published models and the measured run are usable."""
     from ...published.story import MLP, ONE_HEAD, verified
@@ -63,5 +72,14 @@ LESSON = Lesson(
           prediction through both. A notebook to download and run.""",
     models="the window MLP and one-head model you write and train, checked against `compute`'s {about}`method`",
     reading="; a few minutes to run {claim}`the_lab_runs_in_a_few_minutes`",
+    objectives=(
+        "Write a window MLP and a one-head attention model from plain tensors and check them against `compute`.",
+        "Train both on generated stories and read their losses and probe scores.",
+        "Follow one prediction through both models and say why only the head finds the word it needs "
+        "{claim}`head_looks_back_at_the_followed_blank head_finds_what_the_window_hides`.",
+    ),
+    first="[Attention by hand](attention-by-hand.md), and [Part III](story-models.md) as far as its training "
+          "runs.",
+    run_time=run_time,
     claim_results=claim_results, preflight=preflight,
 )

@@ -46,6 +46,17 @@ LESSON = Lesson(
           the same children's stories, and measure where each one can look back,
           what they write, and what each head does {about}`method`.""",
     models="a window MLP, a one-head and a four-head transformer trained here on generated stories, and the four-head recipe from a second seed {about}`method`",
+    objectives=(
+        "Split one attention head into four heads of the same total width, and count what that costs "
+        "{about}`method`.",
+        "Train a window MLP, a one-head and a four-head transformer on one set of stories and read their "
+        "learning curves.",
+        "Measure how far back each model can use a word, with probes of four kinds at distances up to the whole "
+        "story.",
+        "Find what a head does by its attention and by silencing it, and generate stories with the model.",
+    ),
+    first="[the trained walkthrough](trained-walkthrough.md), or [Attention by hand](attention-by-hand.md) as far "
+          "as its matrix form.",
     claim_results=claim_results, preflight=preflight, widgets=widgets, values=prose_values, site_files=site_files,
     subjects=SUBJECTS, wholes=WHOLES,
     # the generator's and the corpus's sizes (fixed by the generator's settings and its seed), the models' shapes,

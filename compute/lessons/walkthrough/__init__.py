@@ -54,6 +54,16 @@ LESSON = Lesson(
     does="""Follow one trained one-layer transformer through a sentence, with every
           matrix printed, and see what other training runs learned instead {about}`method`.""",
     models="a one-layer, one-head transformer trained here, one from another seed, and the record of a seed search {about}`method`",
+    objectives=(
+        "Follow a trained one-layer transformer through a sentence, from E and P to the next-word distribution.",
+        "Read the matrices Q, K, S, A, V and Z of a trained head and find which earlier word each row reads.",
+        "Explain why softmax subtracts the largest score before exp, and what the causal mask does to A "
+        "{about}`method`.",
+        "Compare what training runs from other seeds learned, and say why each run still predicts the same words "
+        "{claim}`converged_seeds_answer_in_several_ways`.",
+    ),
+    first="[Attention by hand](attention-by-hand.md) as far as its causal mask: queries, keys, values, scaling "
+          "and the mask.",
     claim_results=claim_results, preflight=preflight, widgets=widgets, values=prose_values,
     settings=("seed", "d_model", "d_k"),
     site_files=site_files,

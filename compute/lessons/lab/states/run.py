@@ -68,7 +68,7 @@ def measured_run() -> dict:
     path = checkpoint_dir() / RECORD
     try:
         record = json.loads(read_bytes(path, "lab run record"))
-        return {k: record[k] for k in ("seconds", "tokens", "runs", "measured_on", "reached")}
+        return {k: record[k] for k in ("seconds", "tokens", "runs", "measured_on", "reached", "each_run_seconds")}
     except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError) as err:
         raise CheckpointError(f"{path}: lab run record is malformed ({err})") from None
 
