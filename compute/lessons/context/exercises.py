@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from IPython.display import HTML
 
-from ...costs import ModelSize, kv_cache_bytes, token_macs
+from ...costs import ModelSize, costs, kv_cache_bytes, token_macs
 from ...present.widgets import answer_html
 from .scale import human_bytes, human_count
-from .states.growth import measured
+from .states.growth import SHOWN_D, SHOWN_T, cache_speedup, longest, measured
 
 # Another published size to try the formulas on (not used elsewhere on the page).
 GPT2_MEDIUM = ModelSize("GPT-2 medium", 24, 1024, 16, 1024,
@@ -47,6 +47,30 @@ def crossing_question() -> str:
                        f"Measured {said}. Averaging builds its T × T matrix of weights in memory at every call, "
                        "and attention's kernel never stores its scores (the section on the kernels measures both) "
                        "{claim}`averaging_allocates_its_matrix_every_call attention_stores_no_score_matrix`.")
+
+
+def predict_cache_count() -> HTML:
+    """At the shown T and d: a new attention token with the cache, against reading everything again."""
+    c = costs("attend", SHOWN_T, SHOWN_D)
+    return HTML(answer_html(
+        f"Predict first: at T = {SHOWN_T} and d = {SHOWN_D}, how many times the multiply-adds of a new attention "
+        "token with the KV cache does the same token cost when everything is read again {about}`method`?",
+        f"For attention, {c.token_uncached / c.token_cached:.0f} times: {c.token_uncached:,} against "
+        f"{c.token_cached:,} {{claim}}`the_cache_cuts_a_new_tokens_count`. Without a cache an attention token "
+        "reads the whole sequence again, a whole forward pass {claim}`the_cache_cuts_a_new_tokens_count`."))
+
+
+def predict_cache_time() -> HTML:
+    """At the longest T timed: how much faster the cache makes a new attention token, against its count."""
+    T = longest("attend", "token cached")
+    c = costs("attend", T, SHOWN_D)
+    return HTML(answer_html(
+        f"Predict first: by count, a new attention token at T = {T} takes {c.token_uncached:,} multiply-adds "
+        f"without the cache and {c.token_cached:,} with it. Timed on this machine, how many times faster will "
+        "the cache make it {about}`method`?",
+        f"It is {cache_speedup('attend', T):.0f} times faster {{claim}}`the_cache_pays_at_length`: a large gain, "
+        "but the timed token also pays a fixed cost per call that no count includes "
+        "{claim}`the_cached_token_is_mostly_overhead`."))
 
 
 def check_yourself() -> HTML:

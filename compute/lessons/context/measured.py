@@ -183,4 +183,5 @@ def story_summary() -> str:
 
 STORY_TIMES = Widget(
     "ctx-measured-story", "Measured time per new token of Part III's story models, with the KV cache (solid) and "
-    "reading everything again (dotted).", story_figure, story_summary, min_width=0)
+    "reading everything again (dotted).", story_figure, story_summary, min_width=0,
+    prints=Print(height=320))   # short enough on paper to sit under the short section that cites it

@@ -39,3 +39,28 @@ def predict_knockout() -> HTML:
                             "{about}`method`. Which head's knock-out will cost names the most, and will any other "
                             "head come close {about}`method`? (The attention "
                             "heatmap earlier on this page is a hint.)", answer))
+
+
+def predict_held_out() -> HTML:
+    """Which kinds the four-head model keeps on the families it never trained on."""
+    def split(kind, where):
+        return ev.scores(FOUR_HEAD, where)[kind]
+    parts = "; ".join(f"{kind}s, trained {fmt(split(kind, 'in-template'), 2)} and held out "
+                      f"{fmt(split(kind, 'held-out'), 2)}" for kind in ("object", "colour", "name", "place"))
+    return HTML(answer_html(
+        "Predict first: on story families it never trained on, which kinds of word will the four-head model "
+        "still get right as often, and which will it lose {about}`method`?",
+        "The four-head model keeps its objects and colours {claim}`held_out_objects_and_colours_transfer`; its "
+        "names and places fall {claim}`held_out_names_and_places_drop`. Its accuracy on trained and on held-out "
+        f"families: {parts}."))
+
+
+def predict_top1() -> HTML:
+    """Whether plain top-1 accuracy at name probes counts the four-head model fairly."""
+    t = ev.top1_at_names(FOUR_HEAD)
+    return HTML(answer_html(
+        "Predict first: at a blank where a name belongs, is the four-head model's single likeliest word the right "
+        "name as often as the right name leads among the names {about}`method`?",
+        f"No: its likeliest word is the right name {fmt(t['top1'], 3)} of the time, while the right name leads "
+        f"among the names {fmt(t['within_kind'], 3)} of the time {{claim}}`top1_undercounts_names`; a pronoun "
+        f"such as “she” is its likeliest word {fmt(t['pronoun'], 3)} of the time {{about}}`reading`."))
