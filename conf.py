@@ -24,7 +24,7 @@ language = "en"
 # written again (Sphinx re-reads all sources when an "env" config value changes).
 sitebuild_extensions_hash = hashlib.sha256(b"".join(
     (ROOT / "sitebuild" / f"{name}.py").read_bytes() for name in ("stamps", "pages", "reading", "claimroles",
-                                                                         "lessonlist", "frontbox"))).hexdigest()
+                                                                         "lessonlist", "frontbox", "glossary"))).hexdigest()
 
 extensions = [
     "myst_nb",
@@ -34,6 +34,7 @@ extensions = [
     "sitebuild.reading",  # the landing page's reading times, counted from the lessons
     "sitebuild.lessonlist",  # the landing and 404 pages' lesson lists, from compute's lesson records
     "sitebuild.claimroles",  # {claim} and {about} bind sentences (rendered as nothing); honest glued numbers
+    "sitebuild.glossary",  # each lesson links every glossary term from its first use
     "sitebuild.frontbox",  # each lesson's front box: objectives, what to read first, time, addresses and QR codes
 ]
 

@@ -195,8 +195,9 @@ def page_subjects(root: Path) -> dict[str, tuple[coverage.Subjects, frozenset[st
 
 
 def audited_pages(root: Path) -> list[Path]:
-    """The pages a reader reads: index.md, 404.md and every lesson under posts/."""
-    return [p for p in [root / "index.md", root / "404.md", *sorted((root / "posts").glob("*.md"))] if p.is_file()]
+    """The pages a reader reads: index.md, 404.md, glossary.md and every lesson under posts/."""
+    return [p for p in [root / "index.md", root / "404.md", root / "glossary.md", *sorted((root / "posts").glob("*.md"))]
+            if p.is_file()]
 
 
 def page_text(path: Path, root: Path) -> str:

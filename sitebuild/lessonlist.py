@@ -76,7 +76,8 @@ def handouts(lessons: list) -> str:
 
 
 def toctree(lessons: list) -> str:
-    return "\n".join(["```{toctree}", ":maxdepth: 1", ":hidden:", "", *(f"posts/{r.page}" for r in lessons), "```"])
+    return "\n".join(["```{toctree}", ":maxdepth: 1", ":hidden:", "", *(f"posts/{r.page}" for r in lessons),
+                      "glossary", "```"])
 
 
 def links(lessons: list) -> str:
