@@ -20,13 +20,14 @@ if TYPE_CHECKING:  # what the names below load (and what the build's cache stamp
     from .loop import check_loop, learning_rate, optimizer, random_crops
     from .states.run import LabRun, config, data, initial_params, setup, train_or_load
     from .tables import scores_table, shapes
+    from .diagram import block_diagram
     from .tensors import TensorModel, check_against_compute
 
 _WHERE = {"answers": ".exercises", "answer_list": ".exercises", "check_loop": ".loop", "learning_rate": ".loop",
           "optimizer": ".loop", "random_crops": ".loop", "Case": ".followed", "follow": ".followed",
           "LabRun": ".states.run", "config": ".states.run", "data": ".states.run",
           "initial_params": ".states.run", "setup": ".states.run", "train_or_load": ".states.run",
-          "scores_table": ".tables", "shapes": ".tables", "TensorModel": ".tensors", "check_against_compute": ".tensors",
+          "scores_table": ".tables", "shapes": ".tables", "TensorModel": ".tensors", "check_against_compute": ".tensors", "block_diagram": ".diagram",
           "claims": None}
 __all__ = [*_WHERE, "claim_results", "preflight"]
 

@@ -63,3 +63,4 @@ def check_against_compute(fn: LogitsFn, params: Params, kind: str) -> None:
     if not diff <= MATCH:
         raise ClaimError(f"the lab's {kind} function does not match compute's model: largest logit "
                          f"difference {diff:.3g} (allowed {MATCH:g})")
+

@@ -146,3 +146,10 @@ def knockout_summary() -> str:
 KNOCKOUTS = Widget(
     "st-heads-knockouts", "Probe accuracy of the four-head model with its heads, and with each head zeroed in turn "
     "(first 300 validation stories).", knockout_figure, knockout_summary)
+
+
+def block_diagram() -> HTML:
+    """The four-head model, drawn from its configuration (compute.present.diagram)."""
+    from ...present.diagram import block_figure, described
+    cfg = load(FOUR_HEAD).model.cfg
+    return HTML(block_figure(cfg, f"The four-head model, drawn from its configuration: {described(cfg)}."))

@@ -203,3 +203,10 @@ ALTERNATIVE_ATTENTION = Widget(
     caption=lambda: f"Attention weights A of seed {_seed()}, a converged solution whose row {ROW_FAST} looks elsewhere.",
     figure=lambda: attention_plot(load(ALTERNATIVE), f"Attention weights of seed {_seed()}"),
     summary=lambda: attention_summary(load(ALTERNATIVE)))
+
+
+def block_diagram() -> HTML:
+    """The walkthrough's model, drawn from its configuration (compute.present.diagram)."""
+    from ...models.walkthrough import CONFIG
+    from ...present.diagram import block_figure, described
+    return HTML(block_figure(CONFIG, f"The walkthrough's model, drawn from its configuration: {described(CONFIG)}."))
