@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -177,8 +178,11 @@ def glued_values(build_dir: Path, stem: str) -> dict[str, str]:
 
 
 def build_words(root: Path, epoch: int) -> str:
-    """'of 2026-12-03 (source 435a1f0)': the day of the source's last commit and the commit, when it is one."""
+    """'of 2026-12-03 (source 435a1f0)': the day of the source's last commit and the commit, when it is one.
+    SOURCE_COMMIT names the commit of a copy without git history (as SOURCE_DATE_EPOCH dates it)."""
     day = datetime.fromtimestamp(epoch, timezone.utc).strftime("%Y-%m-%d")
+    if os.environ.get("SOURCE_COMMIT"):
+        return f"of {day} (source {os.environ['SOURCE_COMMIT'][:7]})"
     try:
         out = subprocess.run(["git", "rev-parse", "--short=7", "HEAD"], cwd=root, capture_output=True, text=True,
                              timeout=10)

@@ -68,7 +68,7 @@ def requests_of(page) -> list[str]:
     return urls
 
 
-TALL = 3000  # px: a screen tall enough to open on figures in every lesson
+TALL = 4000  # px: a screen tall enough to open on figures in every lesson, under its front box
 
 
 @pytest.mark.parametrize("stem", LESSONS)

@@ -45,7 +45,7 @@ def test_the_first_paint_skips_sections_off_screen_and_the_page_is_then_laid_out
 
 def test_the_first_screen_is_never_skipped(visit):
     """What the reader sees first is rendered: the subsections whose top is within the first screen."""
-    v = visit(init_script=RECORD_AT_PARSE)
+    v = visit(init_script=RECORD_AT_PARSE, height=1600)   # the title and front box, then the first sections
     v.page.goto(v.base + "posts/trained-walkthrough.html", wait_until="load")
     v.page.evaluate(AFTER_JS)
     tops = v.page.evaluate(f"() => [...document.querySelectorAll('{SECTIONS}')].map((s) => s.getBoundingClientRect().top)")

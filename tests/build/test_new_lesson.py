@@ -57,7 +57,8 @@ def with_hello(built_site, tmp_path_factory):
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(text)
     kept = results_folder()
-    proc = run_sitebuild(root, env={"SOURCE_DATE_EPOCH": str(source_epoch(ROOT)),
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    proc = run_sitebuild(root, env={"SOURCE_DATE_EPOCH": str(source_epoch(ROOT)), "SOURCE_COMMIT": commit,
                                     "COMPUTE_RESULTS": str(kept) if kept else "off"})
     return root, proc
 
