@@ -24,7 +24,7 @@ language = "en"
 # written again (Sphinx re-reads all sources when an "env" config value changes).
 sitebuild_extensions_hash = hashlib.sha256(b"".join(
     (ROOT / "sitebuild" / f"{name}.py").read_bytes() for name in ("stamps", "pages", "reading", "claimroles",
-                                                                         "lessonlist", "frontbox", "glossary"))).hexdigest()
+                                                                         "lessonlist", "frontbox", "glossary", "editions", "notebooks"))).hexdigest()
 
 extensions = [
     "myst_nb",

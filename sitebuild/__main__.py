@@ -36,7 +36,8 @@ from pathlib import Path
 
 from . import ROOT
 from .audit import AuditError, audit_site, locate_failed_claims
-from .handouts import EDITIONS, HandoutError, make_handouts, source_epoch
+from .editions import files
+from .handouts import HandoutError, make_handouts, source_epoch
 from .figurerender import FigureError, render_figures
 from .freshen import freshen
 from .html import SphinxError, build_html
@@ -116,7 +117,7 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
     freshen(html_dir)
     printed = make_handouts(html_dir, stems, build_dir / "handouts", source_epoch(root))
     notebooks = make_notebooks(root, stems, build_dir / "notebooks", build_dir, url, source_epoch(root))
-    prints = [build_dir / "handouts" / f"{s}{suffix}.pdf" for s in stems for suffix in EDITIONS.values()]
+    prints = [build_dir / "handouts" / name for s in stems for name in files(s)]
     publish(html_dir, prints, root / "site", notebooks, base)
     sources = sorted(f"posts/{s}.md" for s in stems)
     return {

@@ -19,11 +19,11 @@ from pathlib import Path
 import segno
 from docutils import nodes
 
+from .notebooks import without_bindings
 from .reading import reading_minutes
 
 URL = "SITEBUILD_URL"
 DEFAULT_URL = "http://localhost:8000/"
-ROLE = re.compile(r"\s*\{(?:claim|about)\}`[^`]*`")
 LINK = re.compile(r"\[(?P<words>[^\]]+)\]\((?P<page>[\w-]+)\.md(?P<anchor>#[\w-]+)?\)")
 CODE = re.compile(r"`([^`]+)`")
 
@@ -34,7 +34,7 @@ def site_url() -> str:
 
 def inline(text: str) -> str:
     """A record's sentence as HTML: roles gone, `code` and [words](page.md#anchor) links kept."""
-    out = html.escape(ROLE.sub("", " ".join(text.split())), quote=False)
+    out = html.escape(without_bindings(" ".join(text.split())), quote=False)
     out = CODE.sub(r"<code>\1</code>", out)
     return LINK.sub(lambda m: f'<a href="{m["page"]}.html{m["anchor"] or ""}">{m["words"]}</a>', out)
 
@@ -50,7 +50,7 @@ def box_html(record, minutes: int, url: str) -> str:
     page, notebook = f"{url}posts/{record.page}.html", f"{url}notebooks/{record.page}.ipynb"
     items = "".join(f"<li>{inline(o)}</li>" for o in record.objectives)
     time = f"about {minutes} min of text{inline(record.reading)}"
-    run = record.run_time() if callable(getattr(record, "run_time", None)) else ""
+    run = record.run_time()
     parts = [f'<p class="front-title">You will be able to</p><ul class="front-objectives">{items}</ul>',
              f'<p><strong>Read first:</strong> {inline(record.first)}</p>' if record.first else "",
              f"<p><strong>Time:</strong> {time}{f' ({html.escape(run)})' if run else ''}.</p>",

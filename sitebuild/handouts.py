@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from . import browser
+from .editions import EDITIONS, files
 from .serve import serve
 
 # Bump when the print settings below change, to reprint every handout.
@@ -153,8 +154,6 @@ MOVE_ANSWERS_JS = """() => {
 # keeps room to write) and the answer key (the answers alone). Questions are the "check yourself" reveals
 # (details.answer) and the numbered exercises of an "...-exercises" section, whose answers stand in its
 # "...-answers" section (the lab's).
-EDITIONS = {"handout": "", "student": "-student", "key": "-key"}
-EDITION_WORDS = {"handout": "handout", "student": "student edition", "key": "answer key"}
 EXERCISES_JS = """() => [...document.querySelectorAll("article section[id$='-exercises'] p")]
   .filter((p) => /^\\d+\\.$/.test((p.querySelector(':scope > strong:first-child') || {}).textContent || ''))"""
 STUDENT_JS = """() => {
@@ -272,22 +271,22 @@ def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = 
     stamp_file = out_dir / "stamps.json"
     stamps = json.loads(stamp_file.read_text()) if stamp_file.exists() else {}
     stamps = {s: h for s, h in stamps.items() if s in stems and isinstance(h, dict)}
-    wanted = {f"{stem}{suffix}" for stem in stems for suffix in EDITIONS.values()}
+    wanted = {name for stem in stems for name in files(stem)}
     for pdf in out_dir.glob("*.pdf"):
-        if pdf.stem not in wanted:
+        if pdf.name not in wanted:
             pdf.unlink()
 
     static = static_hash(html_dir)
     now, todo = {}, []
     for stem in stems:
         now[stem], holds = _stamp(html_dir, stem, static, stamps.get(stem, {}))
-        if holds and all((out_dir / f"{stem}{suffix}.pdf").exists() for suffix in EDITIONS.values()):
+        if holds and all((out_dir / name).exists() for name in files(stem)):
             stamps[stem] = now[stem]
         else:
             todo.append(stem)
     for kept in sorted(set(stems) - set(todo)):  # dated by the last commit, which may be newer than the print
-        for suffix in EDITIONS.values():
-            redate(out_dir / f"{kept}{suffix}.pdf", epoch)
+        for name in files(kept):
+            redate(out_dir / name, epoch)
     if not todo:
         stamp_file.write_text(json.dumps(stamps, indent=1, sort_keys=True))
         return []
@@ -299,7 +298,7 @@ def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = 
         try:
             context = chromium.new_context(viewport=VIEWPORT)
             for stem in todo:
-                for edition, suffix in EDITIONS.items():
+                for edition, (suffix, _) in EDITIONS.items():
                     _print_page(context, f"{base}posts/{stem}.html", out_dir / f"{stem}{suffix}.pdf", edition)
                     fix_pdf_dates(out_dir / f"{stem}{suffix}.pdf", epoch)
                 stamps[stem] = now[stem]

@@ -13,6 +13,8 @@ import importlib
 import re
 from pathlib import Path
 
+from .editions import EDITIONS
+
 MARKER = re.compile(r"^% lessons: (summary|table|handouts|toctree|links)[ \t]*$", re.M)
 NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 PAGES = ("index", "404")
@@ -58,9 +60,6 @@ def table(lessons: list) -> str:
     return "\n".join(rows + ["```"])
 
 
-# The prints of each lesson (sitebuild.handouts.EDITIONS): file suffix and the words of its link. Each link is
-# followed by an empty size mark that sitebuild.publish fills in with the printed file's size.
-PRINTS = (("", "handout"), ("-student", "student edition"), ("-key", "answer key"))
 
 
 def handouts(lessons: list) -> str:
@@ -69,7 +68,8 @@ def handouts(lessons: list) -> str:
     def link(r, suffix, words):
         file = f"handouts/{r.page}{suffix}.pdf"
         return f'<a href="{file}">{words}</a> <span class="pdf-size" data-file="{file}"></span>'
-    rows = [f"- {r.handout}: " + ", ".join(link(r, s, w) for s, w in PRINTS) for r in lessons]
+    # each link followed by an empty size mark that sitebuild.publish fills in with the printed file's size
+    rows = [f"- {r.handout}: " + ", ".join(link(r, s, w) for s, w in EDITIONS.values()) for r in lessons]
     return ("Each lesson prints three ways (PDF, A4): the handout, with the answers at its end; a student "
             "edition, with room to write under each question and no answer; and the answer key alone.\n\n"
             + "\n".join(rows))

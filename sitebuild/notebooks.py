@@ -39,6 +39,7 @@ import jupytext
 import nbformat
 
 from .claimroles import pasted
+from .spelling import GLUE
 
 HOW_TO_RUN = """\
 **How to run this notebook.** It is the lesson *{title}* from the site
@@ -65,7 +66,6 @@ BINDING = re.compile(r"(?P<before>\s*)\{(?:claim|about)\}`[^`]*`")
 TARGET = re.compile(r"^\([A-Za-z0-9_-]+\)=[ \t]*\n?", re.MULTILINE)  # a MyST label line: Jupyter shows it raw
 
 
-GLUE = re.compile(r"\{glue(?::text)?\}`(?P<key>[^`:]+)(?::(?P<spec>[^`]*))?`")
 WEB_ONLY = re.compile(r"[ \t]*\[(?P<text>[^\]]*)\]\{\.web-only\}", re.S)
 LABEL = re.compile(r"^\((?P<id>[A-Za-z0-9_-]+)\)=[ \t]*$", re.MULTILINE)
 LESSON_LINK = re.compile(r"\]\((?P<stem>[\w-]+)\.md(?P<anchor>#[\w-]+)?\)")
@@ -78,9 +78,9 @@ class NotebookError(Exception):
 def written_in(markdown: str, glue: dict[str, str], where: str = "") -> str:
     """Each {glue:text}`key:spec` replaced by the value as the page prints it (`glue`: key -> text/plain)."""
     def value(m: re.Match) -> str:
-        if m["key"] not in glue:
-            raise NotebookError(f"{where}: no value is glued as {m['key']!r} (the notebook cannot write it in)")
-        return pasted(glue[m["key"]], m["spec"] or "")
+        if m["name"] not in glue:
+            raise NotebookError(f"{where}: no value is glued as {m['name']!r} (the notebook cannot write it in)")
+        return pasted(glue[m["name"]], m["spec"] or "")
     return GLUE.sub(value, markdown)
 
 

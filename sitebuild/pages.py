@@ -33,6 +33,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from .editions import EDITIONS
+
 # plotly.js, relative to _static/: not loaded with the page; figures.js fetches it when the reader first
 # touches a figure (its URL rides on figures.js's script tag, as data-plotly).
 PLOTLY = "vendor/plotly/plotly-lesson.min.js"
@@ -73,9 +75,9 @@ def notebook_href(pagename: str) -> str | None:
 
 def add_handout_link(body: str, href: str, notebook: str | None = None) -> str:
     """Put the handout link (and the notebook's) right after the page's first <h1> (or at the top)."""
-    base = href.removesuffix(".pdf")   # the other two prints (sitebuild.handouts.EDITIONS) beside it
-    links = (f'<a href="{href}">PDF handout</a> · <a href="{base}-student.pdf">student edition</a> · '
-             f'<a href="{base}-key.pdf">answer key</a>')
+    base = href.removesuffix(".pdf")   # the other prints (sitebuild.editions) beside it
+    links = " · ".join([f'<a href="{href}">PDF handout</a>'] + [f'<a href="{base}{suffix}.pdf">{words}</a>'
+                                                               for suffix, words in list(EDITIONS.values())[1:]])
     if notebook:
         links += f' · <a href="{notebook}" download>Jupyter notebook</a>'
     link = f'<p class="handout-link">{links}</p>'

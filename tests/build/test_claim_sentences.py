@@ -92,6 +92,25 @@ def _project(tmp_path: Path, lesson: str = LESSON) -> Path:
     return root
 
 
+def _planted(built, tmp_path: Path, added: str, files: dict[str, str | Path] | None = None
+             ) -> tuple[Path, subprocess.CompletedProcess, dict]:
+    """A copy of the built mini project with `added` at the end of its lesson (and `files`: a path in the copy ->
+    its text, or the file to copy there), built: the copy, the build's result, and the digest of the site/ the
+    copy had before it."""
+    good, _ = built
+    root = tmp_path / "copy"
+    shutil.copytree(good, root, symlinks=True)
+    for path, content in (files or {}).items():
+        if isinstance(content, Path):
+            shutil.copy2(content, root / path)
+        else:
+            (root / path).write_text(content)
+    lesson = root / "posts" / "lesson.md"
+    lesson.write_text(lesson.read_text() + added)
+    before = tree_digest(root / "site")
+    return root, _build(root), before
+
+
 def _build(root: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "sitebuild"], cwd=root, capture_output=True, text=True, timeout=600)
 
@@ -146,19 +165,14 @@ def test_a_failing_bound_claim_stops_the_build_naming_its_sentence(built, tmp_pa
 
 
 def test_a_planted_unbound_comparison_stops_the_build_naming_file_and_line(built, tmp_path):
-    good, _ = built
-    root = tmp_path / "copy"
-    shutil.copytree(good, root, symlinks=True)
-    lesson = root / "posts" / "lesson.md"
-    lesson.write_text(lesson.read_text() + "\nThe share rises\nwith every build.\n")
-    before = tree_digest(root / "site")
-    proc = _build(root)
+    root, proc, before = _planted(built, tmp_path, "\nThe share rises\nwith every build.\n")
     assert proc.returncode == 1
     errors = [line for line in proc.stderr.splitlines() if line.startswith("error: ")]
     line = len(LESSON.splitlines()) + 2  # after the blank line that opens the new paragraph
     assert len(errors) == 1 and errors[0].startswith(f"error: posts/lesson.md, line {line}: unbound comparison "
                                                      "(rises, every) in \"The share rises with every build.\"")
     assert tree_digest(root / "site") == before
+    lesson = root / "posts" / "lesson.md"
     lesson.write_text(lesson.read_text().replace("every build.", "every build {about}`method`."))
     assert _build(root).returncode == 0
 
@@ -182,13 +196,7 @@ def test_a_planted_unbound_comparison_stops_the_build_naming_file_and_line(built
      f"{SHARE_LINE}: one value, one spelling"),
 ])
 def test_a_planted_sentence_its_claims_do_not_cover_stops_the_build(built, tmp_path, planted, says):
-    good, _ = built
-    root = tmp_path / "copy"
-    shutil.copytree(good, root, symlinks=True)
-    lesson = root / "posts" / "lesson.md"
-    lesson.write_text(lesson.read_text() + f"\n{planted}\n")
-    before = tree_digest(root / "site")
-    proc = _build(root)
+    root, proc, before = _planted(built, tmp_path, f"\n{planted}\n")
     assert proc.returncode == 1
     errors = [line for line in proc.stderr.splitlines() if line.startswith("error: ")]
     line = len(LESSON.splitlines()) + 2
@@ -197,14 +205,8 @@ def test_a_planted_sentence_its_claims_do_not_cover_stops_the_build(built, tmp_p
 
 
 def test_an_unknown_glue_name_stops_the_build_naming_file_and_line(built, tmp_path):
-    good, _ = built
-    root = tmp_path / "copy"
-    shutil.copytree(good, root, symlinks=True)
-    lesson = root / "posts" / "lesson.md"
-    lesson.write_text(lesson.read_text() + "\nThe share is {glue:text}`no_such_value:.2f`, below the limit "
-                                           "{claim}`share_below_limit`.\n")
-    before = tree_digest(root / "site")
-    proc = _build(root)
+    root, proc, before = _planted(built, tmp_path, "\nThe share is {glue:text}`no_such_value:.2f`, below the limit "
+                                                   "{claim}`share_below_limit`.\n")
     assert proc.returncode == 1
     first = proc.stderr.splitlines()[0]
     line = len(LESSON.splitlines()) + 2
@@ -230,17 +232,11 @@ def caption(text):
 def test_a_sentence_python_writes_is_audited_where_it_is_written(built, tmp_path, planted, says):
     """A caption or summary that a lesson's Python writes (compute.present.prose.said) binds as the page's prose
     does: an unbound comparison in it stops the build, named at the module and line that wrote it."""
-    good, _ = built
-    root = tmp_path / "copy"
-    shutil.copytree(good, root, symlinks=True)
-    shutil.copy2(ROOT / "compute" / "present" / "prose.py", root / "compute" / "present" / "prose.py")
-    (root / "compute" / "lessons" / "mini" / "words.py").write_text(WORDS)
-    lesson = root / "posts" / "lesson.md"
-    lesson.write_text(lesson.read_text() + "\n```{code-cell} ipython3\n:tags: [remove-input]\n"
-                                           "from compute.lessons.mini import words\n"
-                                           f"print(words.caption({planted!r}))\n```\n")
-    before = tree_digest(root / "site")
-    proc = _build(root)
+    cell = ("\n```{code-cell} ipython3\n:tags: [remove-input]\nfrom compute.lessons.mini import words\n"
+            f"print(words.caption({planted!r}))\n```\n")
+    root, proc, before = _planted(built, tmp_path, cell, {
+        "compute/present/prose.py": ROOT / "compute" / "present" / "prose.py",
+        "compute/lessons/mini/words.py": WORDS})
     assert proc.returncode == 1, proc.stderr
     errors = [line for line in proc.stderr.splitlines() if line.startswith("error: ")]
     assert errors == [f"error: compute/lessons/mini/words.py, line 5: {says}: bind it to a claim with "
@@ -248,6 +244,7 @@ def test_a_sentence_python_writes_is_audited_where_it_is_written(built, tmp_path
                                          "general)")], proc.stderr
     assert tree_digest(root / "site") == before
     # bound, the same sentence builds, and the page prints it without its role
+    lesson = root / "posts" / "lesson.md"
     lesson.write_text(lesson.read_text().replace(repr(planted), repr("The share is below the limit "
                                                                      "{claim}`share_below_limit`.")))
     proc = _build(root)
