@@ -191,6 +191,7 @@ CONTROLS_JS = """() => [...document.querySelector('.bd-article').querySelectorAl
 FOCUS_JS = """() => {
   const el = document.activeElement;
   if (!el || el === document.body) return null;
+  if (el.classList.contains('plotly-graph-div')) return [false, 'box'];  // holding the focus for its controls
   const seen = el.hasAttribute('data-a11y-seen');
   el.setAttribute('data-a11y-seen', '');
   const gd = el.closest('.plotly-graph-div');
@@ -225,7 +226,7 @@ def test_tab_from_the_top_reaches_every_control(page, lesson):
                 break                 # back on the body: Tab has been round the page
             continue
         seen, control = where
-        if control.endswith(" -1") and p.evaluate(BOX_FOCUSED_JS):
+        if control == "box":
             # a figure's box holds the focus until its controls are drawn, then hands it to the first
             p.wait_for_function(f"() => !({BOX_FOCUSED_JS})()", timeout=10_000)
             where = p.evaluate(FOCUS_JS)
