@@ -46,6 +46,7 @@ from .iconfont import subset_icon_font
 from .notebooks import NotebookError, make_notebooks
 from .preflight import PreflightError, run_preflight_if_changed
 from .prose import audit_prose
+from .spelling import site_value_spellings
 from .lock import build_lock
 from .mathrender import MathError, typeset_pages
 from .publish import publish, remove_leftovers
@@ -107,6 +108,9 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
     except (PreflightError, SphinxError) as exc:
         raise type(exc)(locate_failed_claims(str(exc), root)) from exc
     prose = audit_prose(root, build_dir, stems)  # the sentences the lessons' Python wrote, as the pages' are
+    spelled_twice = site_value_spellings(root, build_dir, stems)  # one value, one spelling across the site
+    if spelled_twice:
+        raise AuditError("\n".join(spelled_twice))
     html_dir = build_dir / "html"
     check_pages(html_dir)
     add_site_files(root, build_dir, html_dir)

@@ -39,7 +39,7 @@ import jupytext
 import nbformat
 
 from .claimroles import pasted
-from .spelling import GLUE
+from .spelling import GLUE, glued_values
 
 HOW_TO_RUN = """\
 **How to run this notebook.** It is the lesson *{title}* from the site
@@ -166,15 +166,6 @@ def lesson_notebook(source: Path, made: Provenance = Provenance()) -> nbformat.N
             train_for_real(cell)
     nbformat.validate(nb)
     return nb
-
-
-def glued_values(build_dir: Path, stem: str) -> dict[str, str]:
-    """key -> text/plain of every value the lesson's last run glued (MyST-NB's record of it)."""
-    path = build_dir / "jupyter_execute" / "posts" / f"{stem}.glue.json"
-    if not path.is_file():
-        return {}
-    return {key: out["data"]["text/plain"] for key, out in json.loads(path.read_text(encoding="utf-8")).items()
-            if "text/plain" in out.get("data", {})}
 
 
 def build_words(root: Path, epoch: int) -> str:

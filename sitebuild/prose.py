@@ -55,6 +55,8 @@ def records(build_dir: Path, stem: str) -> list[dict]:
     seen, out = set(), []
     for line in path.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
+        if "text" not in record:      # a number's record (sitebuild.spelling)
+            continue
         key = (record["text"], record["where"])
         if key not in seen:
             seen.add(key)

@@ -19,7 +19,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from IPython.display import HTML
 
-from .numbers import honest_format
+from .numbers import shown
 from .palette import FONT, TITLE_SIZE
 from .prose import said, written_at
 
@@ -191,4 +191,4 @@ def show(fig: go.Figure, div_id: str, caption: str, summary: str, min_width: int
 def ranked(labels, values, n: int = 3, decimals: int = 2) -> str:
     """The n largest values with their labels, largest first: 'fall 0.62, rise 0.21, of 0.05'."""
     order = np.argsort(-np.asarray(values, dtype=float), kind="stable")[:n]
-    return ", ".join(f"{labels[k]} {honest_format(float(values[k]), f'.{decimals}f')}" for k in order)
+    return ", ".join(f"{labels[k]} {shown(float(values[k]), f'.{decimals}f')}" for k in order)

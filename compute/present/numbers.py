@@ -4,6 +4,8 @@ from __future__ import annotations
 import math
 import re
 
+from .prose import printed
+
 _FIXED = re.compile(r"(?P<head>.*?)\.(?P<decimals>\d+)(?P<kind>[f%])")
 EXTRA_DECIMALS = 2  # at most this many decimals more than the spec asks for; closer than that, a bound with < or >
 
@@ -13,6 +15,12 @@ def _reads_as_bound(text: str, kind: str) -> bool:
     digits = re.sub(r"[^0-9.]", "", text)
     shown = float(digits) if digits.strip(".") else 0.0
     return shown == 0 or shown == (100 if kind == "%" else 1)
+
+
+def shown(value: float, spec: str) -> str:
+    """honest_format(value, spec) for a number a page prints, recorded while the site builds (one value, one
+    spelling: sitebuild.spelling)."""
+    return printed(float(value), spec, honest_format(value, spec))
 
 
 def honest_format(value: float, spec: str) -> str:

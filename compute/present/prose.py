@@ -12,6 +12,7 @@ A text is recorded each time it is written: the build counts each text and place
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import sys
@@ -62,13 +63,26 @@ def defined(fn) -> str | None:
     return located(code.co_filename, code.co_firstlineno)
 
 
+def _record(entry: dict) -> None:
+    folder = os.environ.get(RECORD)
+    if folder:
+        with open(os.path.join(folder, f"kernel-{os.getpid()}.jsonl"), "a", encoding="utf-8") as out:
+            out.write(json.dumps(entry, ensure_ascii=False) + "\n")
+
+
+def printed(value: float, spec: str, text: str) -> str:
+    """`text`, the number `value` printed with `spec`, recorded with where it was printed while the site builds:
+    the build checks that one value prints one way across the site (sitebuild.spelling)."""
+    if os.environ.get(RECORD) and math.isfinite(value) and not float(value).is_integer():
+        _record({"value": float(value), "spec": spec, "printed": text, "where": written_at()})
+    return text
+
+
 def said(text: str, where: str | None = None) -> str:
     """`text` as it prints (roles removed), recorded with `where` (default: the caller's module and line) while
     the site builds."""
     if not text:
         return text
-    folder = os.environ.get(RECORD)
-    if folder:
-        with open(os.path.join(folder, f"kernel-{os.getpid()}.jsonl"), "a", encoding="utf-8") as out:
-            out.write(json.dumps({"text": text, "where": where or written_at()}, ensure_ascii=False) + "\n")
+    if os.environ.get(RECORD):
+        _record({"text": text, "where": where or written_at()})
     return without_roles(text)

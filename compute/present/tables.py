@@ -8,7 +8,7 @@ from typing import Iterable, Sequence
 import numpy as np
 from IPython.display import HTML
 
-from .numbers import honest_format
+from .numbers import shown
 from .prose import said
 
 
@@ -17,7 +17,7 @@ def fmt(x: float, decimals: int = 2) -> str:
     and no negative zero."""
     if math.isinf(x):
         return "−∞" if x < 0 else "∞"
-    return honest_format(float(x) + 0.0, f".{decimals}f")  # + 0.0: -0.0 becomes 0.0
+    return shown(float(x) + 0.0, f".{decimals}f")  # + 0.0: -0.0 becomes 0.0
 
 
 def position_labels(tokens: Sequence[str], start: int = 0) -> list[str]:

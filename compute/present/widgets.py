@@ -18,7 +18,7 @@ from IPython.display import HTML
 
 from .figures import MIN_WIDTH, Print, State, figure_html, in_site_build
 from .prose import defined, said, written_at
-from .numbers import honest_format
+from .numbers import shown
 from .palette import COLORSCALE
 from .tables import fmt
 
@@ -92,7 +92,7 @@ def spelled(n: int) -> str:
 
 def pairs(names, values, decimals: int = 2) -> str:
     """'water 0.72, finance 0.06': names with their values."""
-    return ", ".join(f"{n} {honest_format(float(x), f'.{decimals}f')}" for n, x in zip(names, values))
+    return ", ".join(f"{n} {shown(float(x), f'.{decimals}f')}" for n, x in zip(names, values))
 
 
 def dot_text(a, b) -> str:

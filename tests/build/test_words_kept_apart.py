@@ -40,6 +40,40 @@ def fused_in(text: str, stem: str) -> list[str]:
     return sorted({w for w in WORD.findall(text) if w.lower() in fused})
 
 
+GLUE = re.compile(r"\{glue(?::text)?\}`[^`]*`")
+TOKEN = re.compile(r"[A-Za-z0-9]+")
+
+
+def number_neighbours(stem: str) -> tuple[set[str], set[str], set[str]]:
+    """(the words that stand just before a glued number in the source, those just after it, every token of the
+    source): "token {glue:text}`n`" printed "token66" is a word fused to a number."""
+    text = (ROOT / "posts" / f"{stem}.md").read_text()
+    before, after = set(), set()
+    for block in prose_blocks(text):
+        line = " ".join(line for _, line in block.lines)
+        parts = re.split(r"(\s*" + GLUE.pattern + r"\s*)", ROLE.sub(lambda m: m.group(0) if m.group(0).startswith(
+            "{glue") else " ", line))
+        for i in range(1, len(parts), 2):
+            if not parts[i].startswith((" ", "\t")) and (left := WORD.findall(parts[i - 1][-40:])):
+                pass                                  # written against the word in the source: not a fusion
+            elif left := re.findall(r"([A-Za-z]{2,})\W*$", parts[i - 1]):
+                before.add(left[0].lower())
+            if parts[i].endswith((" ", "\t")) and (right := re.findall(r"^\W*([A-Za-z]{2,})", parts[i + 1])):
+                after.add(right[0].lower())
+    return before, after, {t.lower() for t in TOKEN.findall(text)}
+
+
+def fused_numbers_in(text: str, stem: str) -> list[str]:
+    """Words run into a glued number ("token66", "0.49rise"): a word the source spaces from a number, joined to
+    digits, where the joined token is not one the source writes (float16)."""
+    before, after, tokens = number_neighbours(stem)
+    out = {m.group(0) for m in re.finditer(r"\b([A-Za-z]{2,})[<>−-]?\d[\d.,]*", text)
+           if m.group(1).lower() in before and TOKEN.match(m.group(0)).group(0).lower() not in tokens}
+    out |= {m.group(0) for m in re.finditer(r"(?<![\w.])\d[\d.,]*%?([A-Za-z]{2,})\b", text)
+            if m.group(1).lower() in after and TOKEN.findall(m.group(0))[-1].lower() not in tokens}
+    return sorted(out)
+
+
 def page_paragraphs(stem: str) -> list[str]:
     """The text of every paragraph and list item of the built page as it renders (inline elements joined as they
     stand, math left out)."""
@@ -62,11 +96,25 @@ def test_the_check_finds_a_fused_word():
     assert SPACE_BEFORE_STOP.search("the end of it .") and not SPACE_BEFORE_STOP.search("the end of it.")
 
 
+GLUED_LESSONS = [s for s in LESSONS if GLUE.search((ROOT / "posts" / f"{s}.md").read_text())]
+
+
+@pytest.mark.parametrize("stem", GLUED_LESSONS)
+def test_the_check_finds_a_word_fused_to_a_number(stem):
+    before, after, tokens = number_neighbours(stem)
+    assert before
+    word = sorted(before)[0]
+    assert fused_numbers_in(f"the {word} 0.42 here", stem) == []
+    assert fused_numbers_in(f"the {word}0.42 here", stem) == [f"{word}0.42"]
+    if after:
+        assert fused_numbers_in(f"0.42{sorted(after)[0]} here", stem) == [f"0.42{sorted(after)[0]}"]
+
+
 @pytest.mark.parametrize("stem", LESSONS)
 def test_no_fused_word_and_no_space_before_a_stop_on_the_page(built_site, stem):
     paragraphs = page_paragraphs(stem)
     assert len(paragraphs) > 10
-    assert fused_in("\n".join(paragraphs), stem) == []
+    assert fused_in("\n".join(paragraphs), stem) == [] and fused_numbers_in("\n".join(paragraphs), stem) == []
     assert [p[:120] for p in paragraphs if SPACE_BEFORE_STOP.search(p)] == []
 
 
@@ -78,6 +126,8 @@ def test_no_fused_word_in_the_handout(built_site, stem):
     prose = [line for line in text.splitlines() if len(line.split()) >= 8]
     assert len(prose) > 50
     assert fused_in("\n".join(prose), stem) == []
+    labels = re.compile(r"(?:\b[A-Za-z]+\d+\b.*){3}|\b\d+ [A-Za-z]+\d+\b")  # tick labels ("5 was6 slow7", "1 The2")
+    assert fused_numbers_in("\n".join(line for line in prose if not labels.search(line)), stem) == []  # "token66", "range1.2": a bold or glued number kept apart
 
 
 @pytest.mark.parametrize("stem", LESSONS)
@@ -86,5 +136,6 @@ def test_no_fused_word_and_no_space_before_a_stop_in_the_notebook(built_site, st
     markdown = ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown"]
     text = "\n\n".join(markdown)
     assert fused_in(text, stem) == []
+    assert fused_numbers_in(re.sub(r"`[^`]*`", " ", text), stem) == []  # file names in code ("seed1.json") aside
     prose = MATH.sub("x", text)  # a formula reads as a word (display math keeps its own spacing)
     assert [line for line in prose.splitlines() if SPACE_BEFORE_STOP.search(line)] == []

@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 from IPython.display import HTML
 
+from ...present.numbers import shown
 from ...present.palette import ACCENT, BAR, GUIDE
 from ...present.prose import said
 from ...present.tables import fmt, matrix_table, position_labels, rows_table
@@ -63,7 +64,7 @@ def divisor_figure():
     def title(c):
         w = divisor_weights(c)
         mark = " = √d_k" if c == sq else ""
-        return f"scores ÷ {c:.2f}{mark}: largest weight {fmt(w.max(), 3)}"
+        return f"scores ÷ {shown(c, '.2f')}{mark}: largest weight {fmt(w.max(), 3)}"
 
     start = DIVISORS.index(sq)
     hover = [f"score {fmt(x)}" for x in s]

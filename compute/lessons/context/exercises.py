@@ -5,6 +5,7 @@ from __future__ import annotations
 from IPython.display import HTML
 
 from ...costs import ModelSize, costs, kv_cache_bytes, token_macs
+from ...present.numbers import shown
 from ...present.widgets import answer_html
 from .scale import human_bytes, human_count
 from .states.growth import SHOWN_D, SHOWN_T, cache_speedup, longest, measured
@@ -36,10 +37,10 @@ def crossing_question() -> str:
     first = next(T for T, _, _ in both if all(t in slower for t, _, _ in both if t >= T))
     at = {T: (a, b) for T, a, b in both}
     before = max((T for T, _, _ in both if T < first), default=None)
-    said = f"from T = {first:,} on: there averaging takes {at[first][0] * 1e3:.3f} ms against attention's " \
-           f"{at[first][1] * 1e3:.3f} ms"
+    said = f"from T = {first:,} on: there averaging takes {shown(at[first][0] * 1e3, '.3f')} ms against attention's " \
+           f"{shown(at[first][1] * 1e3, '.3f')} ms"
     if before is not None:
-        said += f", while at T = {before:,} it took {at[before][0] * 1e3:.3f} ms against {at[before][1] * 1e3:.3f} ms"
+        said += f", while at T = {before:,} it took {shown(at[before][0] * 1e3, '.3f')} ms against {shown(at[before][1] * 1e3, '.3f')} ms"
     return answer_html("By count, averaging reads a whole sequence more cheaply than attention at every length "
                        "{claim}`averaging_is_cheapest_by_count`. In the stored timings of this page, from which "
                        "length on is averaging the slower of the two, and why do the lines cross "
@@ -55,7 +56,7 @@ def predict_cache_count() -> HTML:
     return HTML(answer_html(
         f"Predict first: at T = {SHOWN_T} and d = {SHOWN_D}, how many times the multiply-adds of a new attention "
         "token with the KV cache does the same token cost when everything is read again {about}`method`?",
-        f"For attention, {c.token_uncached / c.token_cached:.0f} times: {c.token_uncached:,} against "
+        f"For attention, {shown(c.token_uncached / c.token_cached, '.0f')} times: {c.token_uncached:,} against "
         f"{c.token_cached:,} {{claim}}`the_cache_cuts_a_new_tokens_count`. Without a cache an attention token "
         "reads the whole sequence again, a whole forward pass {claim}`the_cache_cuts_a_new_tokens_count`."))
 
@@ -68,7 +69,7 @@ def predict_cache_time() -> HTML:
         f"Predict first: by count, a new attention token at T = {T} takes {c.token_uncached:,} multiply-adds "
         f"without the cache and {c.token_cached:,} with it. Timed on this machine, how many times faster will "
         "the cache make it {about}`method`?",
-        f"It is {cache_speedup('attend', T):.0f} times faster {{claim}}`the_cache_pays_at_length`: a large gain, "
+        f"It is {shown(cache_speedup('attend', T), '.0f')} times faster {{claim}}`the_cache_pays_at_length`: a large gain, "
         "but the timed token also pays a fixed cost per call that no count includes "
         "{claim}`the_cached_token_is_mostly_overhead`."))
 

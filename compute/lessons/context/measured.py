@@ -5,6 +5,7 @@ import plotly.graph_objects as go
 from IPython.display import HTML
 
 from ...costs import MIXERS
+from ...present.numbers import shown
 from ...present.palette import ACCENT, BAR, TEAL
 from ...present.tables import fmt, rows_html
 from ...present.widgets import Print, State, Widget, update_buttons
@@ -176,8 +177,8 @@ def story_summary() -> str:
         for measure in ("token uncached", "token cached"):
             T, s = measured(name, measure)
             if T:
-                parts.append(f"{STORY_LABELS[name]} {measure}: {s[0] * 1000:.3f} ms at T = {T[0]}, "
-                             f"{s[-1] * 1000:.3f} ms at T = {T[-1]}")
+                parts.append(f"{STORY_LABELS[name]} {measure}: {shown(s[0] * 1000, '.3f')} ms at T = {T[0]}, "
+                             f"{shown(s[-1] * 1000, '.3f')} ms at T = {T[-1]}")
     return "; ".join(parts) + "."
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from IPython.display import HTML
 
 from ...costs import PUBLISHED
-from ...present.numbers import honest_format
+from ...present.numbers import shown
 from ...present.tables import rows_html
 from .states.scale import scale_rows
 
@@ -12,7 +12,7 @@ from .states.scale import scale_rows
 def human_bytes(n: int) -> str:
     for unit, k in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
         if n >= k:
-            return f"{n / k:.2f} {unit}"
+            return f"{shown(n / k, '.2f')} {unit}"
     return f"{n} bytes"
 
 
@@ -25,8 +25,8 @@ def human_count(n: int) -> str:
 
 def scale_table() -> HTML:
     rows = [(r["name"], r["n_layer"], r["d_model"], r["context"], human_bytes(r["kv_bytes"]),
-             human_count(r["token_macs"]), honest_format(r["attention_share"], ".1%"), r["vocab"],
-             honest_format(r["attention_share_with_output"], ".1%")) for r in scale_rows()]
+             human_count(r["token_macs"]), shown(r["attention_share"], ".1%"), r["vocab"],
+             shown(r["attention_share_with_output"], ".1%")) for r in scale_rows()]
     return HTML(rows_html(["model", "L", "d", "T", "KV cache", "MACs per token, layers", "share on T", "vocabulary",
                            "share on T, output counted"], rows,
                           caption="At full context T: the KV cache of one sequence in 16-bit numbers, the "

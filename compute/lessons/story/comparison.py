@@ -33,7 +33,7 @@ def accuracy_table() -> HTML:
 def distance_table() -> HTML:
     rows = [(LABELS[m], kind, *ev.by_distance(NAMES[m], kind)) for kind in KIND_NAMES for m in MODELS]
     return HTML(rows_html(["model", "kind", *[f"{bucket_label(b)} back" for b in BUCKETS]],
-                          [tuple("" if v is None else v for v in r) for r in rows], decimals=3,
+                          [tuple("" if v is None else v for v in r) for r in rows], decimals=2,
                           caption="Accuracy within kind by distance to the deciding mention"))
 
 
@@ -67,7 +67,7 @@ def distance_figure() -> go.Figure:
 
 def _printed(values: list[float | None]) -> list[str]:
     """Accuracies as the hover prints them (never rounded to exactly 1 or 0)."""
-    return ["" if v is None else fmt(v, 3) for v in values]
+    return ["" if v is None else fmt(v, 2) for v in values]
 
 
 def distance_summary() -> str:

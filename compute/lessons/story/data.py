@@ -7,7 +7,7 @@ from IPython.display import HTML
 
 from ...data.story import KINDS
 from ...data.tokenizer import readable
-from ...present.numbers import honest_format
+from ...present.numbers import shown
 from ...present.prose import said
 from ...present.tables import rows_html
 from ...probes import BUCKETS, KIND_NAMES, bucket_label
@@ -69,7 +69,7 @@ def distance_table() -> HTML:
 def top1_table() -> HTML:
     """At name probes: the four-head model's single top word against the name it ranks first among names."""
     t = top1_at_names(FOUR_HEAD)
-    rows = [(what, honest_format(t[key], ".1%")) for what, key in  # per cent, as the prose cites them
+    rows = [(what, shown(t[key], ".1%")) for what, key in  # per cent, as the prose cites them
             [("top-1 word is the right name", "top1"), ("top-1 word is a pronoun", "pronoun"),
              ("right name ranked first among the names", "within_kind")]]
     return HTML(rows_html(["at name probes, four-head model", "share"], rows, decimals=3,

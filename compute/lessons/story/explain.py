@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from IPython.display import HTML
 
+from ...present.numbers import shown
 from ...present.tables import rows_html
 from .states.box import followed, knockout_prompt
 from .states.explain import SHOWN, layernorm_row, top_k_example
@@ -17,7 +18,7 @@ def layernorm_table() -> HTML:
             for i in range(SHOWN)]
     return HTML(rows_html(["i", "xᵢ", "xᵢ − μ", "(xᵢ − μ) / σ", "γᵢ", "βᵢ", "LN(x)ᵢ = γᵢ (xᵢ − μ) / σ + βᵢ"], rows,
                           caption=f"The first {SHOWN} of {r['d']} coordinates of “{r['word']}” through the first "
-                                  f"layer's LayerNorm (μ = {r['mean']:.4f}, σ = {r['spread']:.4f})"))
+                                  f"layer's LayerNorm (μ = {shown(r['mean'], '.4f')}, σ = {shown(r['spread'], '.4f')})"))
 
 
 def top_k_table() -> HTML:

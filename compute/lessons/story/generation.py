@@ -5,7 +5,7 @@ import html
 
 from IPython.display import HTML
 
-from ...present.numbers import honest_format
+from ...present.numbers import shown
 from ...present.tables import rows_html
 from ...published.story import LABELS, MODELS
 from .states import samples
@@ -24,8 +24,8 @@ def samples_html() -> HTML:
 def counts_table() -> HTML:
     rows = []
     for kind, c in samples.all_counts().items():
-        rows.append((LABELS[kind], round(c.mean_words), honest_format(c.cast_kept, ".0%"),
-                     honest_format(c.colours_kept, ".0%"), c.copied))  # per cent, as the prose cites them
+        rows.append((LABELS[kind], round(c.mean_words), shown(c.cast_kept, ".0%"),
+                     shown(c.colours_kept, ".0%"), c.copied))  # per cent, as the prose cites them
     return HTML(rows_html(["model", "tokens", "cast kept", "colours kept", "copies"], rows, decimals=2,
                           caption=f"{samples.N_SAMPLES} samples per model (temperature "
                                   f"{samples.SAMPLING.temperature:g}, seed {samples.SEED}): mean tokens, shares that "

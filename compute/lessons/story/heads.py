@@ -54,7 +54,7 @@ def attention_figure() -> go.Figure:
     states = [_state(q) for q in qs]
 
     def data(st):
-        custom = [[f"{n} → {k}: {fmt(w, 3)}" for k, w in zip(st["keys"], row)] for n, row in zip(names, st["z"])]
+        custom = [[f"{n} → {k}: {fmt(w, 2)}" for k, w in zip(st["keys"], row)] for n, row in zip(names, st["z"])]
         return {"z": [st["z"].tolist()], "x": [st["keys"]], "customdata": [custom]}
 
     first = states[0]

@@ -15,7 +15,7 @@ from IPython.display import HTML
 from ...data.tokenizer import EOS, words
 from ...export.story import FILES, export_files, model_from_files
 from ...generate import Sampling, generate
-from ...present.numbers import honest_format
+from ...present.numbers import shown
 from ...present.prose import said
 from ...published.story import FOUR_HEAD, load, story_corpus
 from .data import corpus_facts
@@ -95,7 +95,7 @@ def box() -> HTML:
     ko = knockout_prompt()
     name_head = head_label(ko["head"])
     silence = json.dumps([ko["head"][0] * cfg.n_head + ko["head"][1]])
-    bars = ", ".join(f"“{w}” {honest_format(p, '.1%')}" for w, p in next_words())
+    bars = ", ".join(f"“{w}” {shown(p, '.1%')}" for w, p in next_words())
     likeliest = said(f"After the prompt “{PROMPT}”, the model's likeliest next words are {bars} {{about}}`reading`.")
     return HTML(f'''<section class="live-generate" id="st-live" data-models="../{MODELS_DIR}" aria-labelledby="st-live-title">
 <h3 class="live-title" id="st-live-title">Write with the four-head model</h3>
@@ -122,7 +122,7 @@ def box() -> HTML:
 {_head_switches(cfg.n_layer, cfg.n_head)}</div>
 <p class="live-try"><button type="button" data-part="try" data-prompt="{esc(ko["text"])}" data-silence="{silence}">Silence the
 name head</button> loads a story from <a href="#st-roles">section 6</a> whose next word is a name, with {name_head} silenced.</p>
-<p class="live-status"><span data-part="progress"></span> <span data-part="status" role="status">The model ({mb:.2f} MB)
+<p class="live-status"><span data-part="progress"></span> <span data-part="status" role="status">The model ({shown(mb, '.2f')} MB)
 loads when you reach this box.</span></p>
 <div class="live-output" data-part="output"><span data-part="prompt-words"></span><span class="live-words" data-part="words"
 role="listbox" tabindex="0" aria-label="The written words: arrow keys choose one"><span class="live-word live-caret"

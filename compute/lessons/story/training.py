@@ -5,6 +5,7 @@ import plotly.graph_objects as go
 from IPython.display import HTML
 from plotly.subplots import make_subplots
 
+from ...present.numbers import shown
 from ...present.palette import ACCENT, BAR, GUIDE, TEAL
 from ...present.tables import fmt, rows_html
 from ...present.widgets import Print, State, Widget, update_buttons
@@ -57,7 +58,7 @@ def curve_figure() -> go.Figure:
 
 def _printed(curve: list[dict], kind: str) -> list[str]:
     """One kind's accuracies as the hover prints them (never rounded to exactly 1 or 0)."""
-    return ["" if p.get(kind) is None else fmt(p[kind], 3) for p in curve]
+    return ["" if p.get(kind) is None else fmt(p[kind], 2) for p in curve]
 
 
 def curve_summary() -> str:
@@ -85,7 +86,7 @@ def budget_table() -> HTML:
         m = load(NAMES[kind]).manifest
         r = m["recipe"]
         rows.append((LABELS[kind], m["parameters"], m["steps"], f"{r['batch']} × {r['context']}",
-                     f"{m['tokens_seen'] / 1e6:.1f}M", float(m["train_seconds"])))
+                     shown(m['tokens_seen'] / 1e6, ".1f") + "M", float(m["train_seconds"])))
     return HTML(rows_html(["model", "parameters", "steps", "batch", "tokens", "seconds"],
                           rows, caption="One token budget, three models (training time on 2 CPU threads, "
                                         "evaluations excluded)", decimals=0))

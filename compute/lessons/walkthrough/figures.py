@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 from IPython.display import HTML
 
 from ...data.walkthrough import VOCAB, data_facts, loss_floor
+from ...present.numbers import shown
 from ...present.figures import ranked
 from ...present.palette import BAR, COLORSCALE, HIGHLIGHT, PURPLE, TEAL
 from ...present.tables import fmt, position_labels, rows_html
@@ -26,7 +27,7 @@ def attention_heatmap(A: np.ndarray, S: np.ndarray, tokens, title: str) -> go.Fi
     future = np.triu(np.ones((T, T), dtype=bool), k=1)
     z = np.where(future, np.nan, A)                       # (T, T)
     custom = [[["" if future[i, j] else fmt(S[i, j], 2), labels[i], labels[j],
-                "" if future[i, j] else fmt(A[i, j], 3)] for j in range(T)] for i in range(T)]
+                "" if future[i, j] else fmt(A[i, j], 2)] for j in range(T)] for i in range(T)]
     fig = go.Figure(go.Heatmap(
         z=z, x=labels, y=labels, customdata=custom, colorscale=COLORSCALE, zmin=0, zmax=1,
         hoverongaps=False, colorbar=dict(title=dict(text="weight")),
@@ -70,7 +71,7 @@ def loss_curve(history: list[float], n_coin_flips: int, n_targets: int) -> go.Fi
                              line=dict(color=TEAL),
                              hovertemplate="step %{x}: %{y:.4f} nats<extra></extra>"))
     fig.add_trace(go.Scatter(x=[0, steps[-1]], y=[floor, floor], mode="lines",
-                             name=f"floor {n_coin_flips}·ln2/{n_targets} = {floor:.4f}",
+                             name=f"floor {n_coin_flips}·ln2/{n_targets} = {shown(floor, '.4f')}",
                              line=dict(color=PURPLE, dash="dash"), hoverinfo="skip"))
     spike = loss_spike(history, floor)
     fig.add_annotation(x=spike["step"], y=float(np.log10(spike["loss"])), text=f"step {spike['step']}",
@@ -151,8 +152,8 @@ def loss_summary() -> str:
     wt, facts = load(), data_facts()
     history = wt.manifest["loss_history"]
     floor = loss_floor(facts["n_coin_flips"], facts["n_targets"])
-    return (f"The mean loss is {history[0]:.3f} nats per target at the first of {wt.manifest['steps']} AdamW "
-            f"steps and {history[-1]:.4f} at the last (log scale), just above the floor of {floor:.4f} that "
+    return (f"The mean loss is {shown(history[0], '.3f')} nats per target at the first of {wt.manifest['steps']} AdamW "
+            f"steps and {shown(history[-1], '.4f')} at the last (log scale), just above the floor of {shown(floor, '.4f')} that "
             f"{facts['n_coin_flips']} two-way choices among {facts['n_targets']} targets allow "
             "{claim}`final_loss_just_above_floor`.")
 

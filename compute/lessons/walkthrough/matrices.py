@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...data.walkthrough import SENTENCES, VOCAB
-from ...present.tables import index_labels, matrix_table, position_labels, rows_table
+from ...present.tables import fmt, index_labels, matrix_table, position_labels, rows_table
 from ...published.walkthrough import Walkthrough, load
 
 
@@ -102,10 +102,11 @@ def softmax_steps(i: int, wt: Walkthrough | None = None):
     s = wt["S"][i, : i + 1]
     shifted = s - s.max()
     e = np.exp(shifted)
-    rows = [(f"{j} {wt.tokens[j]}", float(s[j]), float(shifted[j]), float(e[j]), float(e[j] / e.sum()))
-            for j in range(i + 1)]
+    rows = [(f"{j} {wt.tokens[j]}", float(s[j]), float(shifted[j]), float(e[j]), fmt(float(e[j] / e.sum()), 2))
+            for j in range(i + 1)]               # the weights as the matrix A prints them: one value, one spelling
     return rows_table(["key j", f"s_{i},j", "s − max", "exp(s − max)", f"a_{i},j"], rows,
-                      caption=f"Softmax of row {i}, keys 0 to {i} (later keys are masked)")
+                      caption=f"Softmax of row {i}, keys 0 to {i} (later keys are masked); the weights to two "
+                              "decimals, as A prints them")
 
 
 def compare_rows(a: tuple[str, int], b: tuple[str, int], wt: Walkthrough | None = None):

@@ -33,8 +33,8 @@ def predict_sharpening() -> HTML:
         f"Predict first: row {ROW_FAST} scores “{FALL}” {fmt(s[CUE_FALL], 2)} and “{RISE}” "
         f"{fmt(s[CUE_RISE], 2)}. After softmax, how many times the weight of “{RISE}” will “{FALL}” get "
         "{about}`method`?",
-        f"{fmt(a[CUE_FALL] / a[CUE_RISE], 1)} times: “{FALL}” gets {fmt(a[CUE_FALL], 3)} and “{RISE}” "
-        f"{fmt(a[CUE_RISE], 4)}, from scores whose ratio is {fmt(s[CUE_FALL] / s[CUE_RISE], 2)} "
+        f"{fmt(a[CUE_FALL] / a[CUE_RISE], 1)} times: “{FALL}” gets {fmt(a[CUE_FALL], 2)} and “{RISE}” "
+        f"{fmt(a[CUE_RISE], 2)} (as the table of A prints them), from scores whose ratio is {fmt(s[CUE_FALL] / s[CUE_RISE], 2)} "
         "{claim}`softmax_sharpens_row_13`."))
 
 

@@ -7,7 +7,7 @@ import math
 
 from IPython.display import HTML
 
-from ...present.numbers import honest_format
+from ...present.numbers import shown
 from ...present.prose import said
 from ...published.walkthrough import NAME, load
 from .seeds import seed_record
@@ -61,8 +61,8 @@ def print_html() -> str:
     wt = load(NAME)
     losses = wt.manifest["loss_history"]
     rows = "".join(
-        f"<tr><td>{e['seed']}</td><td>{e['final_loss']:.4f}</td><td>{'yes' if e['converged'] else 'no'}</td>"
-        + "".join(f"<td>{html.escape(r['word'])} ({r['position']}) {honest_format(r['weight'], '.2f')}</td>"
+        f"<tr><td>{e['seed']}</td><td>{shown(e['final_loss'], '.4f')}</td><td>{'yes' if e['converged'] else 'no'}</td>"
+        + "".join(f"<td>{html.escape(r['word'])} ({r['position']}) {shown(r['weight'], '.2f')}</td>"
                   for r in e["rows"].values()) + "</tr>" for e in printed_rows())
     return (f'<div class="print-only train-print"><p class="widget-note">On the web page, this box trains the model '
             f"in the browser from any seed of the record, with the lesson's recipe or another learning rate and "
