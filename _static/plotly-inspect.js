@@ -87,7 +87,14 @@
       out.replaceChildren();
       text.split(/<br\s*\/?>/).forEach(function (line, k) {
         if (k) out.append(document.createElement("br"));
-        out.append(line.replace(/<[^>]*>/g, ""));
+        // a label's subscript (e<sub>7</sub>, compute.present.notation) stays one; other markup goes
+        line.split(/(<sub>.*?<\/sub>)/).forEach(function (part) {
+          var sub = /^<sub>(.*)<\/sub>$/.exec(part);
+          if (!sub) { out.append(part.replace(/<[^>]*>/g, "")); return; }
+          var el = document.createElement("sub");
+          el.textContent = sub[1].replace(/<[^>]*>/g, "");
+          out.append(el);
+        });
       });
       // red and dotted: not the magenta a lesson uses for its own outlines
       var outline = { type: "rect", xref: trace.xaxis || "x", yref: trace.yaxis || "y", x0: at.col - 0.5, x1: at.col + 0.5,

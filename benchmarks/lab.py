@@ -2,6 +2,10 @@
 
     .venv/bin/python benchmarks/lab.py                    # 3 runs, print a Markdown table
     .venv/bin/python benchmarks/lab.py --record --readme  # ... store the record the lab prints, and the README table
+    .venv/bin/python benchmarks/lab.py --budgets 4000000,6000000,8000000,12000000 --record
+        # the one-head model trained on each budget (TOKENS), as the lab trains it: how many tokens until
+        # names beyond 8 back leave chance; stored under "budgets" in the same record (the lab's last
+        # section compares a student's run with it)
 
 Each run exports posts/lab.md exactly as the site offers it for download (sitebuild.notebooks), executes it
 with a fresh Jupyter kernel from the repository root, and times the whole execution, kernel start included.
@@ -59,6 +63,31 @@ def one_run(tokens: int | None) -> dict:
     return {"seconds": wall, **result}
 
 
+def budget_run(tokens: int, seed: int = 0) -> dict:
+    """The one-head model trained as the lab trains it (compute's loop, which the lab checks the notebook's
+    against), on `tokens`, from `seed`; scored on every validation story."""
+    import torch
+    from compute.lessons.lab.states.run import _seeded_model, data
+    from compute.lessons.story.states.evaluation import probes
+    from compute.probes import run_probes, summary
+    from compute.training.story import StoryRecipe, fit
+    torch.set_num_threads(THREADS)
+    model, generator = _seeded_model("one-head", seed)
+    recipe = StoryRecipe(tokens=tokens, threads=THREADS)
+    fit(model, data().stream, generator, recipe)
+    model.eval()
+    with torch.no_grad():
+        scores = summary(probes(), run_probes(model, probes(), data().vocab))
+    return {"tokens": tokens, **{k: scores[k] for k in KEYS}}  # no timing: runs may share the machine
+
+
+def chance() -> dict:
+    """What guessing uniformly among the words of the kind scores, for names and objects."""
+    from compute.lessons.story.states.evaluation import chances
+    c = chances()
+    return {"name": c["name"], "object": c["object"]}
+
+
 def record(runs: list[dict]) -> dict:
     seconds = statistics.median(r["seconds"] for r in runs)
     reached = {kind: {k: statistics.median(r["reached"][kind][k] for r in runs) for k in KEYS}
@@ -91,7 +120,21 @@ def main() -> None:
     p.add_argument("--tokens", type=int, default=None, help="override the notebook's TOKENS (a quick check)")
     p.add_argument("--record", action="store_true", help=f"write compute/checkpoints/{RECORD}")
     p.add_argument("--readme", action="store_true", help="write the table into README.md")
+    p.add_argument("--budgets", default="", help="comma-separated token budgets: train the one-head model on each")
     args = p.parse_args()
+    if args.budgets:
+        budgets = [budget_run(int(t)) for t in args.budgets.split(",")]
+        for b in budgets:
+            print(f"{b['tokens']:>11,} tokens: names beyond 8 {b['name beyond 8']:.3f}, objects beyond 8 "
+                  f"{b['object beyond 8']:.3f}")
+        if args.record:
+            path = checkpoint_dir() / RECORD
+            rec = json.loads(path.read_text())
+            rec["budgets"] = {"one-head": budgets, "chance": chance(),
+                              "measured_on": {**machine_record(THREADS), "python": platform.python_version(),
+                                              "date": datetime.now(timezone.utc).strftime("%Y-%m-%d")}}
+            path.write_text(json.dumps(rec, indent=1) + "\n")
+        return
     runs = []
     for i in range(args.runs):
         runs.append(one_run(args.tokens))

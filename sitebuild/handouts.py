@@ -21,16 +21,17 @@ import subprocess
 import time
 from pathlib import Path
 
-from . import browser
-from .editions import EDITIONS, files
+from . import browser, pdftext
+from .editions import APPENDIX_JS, EDITIONS, KEY_JS, MOVE_ANSWERS_JS, STUDENT_JS, files
 from .serve import serve
 
 # Bump when the print settings below change, to reprint every handout.
-PRINT_SETTINGS = "a4-15mm-footer-v5"  # v2: links to other pages unlinked, dates from the source; v3: figures
+PRINT_SETTINGS = "a4-15mm-footer-v6"  # v2: links to other pages unlinked, dates from the source; v3: figures
                                       # drawn after the fonts, printed two frames after their last resize;
                                       # v4: figures printed as the states their text cites, drawn at build;
-                                      # v5: three editions (handout, student edition, answer key)
-MARGIN = {"top": "15mm", "right": "15mm", "bottom": "18mm", "left": "15mm"}
+                                      # v5: three editions (handout, student edition, answer key);
+                                      # v6: no heading stranded at a page's foot
+MARGIN = {side: f"{mm}mm" for side, mm in pdftext.MARGIN_MM.items()}   # read back by sitebuild.pdftext
 # A4 width less the side margins, in CSS pixels: the page is laid out (and its
 # figures sized) at the width it is printed at.
 VIEWPORT = {"width": 680, "height": 960}
@@ -119,91 +120,6 @@ UNLINK_OTHER_PAGES_JS = """() => {
 }"""
 
 
-# A "check yourself" answer (<details class="answer">) prints at the end of the handout, numbered,
-# where a reader who wants to try first does not see it under the question.
-MOVE_ANSWERS_JS = """() => {
-  const answers = [...document.querySelectorAll('article details.answer')];
-  if (!answers.length) return 0;
-  const end = document.createElement('section');
-  end.className = 'handout-answers';
-  end.innerHTML = '<h2>Answers</h2>';
-  answers.forEach((d, k) => {
-    const n = k + 1, summary = d.querySelector('summary');
-    const question = summary ? summary.textContent.trim() : '';
-    const here = document.createElement('p');
-    here.className = 'answer-ref';
-    here.innerHTML = '<b>' + n + '.</b> ';
-    here.append(question + ' ');
-    const ref = document.createElement('i');
-    ref.textContent = '(answer ' + n + ' at the end)';
-    here.append(ref);
-    d.replaceWith(here);
-    const head = document.createElement('h3');
-    head.textContent = n + '. ' + question;
-    if (summary) summary.remove();
-    const body = document.createElement('div');
-    body.append(...d.childNodes);
-    end.append(head, body);
-  });
-  (document.querySelector('article.bd-article') || document.body).append(end);
-  return answers.length;
-}"""
-
-
-# The three prints of a lesson: the handout (answers at the end), the student edition (no answer; each question
-# keeps room to write) and the answer key (the answers alone). Questions are the "check yourself" reveals
-# (details.answer) and the numbered exercises of an "...-exercises" section, whose answers stand in its
-# "...-answers" section (the lab's).
-EXERCISES_JS = """() => [...document.querySelectorAll("article section[id$='-exercises'] p")]
-  .filter((p) => /^\\d+\\.$/.test((p.querySelector(':scope > strong:first-child') || {}).textContent || ''))"""
-STUDENT_JS = """() => {
-  const exercises = (%s)();
-  const room = () => { const d = document.createElement('div'); d.className = 'write-space'; return d; };
-  document.querySelectorAll('article details.answer').forEach((d, k) => {
-    const summary = d.querySelector('summary');
-    const here = document.createElement('p');
-    here.className = 'answer-ref';
-    here.innerHTML = '<b>' + (k + 1) + '.</b> ';
-    here.append(summary ? summary.textContent.trim() : '');
-    d.replaceWith(here, room());
-  });
-  exercises.forEach((p) => p.after(room()));
-  document.querySelectorAll("article section[id$='-answers']").forEach((s) => s.remove());
-  document.documentElement.classList.add('student-edition');
-}""" % EXERCISES_JS
-KEY_JS = """() => {
-  const article = document.querySelector('article.bd-article');
-  const title = article.querySelector('h1').cloneNode(true);
-  title.querySelectorAll('a.headerlink').forEach((a) => a.remove());
-  title.append(': answer key');
-  const out = [title];
-  const item = (n, question, body) => {
-    const head = document.createElement('h3');
-    head.textContent = n + '. ' + question;
-    out.push(head, body);
-  };
-  document.querySelectorAll('article details.answer').forEach((d, k) => {
-    const summary = d.querySelector('summary');
-    const question = summary ? summary.textContent.trim() : '';
-    if (summary) summary.remove();
-    const body = document.createElement('div');
-    body.append(...d.childNodes);
-    item(k + 1, question, body);
-  });
-  const answers = [...document.querySelectorAll("article section[id$='-answers'] li")];
-  (%s)().forEach((p, k) => {
-    const question = p.cloneNode(true);
-    question.querySelector('strong').remove();
-    const body = document.createElement('div');
-    if (answers[k]) body.append(...answers[k].childNodes);
-    item(k + 1, question.textContent.trim(), body);
-  });
-  article.replaceChildren(...out);
-  document.documentElement.classList.add('answer-key');
-  return out.length;
-}""" % EXERCISES_JS
-
-
 class HandoutError(Exception):
     """A lesson page could not be printed cleanly."""
 
@@ -243,7 +159,7 @@ def page_hash(html_dir: Path, stem: str, static: bytes | None = None, printed: b
     page, quicker to hash), _static/, the print settings and the code that prints (this module and the
     browser it drives)."""
     h = hashlib.sha256(PRINT_SETTINGS.encode())
-    for module in (Path(__file__), Path(browser.__file__)):
+    for module in (Path(__file__), Path(browser.__file__), Path(pdftext.__file__)):
         h.update(module.read_bytes())
     h.update(static if static is not None else static_hash(html_dir))
     page = (html_dir / "posts" / f"{stem}.html").read_text(encoding="utf-8")
@@ -311,12 +227,55 @@ def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = 
 def prepare(page, edition: str = "handout") -> None:
     """Make a page opened with print media what the edition prints. The handout: every reveal's answer shown
     (exercises' answers at the end, the rest opened in place); the student edition: no answer, room to write
-    under each question; the key: the answers alone. All: links to other pages as text, every figure's printed
+    under each question; the key: the answers alone. The handout and the student edition print long listings in
+    an appendix (APPENDIX_JS). All: links to other pages as text, every figure's printed
     states loaded."""
+    if edition != "key":
+        page.evaluate(APPENDIX_JS)
     page.evaluate({"handout": MOVE_ANSWERS_JS, "student": STUDENT_JS, "key": KEY_JS}[edition])
     page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
     page.evaluate(UNLINK_OTHER_PAGES_JS)
     page.evaluate(browser.WAIT_FOR_PRINT_JS)
+
+
+# A heading at a page's foot whose section goes on overleaf (sitebuild.pdftext.stranded) starts the next page
+# instead: the page is printed, read back, the headings found there moved, and printed again, until none is
+# left (each move shifts what follows, so a few rounds). A heading is found by the text of its first line and
+# how many headings before it start with that text.
+START_PAGE_JS = """(found) => {
+  const squeeze = (s) => s.replace(/\\s+/g, '');
+  const headings = [...document.querySelectorAll('article h1, article h2, article h3, article h4, article h5, article h6')]
+    .filter((h) => h.offsetParent !== null);
+  let moved = 0;
+  for (const [text, nth] of found) {
+    const same = headings.filter((h) => squeeze(h.innerText).startsWith(text));
+    const h = same[nth];
+    if (h && h.style.breakBefore !== 'page') { h.style.breakBefore = 'page'; moved += 1; }
+  }
+  return moved;
+}"""
+KEEP_ROUNDS = 4
+
+
+def printed_with_headings_kept(page) -> bytes:
+    """The page printed as a PDF with no heading stranded at a page's foot (START_PAGE_JS)."""
+    def print_pdf() -> bytes:
+        return page.pdf(format="A4", margin=MARGIN, print_background=True, display_header_footer=True,
+                        header_template="<span></span>", footer_template=FOOTER, outline=True, tagged=True)
+
+    data = print_pdf()
+    for _ in range(KEEP_ROUNDS):
+        found = pdftext.lines(data)
+        low = pdftext.stranded(found)
+        if not low:
+            break
+        firsts = [line for i, line in enumerate(found) if line.heading and not pdftext.continues(found, i)]
+        where = [(line.text, sum(1 for f in firsts[:firsts.index(line)] if f.text.startswith(line.text)))
+                 for line in low]
+        if not page.evaluate(START_PAGE_JS, where):
+            break
+        data = print_pdf()
+    return data
 
 
 def _print_page(context, url: str, pdf: Path, edition: str = "handout") -> None:
@@ -331,17 +290,7 @@ def _print_page(context, url: str, pdf: Path, edition: str = "handout") -> None:
         if errors:
             raise HandoutError(f"{url} had console errors: {' | '.join(errors)}")
         tmp = pdf.with_suffix(".pdf.tmp")
-        page.pdf(
-            path=tmp,
-            format="A4",
-            margin=MARGIN,
-            print_background=True,
-            display_header_footer=True,
-            header_template="<span></span>",
-            footer_template=FOOTER,
-            outline=True,
-            tagged=True,
-        )
+        tmp.write_bytes(printed_with_headings_kept(page))
         tmp.replace(pdf)
     except HandoutError:
         raise

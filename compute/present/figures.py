@@ -19,6 +19,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from IPython.display import HTML
 
+from .notation import figure_labels_subscripted, subscripted
 from .numbers import shown
 from .palette import FONT, TITLE_SIZE
 from .prose import said, written_at
@@ -136,7 +137,7 @@ def figure_html(fig: go.Figure, div_id: str, caption: str, summary: str, min_wid
             f'<script type="application/json" class="plotly-figure-spec" data-for="{div_id}">'
             f'{figure_json(fig)}</script>'
             f'<p class="figure-summary" id="{div_id}-summary">{html.escape(summary)}</p>'
-            f'<figcaption>{html.escape(caption)}{_web_only(controls)}</figcaption></figure>')
+            f'<figcaption>{subscripted(html.escape(caption))}{_web_only(controls)}</figcaption></figure>')
 
 
 def _web_only(text: str) -> str:
@@ -162,7 +163,7 @@ def inspect_html(fig: go.Figure, div_id: str) -> str:
 
 def figure_json(fig: go.Figure) -> str:
     """{"data", "layout", "frames", "config"} for Plotly.newPlot, safe inside a <script> element."""
-    spec = json.loads(pio.to_json(fig, validate=False, pretty=False))
+    spec = figure_labels_subscripted(json.loads(pio.to_json(fig, validate=False, pretty=False)))  # e_7 as e₇
     spec["config"] = CONFIG
     # The template's trace defaults only for the trace types drawn (plotly_white has ~40 types).
     template = spec["layout"].get("template", {})

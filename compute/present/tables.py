@@ -8,6 +8,7 @@ from typing import Iterable, Sequence
 import numpy as np
 from IPython.display import HTML
 
+from .notation import subscripted
 from .numbers import shown
 from .prose import said
 
@@ -18,6 +19,11 @@ def fmt(x: float, decimals: int = 2) -> str:
     if math.isinf(x):
         return "−∞" if x < 0 else "∞"
     return shown(float(x) + 0.0, f".{decimals}f")  # + 0.0: -0.0 becomes 0.0
+
+
+def sub(text: str) -> str:
+    """A label or caption as a table prints it: escaped, its x_i as subscripts (compute.present.notation)."""
+    return subscripted(html.escape(str(text)))
 
 
 def position_labels(tokens: Sequence[str], start: int = 0) -> list[str]:
@@ -45,12 +51,12 @@ def matrix_html(M: np.ndarray, rows: Sequence[str], cols: Sequence[str], caption
     out = ['<div class="matrix-wrap"><table class="matrix"'
            + (f' data-matrix="{esc(name)}"' if name else "") + ">"]
     if caption:
-        out.append(f"<caption>{esc(said(caption))}</caption>")
-    out.append("<thead><tr>" + f'<th scope="col" class="corner">{esc(corner)}</th>'
-               + "".join(f'<th scope="col">{esc(c)}</th>' for c in cols) + "</tr></thead><tbody>")
+        out.append(f"<caption>{sub(said(caption))}</caption>")
+    out.append("<thead><tr>" + f'<th scope="col" class="corner">{sub(corner)}</th>'
+               + "".join(f'<th scope="col">{sub(c)}</th>' for c in cols) + "</tr></thead><tbody>")
     for i, label in enumerate(rows):
         cells = "".join(_cell(M[i, j], decimals, (i, j) in marked, hidden[i, j]) for j in range(len(cols)))
-        out.append(f'<tr><th scope="row">{esc(label)}</th>{cells}</tr>')
+        out.append(f'<tr><th scope="row">{sub(label)}</th>{cells}</tr>')
     out.append("</tbody></table></div>")
     return "".join(out)
 
@@ -85,10 +91,10 @@ def rows_html(header: Sequence[str], rows: Sequence[Sequence[object]], caption: 
 
     out = ['<div class="matrix-wrap"><table class="matrix">']
     if caption:
-        out.append(f"<caption>{esc(said(caption))}</caption>")
-    out.append("<thead><tr>" + "".join(f'<th scope="col">{esc(h)}</th>' for h in header) + "</tr></thead><tbody>")
+        out.append(f"<caption>{sub(said(caption))}</caption>")
+    out.append("<thead><tr>" + "".join(f'<th scope="col">{sub(h)}</th>' for h in header) + "</tr></thead><tbody>")
     for r in rows:
-        out.append("<tr>" + f'<th scope="row">{cell(r[0])}</th>' + "".join(td(v) for v in r[1:]) + "</tr>")
+        out.append("<tr>" + f'<th scope="row">{subscripted(cell(r[0]))}</th>' + "".join(td(v) for v in r[1:]) + "</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
 

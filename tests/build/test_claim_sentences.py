@@ -82,7 +82,8 @@ def _project(tmp_path: Path, lesson: str = LESSON) -> Path:
         shutil.copy2(ROOT / "compute" / name, root / "compute" / name)
     (root / "compute" / "present").mkdir()
     (root / "compute" / "present" / "__init__.py").write_text("")
-    shutil.copy2(ROOT / "compute" / "present" / "numbers.py", root / "compute" / "present" / "numbers.py")
+    for name in ("numbers.py", "prose.py"):    # the site's printing of numbers, which records what it prints
+        shutil.copy2(ROOT / "compute" / "present" / name, root / "compute" / "present" / name)
     mini = root / "compute" / "lessons" / "mini"
     mini.mkdir(parents=True)
     (root / "compute" / "lessons" / "__init__.py").write_text("")

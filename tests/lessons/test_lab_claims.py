@@ -22,7 +22,7 @@ def test_every_claim_holds_on_the_published_models(runs):
     mlp, head = runs
     case = lab.follow(mlp, head, attention)
     results = claims.check_all(mlp, head, case)
-    assert len(results) == len(claims.LAB.claims) == 4 and all(o.holds for _, o in results), [o.evidence for _, o in results]
+    assert len(results) == len(claims.LAB.claims) == 6 and all(o.holds for _, o in results), [o.evidence for _, o in results]
     assert case.distance > mlp.params["W1"].shape[0] // mlp.params["E"].shape[1]   # beyond the window
 
 
@@ -39,3 +39,31 @@ def test_the_claims_fail_by_name_when_the_head_is_silenced(runs):
     message = str(err.value)
     assert "head_finds_what_the_window_hides" in message
     assert "silenced_head_forgets" not in message          # silenced already: that claim still holds
+
+
+def budgets_record(*points):
+    """The run record with its budgets replaced: (tokens, names beyond 8, objects beyond 8) for each."""
+    from compute.lessons.lab.states.run import measured_run
+    record = dict(measured_run())
+    record["budgets"] = {**record["budgets"], "one-head": [
+        {"tokens": t, "name beyond 8": n, "object beyond 8": o, "val_loss": 1.0, "seconds": 1.0} for t, n, o in points]}
+    return record
+
+
+@pytest.mark.parametrize("points, failing", [
+    # the default run already copies names: the page's "names near chance" would be false
+    (((4_000_000, 0.4, 0.7), (8_000_000, 0.5, 0.7)), "the_default_budget_copies_objects_not_names"),
+    # nor objects: "while its objects reach" a copying level would be false
+    (((4_000_000, 0.02, 0.03), (8_000_000, 0.5, 0.7)), "the_default_budget_copies_objects_not_names"),
+    # no budget copies names: there is no longer setting to name
+    (((4_000_000, 0.02, 0.7), (8_000_000, 0.05, 0.7)), "names_leave_chance_on_the_longer_budget"),
+    # names copied at 8M but lost again at 12M: "from 8,000,000 tokens on" would be false
+    (((4_000_000, 0.02, 0.7), (8_000_000, 0.4, 0.7), (12_000_000, 0.05, 0.7)), "names_leave_chance_on_the_longer_budget"),
+])
+def test_the_budget_claims_fail_by_name_on_a_damaged_record(runs, monkeypatch, points, failing):
+    from compute.lessons.lab.states import budgets
+    monkeypatch.setattr(budgets, "measured_run", lambda: budgets_record(*points))
+    mlp, head = runs
+    case = lab.follow(mlp, head, attention)
+    outcomes = {c.name: o for c, o in claims.check_all(mlp, head, case)}
+    assert not outcomes[failing].holds and "chance" in outcomes[failing].evidence

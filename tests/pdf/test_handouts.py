@@ -162,8 +162,17 @@ def test_story_handout_prints_every_hand_written_story(built_site):
     text = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", " ".join(p.extract_text() for p in reader.pages)))
     stories = read_handwritten()
     assert len(stories) >= 40
-    missing = [h.number for h in stories if re.sub(r"\s+", " ", f"{h.number}. {h.title}") not in text]
+    def entry(h):
+        return re.sub(r"\s+", " ", f"{h.number}. {h.title}")
+    missing = [h.number for h in stories if entry(h) not in text]
     assert missing == []
+    # the long listing prints in the appendix, after the lesson's last section, with a line where it stood
+    from compute.lessons.story.beyond import SHOWN_STORIES
+    appendix, last = text.rfind("Appendix"), text.find("What to take away")
+    assert 0 < last < appendix and "appendix A, at the end of this handout" in text
+    folded = stories[SHOWN_STORIES:]
+    assert all(text.find(entry(h), appendix) > appendix for h in folded)
+    assert text.find(entry(stories[0])) < last        # the first few stay where they are
 
 
 @pytest.mark.parametrize("stem", LESSONS)

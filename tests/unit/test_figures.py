@@ -152,3 +152,32 @@ def test_a_widget_in_a_learners_jupyter_is_the_live_plotly_figure(monkeypatch):
     assert isinstance(widget.show(), go.Figure)
     monkeypatch.setenv("SITEBUILD", "1")
     assert 'id="fig-w"' in widget.show().data
+
+
+def test_labels_print_subscripts_in_traces_frames_and_controls_but_not_in_hover_data():
+    from compute.present.notation import figure_labels_subscripted, subscripted
+    assert subscripted("e_7 + Δe_7") == "e<sub>7</sub> + Δe<sub>7</sub>"
+    assert subscripted("q_{7} · k_j, s_5,j") == "q<sub>7</sub> · k<sub>j</sub>, s<sub>5,j</sub>"
+    assert subscripted("a plain label, 1_000 and x_") == "a plain label, 1_000 and x_"
+    spec = {"data": [{"type": "heatmap", "y": ["m_7"], "x": [1, 2], "customdata": [["e_7 = 1"]],
+                      "hovertemplate": "e_7 %{z}"}],
+            "frames": [{"data": [{"y": ["e_7"]}]}],
+            "layout": {"title": {"text": "W_O"}, "xaxis": {"title": {"text": "k_j"}, "ticktext": ["q_1"]},
+                       "annotations": [{"text": "message m_7"}],
+                       "updatemenus": [{"buttons": [{"label": "v_j", "args": [{"y": [["α_j v_j"]]}]}]}]}}
+    out = figure_labels_subscripted(spec)
+    assert out["data"][0]["y"] == ["m<sub>7</sub>"] and out["data"][0]["x"] == [1, 2]
+    assert out["data"][0]["customdata"] == [["e_7 = 1"]] and out["data"][0]["hovertemplate"] == "e_7 %{z}"
+    assert out["frames"][0]["data"][0]["y"] == ["e<sub>7</sub>"]
+    lay = out["layout"]
+    assert lay["title"]["text"] == "W<sub>O</sub>" and lay["xaxis"]["title"]["text"] == "k<sub>j</sub>"
+    assert lay["xaxis"]["ticktext"] == ["q<sub>1</sub>"] and lay["annotations"][0]["text"] == "message m<sub>7</sub>"
+    button = lay["updatemenus"][0]["buttons"][0]
+    assert button["label"] == "v<sub>j</sub>" and button["args"] == [{"y": [["α<sub>j</sub> v<sub>j</sub>"]]}]
+
+
+def test_a_table_prints_its_headers_and_caption_with_subscripts():
+    from compute.present.tables import rows_html
+    out = rows_html(["key j", "q_7 · k_j"], [("W_O", 1.0)], caption="Row e_7 <b>")
+    assert "<th scope=\"col\">q<sub>7</sub> · k<sub>j</sub></th>" in out
+    assert "<th scope=\"row\">W<sub>O</sub></th>" in out and "Row e<sub>7</sub> &lt;b&gt;" in out

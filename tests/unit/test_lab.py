@@ -124,3 +124,17 @@ def test_the_check_against_compute_refuses_a_function_that_is_off(capsys):
     off = lambda p, tokens: right(p, tokens) * (1 + 1e-3)  # noqa: E731  (a slip: logits scaled)
     with pytest.raises(ClaimError, match="the lab's one-head function does not match compute's model"):
         check_against_compute(off, params, "one-head")
+
+
+def test_the_loops_bar_shows_steps_tokens_and_loss_and_a_check_shows_none(capsys):
+    from compute.lessons.lab.loop import CHECK_STEPS, progress
+    recipe = StoryRecipe(tokens=20 * StoryRecipe.batch * StoryRecipe.context)
+    show = progress(recipe)
+    for step in range(recipe.steps):
+        show(step, 3.0 - step / 10)
+    out = capsys.readouterr().out
+    assert "20/20" in out and f"{20 * recipe.batch * recipe.context:,} tokens" in out and "loss 1.100" in out
+    check = progress(StoryRecipe(tokens=CHECK_STEPS * StoryRecipe.batch * StoryRecipe.context))
+    for step in range(CHECK_STEPS):
+        check(step, 1.0)
+    assert capsys.readouterr().out == ""

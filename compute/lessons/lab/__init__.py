@@ -17,17 +17,19 @@ if TYPE_CHECKING:  # what the names below load (and what the build's cache stamp
     from . import claims
     from .exercises import answer_list, answers
     from .followed import Case, follow
-    from .loop import check_loop, learning_rate, optimizer, random_crops
+    from .loop import check_loop, learning_rate, optimizer, progress, random_crops
     from .states.run import LabRun, config, data, initial_params, setup, train_or_load
     from .tables import scores_table, shapes
     from .diagram import block_diagram
+    from .budgets import against_published, budgets_table
     from .tensors import TensorModel, check_against_compute
 
 _WHERE = {"answers": ".exercises", "answer_list": ".exercises", "check_loop": ".loop", "learning_rate": ".loop",
-          "optimizer": ".loop", "random_crops": ".loop", "Case": ".followed", "follow": ".followed",
+          "optimizer": ".loop", "progress": ".loop", "random_crops": ".loop", "Case": ".followed", "follow": ".followed",
           "LabRun": ".states.run", "config": ".states.run", "data": ".states.run",
           "initial_params": ".states.run", "setup": ".states.run", "train_or_load": ".states.run",
           "scores_table": ".tables", "shapes": ".tables", "TensorModel": ".tensors", "check_against_compute": ".tensors", "block_diagram": ".diagram",
+          "against_published": ".budgets", "budgets_table": ".budgets",
           "claims": None}
 __all__ = [*_WHERE, "claim_results", "preflight"]
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ...claims import Outcome, Registry
 from ...probes import chance
+from .states.budgets import LEAVES_CHANCE, budgets, copies_names, default_budget, longer_budget
 from .states.follow import KIND, Case
 from .states.knockout import knocked_out
 from .states.run import LabRun, measured_run
@@ -48,6 +49,27 @@ def the_lab_runs_in_a_few_minutes(mlp: LabRun, head: LabRun, case: Case):
     run = measured_run()
     return Outcome(run["seconds"] <= A_FEW_MINUTES,
                    f"{run['seconds']:.1f} s (median of {run['runs']} runs, {run['measured_on']['cpu']})")
+
+
+@claim(f"Trained on the notebook's default budget, the one-head model's names beyond 8 back stay near chance "
+       f"(within {LEAVES_CHANCE} of a uniform guess) while its objects beyond 8 are more than {LEAVES_CHANCE} above "
+       "chance.")
+def the_default_budget_copies_objects_not_names(mlp: LabRun, head: LabRun, case: Case):
+    d = default_budget()
+    names, objects = d["name beyond 8"], d["object beyond 8"]
+    return Outcome(not copies_names(names) and objects > chance("object") + LEAVES_CHANCE,
+                   f"{d['tokens']:,} tokens: names {names:.3f} (chance {chance('name'):.3f}), objects {objects:.3f} "
+                   f"(chance {chance('object'):.3f})")
+
+
+@claim(f"In the measured runs, names beyond 8 back leave chance (more than {LEAVES_CHANCE} above a uniform guess) "
+       "on the longer budget and every larger one, and stay near chance on every smaller one.")
+def names_leave_chance_on_the_longer_budget(mlp: LabRun, head: LabRun, case: Case):
+    runs, longer = budgets(), longer_budget()
+    said = ", ".join(f"{b['tokens']:,}: {b['name beyond 8']:.3f}" for b in runs)
+    return Outcome(longer is not None and all(copies_names(b["name beyond 8"]) == (b["tokens"] >= longer["tokens"])
+                                              for b in runs),
+                   f"names beyond 8 by budget {said}; chance {chance('name'):.3f}")
 
 
 def check_all(mlp: LabRun, head: LabRun, case: Case):

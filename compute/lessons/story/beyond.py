@@ -62,18 +62,21 @@ def handwritten_examples() -> HTML:
     n = len(ev.handwritten())
     first = "".join(_marked(i) for i in range(min(SHOWN_STORIES, n)))
     rest = "".join(_marked(i) for i in range(SHOWN_STORIES, n))
-    folded = (f'<details class="hand-stories"><summary>The other {n - SHOWN_STORIES} stories, marked the same '
-              f'way</summary>{rest}</details>') if rest else ""
+    folded = (f'<details class="hand-stories print-appendix" data-appendix="The other {n - SHOWN_STORIES} '
+              f'hand-written stories, marked the same way"><summary>The other {n - SHOWN_STORIES} stories, marked '
+              f'the same way</summary>{rest}</details>') if rest else ""
     return HTML(f'<div class="hand-written"><p class="story-legend">{html.escape(legend)}</p>{first}{folded}</div>')
 
 
 def handwritten_table() -> HTML:
-    """Every hand-written story: its title, its probes, and how many each model gets right."""
+    """Every hand-written story: its title, its probes, and how many each model gets right (in a handout's
+    appendix)."""
     per_story = {m: ev.handwritten_right(NAMES[m]) for m in MODELS}
     rows = []
     for i, h in enumerate(ev.handwritten()):
         n = len(h.story.probes)
         rows.append((h.number, h.title, n, *(f"{per_story[m][i]} of {n}" for m in MODELS)))
-    return HTML(rows_html(["", "story (what it tests)", "probes", *(LABELS[m] for m in MODELS)], rows,
-                          caption="The hand-written stories (compute/data/handwritten_stories.txt): probes the "
-                                  "models get right, each story"))
+    table = rows_html(["", "story (what it tests)", "probes", *(LABELS[m] for m in MODELS)], rows,
+                      caption="The hand-written stories (compute/data/handwritten_stories.txt): probes the "
+                              "models get right, each story")
+    return HTML(f'<div class="print-appendix" data-appendix="Every hand-written story\'s score">{table}</div>')

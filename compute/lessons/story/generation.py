@@ -6,6 +6,7 @@ import html
 from IPython.display import HTML
 
 from ...present.numbers import shown
+from ...present.prose import said
 from ...present.tables import rows_html
 from ...published.story import LABELS, MODELS
 from .states import samples
@@ -15,10 +16,12 @@ def samples_html() -> HTML:
     """The first SHOWN samples of each model, as text, in columns (rows on a narrow screen)."""
     cols = []
     for kind in MODELS:
-        texts = "".join(f'<p class="sample-text">{html.escape(samples.as_text(s))}</p>'
+        texts = "".join(f'<p class="sample-text">{html.escape(samples.as_text(samples.whole_sentences(s, samples.SAMPLING.max_tokens)))}</p>'
                         for s in samples.samples(kind)[: samples.SHOWN])
         cols.append(f'<div class="sample-column"><p class="sample-label">{html.escape(LABELS[kind])}</p>{texts}</div>')
-    return HTML(f'<div class="sample-columns">{"".join(cols)}</div>')
+    note = said(f"A sample that reaches {samples.SAMPLING.max_tokens} tokens before the end-of-story marker is "
+                "shown up to its last full sentence {about}`method`.")
+    return HTML(f'<div class="sample-columns">{"".join(cols)}</div><p class="sample-note">{html.escape(note)}</p>')
 
 
 def counts_table() -> HTML:

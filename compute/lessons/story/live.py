@@ -21,7 +21,7 @@ from ...published.story import FOUR_HEAD, load, story_corpus
 from .data import corpus_facts
 from .states.box import box_model, knockout_prompt, next_word
 from .states.heads import head_label
-from .states.samples import as_text
+from .states.samples import as_text, whole_sentences
 
 PROMPT = "Once upon a time, there was a little girl named Mia."
 PRINT_SAMPLING = Sampling(temperature=0.8, max_tokens=120)
@@ -42,7 +42,7 @@ def print_sample() -> str:
     ids = [data.vocab.index(EOS)] + data.vocab.encode(words(PROMPT))
     torch.set_num_threads(2)
     new = generate(model_from_files(export_files()), torch.tensor([ids]), PRINT_SAMPLING, PRINT_SEED)[0]
-    return as_text(words(PROMPT) + data.vocab.decode(new))
+    return as_text(list(words(PROMPT)) + list(whole_sentences(data.vocab.decode(new), PRINT_SAMPLING.max_tokens)))
 
 
 def weights_size() -> int:
@@ -141,4 +141,4 @@ aria-describedby="st-live-word-error" autocomplete="off" spellcheck="false"></la
 </section>
 <script type="module" src="../_static/generate/widget.js"></script>
 <div class="print-only live-print"><p class="widget-note">{esc(note)} {esc(likeliest)} A sample made when the site was built
-(temperature {PRINT_SAMPLING.temperature:g}, seed {PRINT_SEED}):</p><p class="sample-text">{esc(sample)}</p></div>''')
+(temperature {PRINT_SAMPLING.temperature:g}, seed {PRINT_SEED}), to its last full sentence:</p><p class="sample-text">{esc(sample)}</p></div>''')

@@ -64,11 +64,13 @@ def settings(train: object, tokens: object, seed: object) -> Settings:
 
 @lru_cache(maxsize=1)
 def measured_run() -> dict:
-    """The stored measurement of the whole notebook run with TRAIN = True (benchmarks/lab.py)."""
+    """The stored measurement of the whole notebook run with TRAIN = True, and of the one-head model trained on
+    several budgets (benchmarks/lab.py, --budgets)."""
     path = checkpoint_dir() / RECORD
     try:
         record = json.loads(read_bytes(path, "lab run record"))
-        return {k: record[k] for k in ("seconds", "tokens", "runs", "measured_on", "reached", "each_run_seconds")}
+        return {k: record[k] for k in ("seconds", "tokens", "runs", "measured_on", "reached", "each_run_seconds",
+                                       "budgets")}
     except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError) as err:
         raise CheckpointError(f"{path}: lab run record is malformed ({err})") from None
 

@@ -42,6 +42,18 @@ def samples(kind: str) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(data.vocab.decode(ids)) for ids in generate(model, prompts, SAMPLING, SEED))
 
 
+ENDS = {".", "!", "?"}
+
+
+def whole_sentences(tokens: tuple[str, ...], limit: int) -> tuple[str, ...]:
+    """A sample as shown: one that reached the token `limit` before the end-of-story marker is cut after its
+    last full sentence (a closing quote kept with it); one that ended is whole."""
+    if len(tokens) < limit:
+        return tuple(tokens)
+    last = max((i for i, t in enumerate(tokens) if t in ENDS), default=len(tokens) - 1)
+    return tuple(tokens[: last + (2 if last + 1 < len(tokens) and tokens[last + 1] == '"' else 1)])
+
+
 def as_text(tokens) -> str:
     """Tokens back into readable text (capitals, spacing, names)."""
     return "".join(space + word for space, word in readable(tokens, KINDS["name"]))
