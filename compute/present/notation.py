@@ -15,7 +15,8 @@ def subscripted(text: str) -> str:
     return SUBSCRIPT.sub(lambda m: f"<sub>{m.group(1) or m.group(2)}</sub>", text)
 
 
-LABEL_KEYS = {"ticktext", "name", "label", "prefix"}      # a figure's labels (tick, trace, button, slider)
+# a figure's labels (tick, trace, button, slider), and a category axis's order, which names the same words
+LABEL_KEYS = {"ticktext", "name", "label", "prefix", "categoryarray", "tickvals"}
 TITLED = {"title"}                                        # {"title": {"text": ...}}
 
 

@@ -181,3 +181,16 @@ def test_a_table_prints_its_headers_and_caption_with_subscripts():
     out = rows_html(["key j", "q_7 · k_j"], [("W_O", 1.0)], caption="Row e_7 <b>")
     assert "<th scope=\"col\">q<sub>7</sub> · k<sub>j</sub></th>" in out
     assert "<th scope=\"row\">W<sub>O</sub></th>" in out and "Row e<sub>7</sub> &lt;b&gt;" in out
+
+
+def test_a_category_axis_keeps_one_spelling_of_each_word_in_its_order_and_its_traces():
+    """An axis ordered by categoryarray must name the words as its traces do, or plotly counts each twice."""
+    import plotly.graph_objects as go
+    from compute.present.figures import figure_json
+    import json
+    fig = go.Figure(go.Heatmap(z=[[1], [2]], y=["e_7", "Δe_7"], x=["a_1"]))
+    fig.update_yaxes(type="category", categoryorder="array", categoryarray=["e_7", "Δe_7"])
+    fig.update_xaxes(tickvals=[0.5], ticktext=["k_j"])
+    spec = json.loads(figure_json(fig))
+    assert spec["layout"]["yaxis"]["categoryarray"] == spec["data"][0]["y"] == ["e<sub>7</sub>", "Δe<sub>7</sub>"]
+    assert spec["layout"]["xaxis"]["tickvals"] == [0.5] and spec["layout"]["xaxis"]["ticktext"] == ["k<sub>j</sub>"]

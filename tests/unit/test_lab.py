@@ -138,3 +138,12 @@ def test_the_loops_bar_shows_steps_tokens_and_loss_and_a_check_shows_none(capsys
     for step in range(CHECK_STEPS):
         check(step, 1.0)
     assert capsys.readouterr().out == ""
+
+
+def test_a_sample_cut_at_its_token_limit_ends_at_its_last_full_sentence():
+    from compute.lessons.story.states.samples import whole_sentences
+    ended = ("the", "cat", "sat", ".")
+    assert whole_sentences(ended, limit=10) == ended                      # ended on its own: whole
+    cut = ("the", "cat", "sat", ".", '"', "hi", "!", '"', "said", "ben", "and", "thank")
+    assert whole_sentences(cut, limit=len(cut)) == cut[:8]                # to "!" and its closing quote
+    assert whole_sentences(("a", "b", "."), limit=3) == ("a", "b", ".")
