@@ -75,6 +75,7 @@
   // buttons too wide for the part on screen becomes a drop-down (plotly-menus.js).
   function prepare(gd, figure, geo) {
     if (window.siteMenus) window.siteMenus.fit(figure, geo.width, geo.shown);
+    if (window.siteFigureFit) window.siteFigureFit(gd, figure);  // a slide sizes its figure (slides.js)
     if (figure.layout.height) gd.style.height = figure.layout.height + "px"; // the height the build found too
     return figure;
   }

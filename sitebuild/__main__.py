@@ -45,6 +45,7 @@ from .heads import lighten_pages
 from .iconfont import subset_icon_font
 from .notebooks import NotebookError, make_notebooks
 from .preflight import PreflightError, run_preflight_if_changed
+from .decks import FOLDER as DECKS, make_decks
 from .prose import audit_prose
 from .spelling import site_value_spellings
 from .lock import build_lock
@@ -102,6 +103,7 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
     remove_leftovers(root / "site")
     private_tmp(root)
     audits = audit_site(root)
+    shutil.rmtree(build_dir / "html" / DECKS, ignore_errors=True)  # made afresh from this build's pages, last
     try:
         run_preflight_if_changed(root, build_dir)
         executed = build_html(root, build_dir, url)
@@ -119,6 +121,7 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
     lighten_pages(html_dir)
     figures = render_figures(html_dir, build_dir)
     freshen(html_dir)
+    slides = make_decks(html_dir, stems)        # each lesson as a deck, cut from its finished page
     printed = make_handouts(html_dir, stems, build_dir / "handouts", source_epoch(root))
     notebooks = make_notebooks(root, stems, build_dir / "notebooks", build_dir, url, source_epoch(root))
     prints = [build_dir / "handouts" / name for s in stems for name in files(s)]
@@ -132,6 +135,7 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
         "cached": [nb for nb in sources if nb not in executed],
         "audits": [a.summary() for a in audits] + [p.summary() for p in prose],
         "figures": figures.summary(),
+        "slides": f"{len(stems)} decks, {slides} slides",
     }
 
 
@@ -146,6 +150,7 @@ def summary(result: dict, seconds: float) -> str:
         f"executed: {names(result['executed'])}",
         f"from cache: {names(result['cached'])}",
         *([f"figures: {result['figures']}"] if result.get("figures") else []),
+        *([f"slides: {result['slides']}"] if result.get("slides") else []),
         *(f"claims: {line}" for line in result.get("audits", [])),
         f"took {seconds:.1f} s",
     ])

@@ -73,6 +73,11 @@ def notebook_href(pagename: str) -> str | None:
     return f"../notebooks/{pagename.split('/')[1]}.ipynb"
 
 
+def deck_href(handout: str) -> str:
+    """The lesson's deck (sitebuild.decks) relative to its page, from its handout's: ../slides/<stem>.html."""
+    return "../slides/" + handout.rsplit("/", 1)[-1].removesuffix(".pdf") + ".html"
+
+
 def add_handout_link(body: str, href: str, notebook: str | None = None) -> str:
     """Put the handout link (and the notebook's) right after the page's first <h1> (or at the top)."""
     base = href.removesuffix(".pdf")   # the other prints (sitebuild.editions) beside it
@@ -80,6 +85,7 @@ def add_handout_link(body: str, href: str, notebook: str | None = None) -> str:
                                                                for suffix, words in list(EDITIONS.values())[1:]])
     if notebook:
         links += f' · <a href="{notebook}" download>Jupyter notebook</a>'
+    links += f' · <a href="{deck_href(href)}">Present (slides)</a>'
     link = f'<p class="handout-link">{links}</p>'
     at = body.find("</h1>")
     if at < 0:

@@ -7,6 +7,7 @@
 # the Python `plotly` package bundles (tests/test_vendor.py checks it).
 set -euo pipefail
 MATHJAX_VERSION=3.2.2
+REVEAL_VERSION=6.0.2
 AXE_VERSION=4.14.1
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,6 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 npm pack --silent "mathjax@$MATHJAX_VERSION" >/dev/null
 npm pack --silent "axe-core@$AXE_VERSION" >/dev/null
+npm pack --silent "reveal.js@$REVEAL_VERSION" >/dev/null
 mkdir mathjax
 tar -xzf mathjax-"$MATHJAX_VERSION".tgz -C mathjax
 
@@ -29,6 +31,14 @@ cp mathjax/package/es5/output/chtml/fonts/woff-v2/*.woff "$vendor/mathjax/es5/ou
 # \cancel, ...): without them such a macro fails with a 404.
 cp -r mathjax/package/es5/input/tex/extensions "$vendor/mathjax/es5/input/tex/"
 cp mathjax/package/LICENSE "$vendor/mathjax/"
+
+# reveal.js for the lesson decks (sitebuild/decks.py): the UMD build, its stylesheet and the speaker notes;
+# the look is the site's own (_static/slides.css), so no theme (theirs load fonts from outside)
+mkdir reveal
+tar -xzf reveal.js-"$REVEAL_VERSION".tgz -C reveal
+rm -rf "$vendor/reveal" && mkdir -p "$vendor/reveal"
+cp reveal/package/dist/reveal.js reveal/package/dist/reveal.css reveal/package/dist/plugin/notes.js \
+   reveal/package/LICENSE "$vendor/reveal/"
 
 mkdir axe
 tar -xzf axe-core-"$AXE_VERSION".tgz -C axe

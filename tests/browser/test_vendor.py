@@ -71,3 +71,15 @@ def test_vendor_readme_names_versions_and_refresh_command():
         assert text in readme
     script = (ROOT / "tools" / "vendor_assets.sh").read_text()
     assert "tools/plotly-bundle/build.sh" in script and "MATHJAX_VERSION=3.2.2" in script
+
+
+def test_reveal_js_is_the_version_the_readme_and_script_name():
+    """The decks' reveal.js: its banner's version is the one the script fetches and the README lists, and the
+    stylesheet loads nothing (no theme with outside fonts)."""
+    readme, script = (VENDOR / "README.md").read_text(), (ROOT / "tools" / "vendor_assets.sh").read_text()
+    version = re.search(r"REVEAL_VERSION=(\S+)", script).group(1)
+    assert f"| {version} |" in readme and "reveal/LICENSE" in readme
+    package = (VENDOR / "reveal" / "reveal.js").read_text()
+    assert package.startswith("/*!\n * reveal.js") and f"`{version}`" in package
+    assert (VENDOR / "reveal" / "notes.js").exists()
+    assert "@import" not in (VENDOR / "reveal" / "reveal.css").read_text()

@@ -84,7 +84,7 @@ def test_attention_hover_and_summary_weights_are_honest(wt):
                 continue
             assert_honest(weight, A[i, j])
             assert abs(float(score) - S[i, j]) <= 0.005 + 1e-12
-    assert heat.customdata[0][0][3] == "1.000"      # row 0 may read only itself: exactly 1
+    assert heat.customdata[0][0][3] == "1.00"       # row 0 may read only itself: exactly 1, as the table of A prints it
     summary = html.unescape(F.attention_summary(wt))
     weights = re.findall(r"(\d+) “\w+” → (\d+) “\w+” \(([<>]?[\d.]+)\)", summary)
     assert len(weights) == T

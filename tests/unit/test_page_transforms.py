@@ -17,7 +17,7 @@ def test_handout_link_goes_under_the_title():
         '<section><h1>Title<a class="headerlink">#</a></h1>'
         '<p class="handout-link"><a href="../handouts/x.pdf">PDF handout</a> · '
         '<a href="../handouts/x-student.pdf">student edition</a> · <a href="../handouts/x-key.pdf">answer key</a>'
-        '</p><p>Text</p></section>'
+        ' · <a href="../slides/x.html">Present (slides)</a></p><p>Text</p></section>'
     )
 
 
