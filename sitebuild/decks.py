@@ -166,7 +166,10 @@ def deck_html(page: str, stem: str) -> str:
     for section in top.find_all("section", recursive=False):
         if section.find("h2"):
             slides += section_slides(section, stem)
-    styles = "".join(str(s) for s in soup.head.find_all("style") if "mjx-" in s.get_text())   # typeset math
+    styles = "".join(s.decode(formatter=AS_WRITTEN) for s in soup.head.find_all("style")
+                     if "mjx-" in s.get_text())                                   # typeset math, and its fonts
+    styles += "".join(link.decode(formatter=AS_WRITTEN) for link in soup.head.select('link[rel="preload"]')
+                      if "mathjax" in link.get("href", ""))
     scripts = "".join(f'<script src="../_static/{s}"></script>' for s in SCRIPTS)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
