@@ -51,20 +51,22 @@ def href(stem: str) -> str:
     return f"../{FOLDER}/{stem}.html"
 
 
-def text_of(tag: Tag) -> str:
-    """A heading's words, without its # link (its math as the words MathJax gives a screen reader)."""
+def unlinked(tag: Tag) -> Tag:
+    """A copy of a heading without its # link."""
     tag = copy.copy(tag)
     for link in tag.select("a.headerlink"):
         link.decompose()
-    return " ".join(tag.get_text(" ").split())
+    return tag
+
+
+def text_of(tag: Tag) -> str:
+    """A heading's words (its math as the words MathJax gives a screen reader)."""
+    return " ".join(unlinked(tag).get_text(" ").split())
 
 
 def inner(tag: Tag) -> str:
-    """A heading's HTML as the page shows it (its math typeset), without its # link."""
-    tag = copy.copy(tag)
-    for link in tag.select("a.headerlink"):
-        link.decompose()
-    return tag.decode_contents(formatter=AS_WRITTEN)
+    """A heading's HTML as the page shows it (its math typeset)."""
+    return unlinked(tag).decode_contents(formatter=AS_WRITTEN)
 
 
 def opening(paragraph: Tag, limit: int = OPENING) -> str:
