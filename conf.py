@@ -52,7 +52,9 @@ nb_execution_raise_on_error = True
 nb_execution_timeout = 300
 nb_render_markdown_format = "myst"  # $$ math in Markdown() outputs is typeset
 nb_ipywidgets_js = {}  # the default loads require.js from a CDN and hides window.Plotly
-myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "substitution", "attrs_inline"]
+# attrs_inline and attrs_block: a lesson marks what goes on its slides ([words]{.on-slide}, {.on-slide} before a
+# paragraph) and its reading route ({.reading-route} before a list): sitebuild.decks
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "substitution", "attrs_inline", "attrs_block"]
 
 # --- Offline assets (see _static/vendor/README.md) --------------------------
 # Relative to _static/: loads vendor/mathjax/es5/tex-chtml.js. Used only while building: sitebuild/mathrender.py

@@ -31,6 +31,8 @@
     if (figure.layout.title && figure.layout.title.font) figure.layout.title.font.size = Math.round(22 * scale);
   };
 
+  var PAPER = { width: 1280, height: 720 };  // a page of the slides' PDF, in CSS px (sitebuild.deckprint)
+
   // A display equation wider than the slide is shrunk to fit it, not scrolled.
   function fitEquations(slide) {
     slide.querySelectorAll(".deck-equation").forEach(function (eq) {
@@ -53,9 +55,17 @@
   follow();
   scheme.addEventListener("change", follow);
 
+  // On screen a figure's slide is the live figure; on paper (reveal.js's print view, `?print-pdf`, which the
+  // build prints to PDF) it is a slide per state the page prints, drawn at build (decks.paper_slides).
+  var paper = /print-pdf/.test(location.search);
+  document.querySelectorAll(paper ? ".slides > section.deck-figure" : ".slides > section.deck-paper")
+    .forEach(function (slide) { slide.remove(); });
+
   window.Reveal.initialize({
-    hash: true, width: "100%", height: "100%", margin: 0, minScale: 1, maxScale: 1, center: false,
-    slideNumber: "c/t", transition: "none", plugins: [window.RevealNotes],
-  }).then(function () { drawOn(window.Reveal.getCurrentSlide()); });
+    hash: !paper, width: paper ? PAPER.width : "100%", height: paper ? PAPER.height : "100%", margin: 0,
+    minScale: 1, maxScale: 1, center: false, slideNumber: "c/t", showSlideNumber: paper ? "print" : "all",
+    pdfMaxPagesPerSlide: 1, transition: "none", plugins: [window.RevealNotes],
+  }).then(function () { if (!paper) drawOn(window.Reveal.getCurrentSlide()); });
+  window.Reveal.on("pdf-ready", function () { document.documentElement.dataset.paperReady = "true"; });
   window.Reveal.on("slidechanged", function (event) { drawOn(event.currentSlide); });
 })();

@@ -13,7 +13,9 @@
    the icons the pages show (sitebuild.iconfont); each page's <head> loses what its first
    screen does not need (sitebuild.heads); every link to a _static/ file gets a
    `?v=` from its contents, stale search words go;
-3. one PDF handout per lesson, posts/<stem>.md -> handouts/<stem>.pdf, and
+3. one slide deck per lesson, cut from its page -> slides/<stem>.html (sitebuild.decks);
+   one PDF handout per lesson, posts/<stem>.md -> handouts/<stem>.pdf (and its student edition and answer
+   key), its deck as a PDF -> handouts/<stem>-slides.pdf, and
    one Jupyter notebook per lesson -> notebooks/<stem>.ipynb;
 4. publish _build/html + handouts + notebooks into site/ atomically.
 
@@ -46,6 +48,7 @@ from .iconfont import subset_icon_font
 from .notebooks import NotebookError, make_notebooks
 from .preflight import PreflightError, run_preflight_if_changed
 from .decks import FOLDER as DECKS, make_decks
+from .deckprint import file_name as deck_pdf, print_decks
 from .prose import audit_prose
 from .spelling import site_value_spellings
 from .lock import build_lock
@@ -121,10 +124,12 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
     lighten_pages(html_dir)
     figures = render_figures(html_dir, build_dir)
     freshen(html_dir)
-    slides = make_decks(html_dir, stems)        # each lesson as a deck, cut from its finished page
+    decks = make_decks(html_dir, stems)         # each lesson as a deck, cut from its finished page
     printed = make_handouts(html_dir, stems, build_dir / "handouts", source_epoch(root))
+    print_decks(html_dir, list(decks), build_dir / "deckprints", source_epoch(root))   # each deck as a PDF
     notebooks = make_notebooks(root, stems, build_dir / "notebooks", build_dir, url, source_epoch(root))
     prints = [build_dir / "handouts" / name for s in stems for name in files(s)]
+    prints += [build_dir / "deckprints" / deck_pdf(name) for name in decks]
     publish(html_dir, prints, root / "site", notebooks, base)
     sources = sorted(f"posts/{s}.md" for s in stems)
     return {
@@ -135,7 +140,7 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
         "cached": [nb for nb in sources if nb not in executed],
         "audits": [a.summary() for a in audits] + [p.summary() for p in prose],
         "figures": figures.summary(),
-        "slides": f"{len(stems)} decks, {slides} slides",
+        "slides": f"{len(decks)} decks, {sum(decks.values())} slides",
     }
 
 

@@ -42,6 +42,9 @@ class _AsWritten(HTMLFormatter):
 AS_WRITTEN = _AsWritten()
 
 FOLDER = "slides"
+MARK = "on-slide"    # the class a lesson gives what goes on its section's slide
+ROUTE_SUFFIX = "-route"
+ROUTE = "reading-route"   # the class of the ordered list that is a lesson's reading route (a short deck of its own)
 OPENING = 240        # characters of a section's opening paragraph a slide shows: whole sentences up to about this
 SCRIPTS = ("plotly-keyboard.js", "plotly-menus.js", "plotly-theme.js", "plotly-inspect.js")  # as a lesson page
 
@@ -103,19 +106,36 @@ def back(stem: str, anchor: str) -> str:
     return f'<a class="deck-back" href="../posts/{stem}.html#{anchor}">Back to the page</a>'
 
 
+def marked(section: Tag) -> list[Tag]:
+    """What the lesson marks for its section's slide, in order: `[words]{.on-slide}` in a sentence, `{.on-slide}`
+    before a paragraph or a list (MyST's inline and block attributes)."""
+    return [m for m in section.select(f".{MARK}") if m.name != "div" and not m.find_parent(class_=MARK)]
+
+
+def leads(section: Tag, paragraphs: list[Tag]) -> list[str]:
+    """The words on a section's slide: what the lesson marks for it, or else the opening of its prose, a
+    sentence or two from one or two paragraphs."""
+    marks = marked(section)
+    if marks:
+        return [f'<{"p" if m.name in ("p", "span") else m.name} class="deck-lead">'
+                f'{m.decode_contents(formatter=AS_WRITTEN)}</{"p" if m.name in ("p", "span") else m.name}>'
+                for m in marks]
+    out, shown = [], 0
+    for p in (p for p in paragraphs if p.name == "p"):
+        lead = opening(p, OPENING - shown)
+        out.append(f'<p class="deck-lead">{lead}</p>')
+        shown += len(BeautifulSoup(lead, "html.parser").get_text())
+        if shown >= OPENING // 3 or len(out) > 1:
+            break
+    return out
+
+
 def section_slides(section: Tag, stem: str) -> list[str]:
     heading = section.find(["h2"])
     title = inner(heading)
     paragraphs = prose_of(section)
-    equation = section.find("div", class_="math")
-    slide = [f"<h2>{title}</h2>"]
-    shown = 0
-    for p in (p for p in paragraphs if p.name == "p"):   # the opening: a sentence or two, from one or two paragraphs
-        lead = opening(p, OPENING - shown)
-        slide.append(f'<p class="deck-lead">{lead}</p>')
-        shown += len(BeautifulSoup(lead, "html.parser").get_text())
-        if shown >= OPENING // 3 or len(slide) > 2:
-            break
+    equation = section.select_one(f"div.math.{MARK}") or section.find("div", class_="math")
+    slide = [f"<h2>{title}</h2>", *leads(section, paragraphs)]
     if equation is not None:
         slide.append(f'<div class="deck-equation">{equation.decode_contents(formatter=AS_WRITTEN)}</div>')
     out = [f'<section data-section="{section["id"]}">{"".join(slide)}'
@@ -125,7 +145,42 @@ def section_slides(section: Tag, stem: str) -> list[str]:
     return out
 
 
-def figure_slide(figure: Tag, title: str, stem: str) -> str:
+def figure_slide(figure: Tag, title: str, stem: str, lead: str = "") -> str:
+    """The figure's slide on screen, live, then its slides on paper (one per printed state); under `title`,
+    after `lead` (a stop of a reading route says what it is for)."""
+    gd = figure.select_one(".plotly-graph-div")["id"]
+    heading = f'<h2 class="deck-small">{title}</h2>' if not lead else f"<h2>{title}</h2>{lead}"
+    live = (f'<section class="deck-figure" data-figure="{gd}">{heading}{live_figure(figure)}{back(stem, gd)}'
+            f'<aside class="notes">{html.escape(figure_words(figure))}</aside></section>')
+    return live + "".join(f'<section class="deck-paper" data-paper="{gd}">{heading}{state}</section>'
+                          for state in paper_states(figure))
+
+
+def paper_states(figure: Tag) -> list[str]:
+    """The figure on paper (the PDF of the deck): a figure for each state its page prints (the states its prose
+    cites, drawn at build without a control), labelled with the state, and its caption without the words about
+    controls. Shown only in reveal.js's print view (slides.js)."""
+    states = figure.select(".figure-print .figure-state")
+    caption = copy.copy(figure.find("figcaption"))
+    for web in caption.select(".web-only, .figure-files-print"):
+        web.decompose()
+    out = []
+    for k, state in enumerate(states, 1):
+        state = copy.copy(state)
+        img = state.find("img")
+        img["loading"] = "eager"
+        for attr in ("width", "height"):
+            img.attrs.pop(attr, None)
+        label = state.select_one(".figure-state-label")
+        if label is not None and len(states) > 1:
+            label.append(f" ({k} of {len(states)})")
+        out.append(f'<figure class="figure-print">{state.decode(formatter=AS_WRITTEN)}'
+                   f'{caption.decode(formatter=AS_WRITTEN)}</figure>')
+    return out
+
+
+def live_figure(figure: Tag) -> str:
+    """The page's figure as a slide draws it: the same data and controls, drawn at the slide's size."""
     figure = copy.copy(figure)
     gd = figure.select_one(".plotly-graph-div")
     for attr in ("data-geometry", "style", "tabindex", "role", "aria-label"):
@@ -135,13 +190,52 @@ def figure_slide(figure: Tag, title: str, stem: str) -> str:
     scroll = figure.select_one(".figure-scroll")
     if scroll is not None:
         scroll.unwrap()
+    return figure.decode(formatter=AS_WRITTEN)
+
+
+def figure_words(figure: Tag) -> str:
+    """The speaker's notes of a figure's slide: the paragraph before it and the figure in words."""
     summary = figure.select_one(".figure-summary")
     said = summary.get_text(" ", strip=True) if summary else ""
     before = figure.find_previous("p")
-    words = " ".join(x for x in (before.get_text(" ", strip=True) if before else "", said) if x)
-    return (f'<section class="deck-figure" data-figure="{gd["id"]}"><h2 class="deck-small">{title}</h2>'
-            f'{figure.decode(formatter=AS_WRITTEN)}{back(stem, gd["id"])}'
-            f'<aside class="notes">{html.escape(words)}</aside></section>')
+    return " ".join(x for x in (before.get_text(" ", strip=True) if before else "", said) if x)
+
+
+def example_of(article: Tag, link: str) -> Tag | None:
+    """The figure a link of a reading route points at: a figure, or a label right before one (a lesson's
+    `(name)=` above the cell that draws it); None for a link to a section."""
+    target = article.find(id=link.rpartition("#")[2])
+    if target is None or target.name == "section":
+        return None
+    inside = target.find_parent("figure", class_="plotly-figure")
+    if inside is not None:
+        return inside
+    is_figure = lambda t: t.name == "figure" and "plotly-figure" in t.get("class", [])
+    after = target.find_next(lambda t: t.name in ("h2", "h3", "p") or is_figure(t))
+    return after if after is not None and is_figure(after) else None
+
+
+def route_slides(article: Tag, stem: str) -> list[str]:
+    """A lesson's reading route as slides ([] without one): a slide per stop of the list the lesson marks
+    `{.reading-route}`, headed by the stop's bold words, its other words under them, and the example it links
+    to (a figure of the page) drawn live on the same slide."""
+    route = article.select_one(f"ol.{ROUTE}")
+    if route is None:
+        return []
+    slides = []
+    for item in route.find_all("li", recursive=False):
+        item = copy.copy(item.find("p") or item)
+        head = item.find("strong")
+        title = head.decode_contents(formatter=AS_WRITTEN) if head else ""
+        if head is not None:
+            head.decompose()
+        example = next(filter(None, (example_of(article, a["href"]) for a in item.select("a[href]"))), None)
+        if example is None:
+            raise ValueError(f"{stem}: the reading route's stop {title or item.get_text()[:40]!r} links no figure "
+                             f"of the page as its example")
+        lead = f'<p class="deck-lead">{item.decode_contents(formatter=AS_WRITTEN).strip()}</p>'
+        slides.append(figure_slide(example, title, stem, lead))
+    return slides
 
 
 def relink(article: Tag, stem: str) -> None:
@@ -155,19 +249,37 @@ def relink(article: Tag, stem: str) -> None:
             a["href"] = "../posts/" + target
 
 
-def deck_html(page: str, stem: str) -> str:
-    """The deck of a built lesson page."""
+def deck_html(page: str, stem: str) -> dict[str, str]:
+    """The decks of a built lesson page: {name: deck} with the lesson's deck under its stem, and, for a lesson
+    with a reading route, the route's under `<stem>-route`."""
     soup = BeautifulSoup(page, "html.parser")
     article = soup.select_one("article.bd-article")
     relink(article, stem)
     top = article.find("section")
     title = text_of(top.find("h1"))
     goals = article.select_one(".front-box ul")
-    slides = [f'<section data-title><h1>{html.escape(title)}</h1>'
-              + (f'<div class="deck-goals">{goals.decode(formatter=AS_WRITTEN)}</div>' if goals else "") + f'{back(stem, top["id"])}</section>']
+    slides = [title_slide(title, goals.decode(formatter=AS_WRITTEN) if goals else "", stem, top["id"])]
     for section in top.find_all("section", recursive=False):
         if section.find("h2"):
             slides += section_slides(section, stem)
+    decks = {stem: shell(soup, title, slides)}
+    stops = route_slides(article, stem)
+    if stops:
+        route = article.select_one(f"ol.{ROUTE}")
+        intro = route.find_previous_sibling("p")
+        words = f'<p class="deck-lead">{intro.decode_contents(formatter=AS_WRITTEN)}</p>' if intro else ""
+        anchor = route.find_parent("section")["id"]
+        decks[f"{stem}{ROUTE_SUFFIX}"] = shell(soup, title, [title_slide(title, words, stem, anchor), *stops])
+    return decks
+
+
+def title_slide(title: str, words: str, stem: str, anchor: str) -> str:
+    return (f'<section data-title><h1>{html.escape(title)}</h1><div class="deck-goals">{words}</div>'
+            f'{back(stem, anchor)}</section>')
+
+
+def shell(soup: BeautifulSoup, title: str, slides: list[str]) -> str:
+    """A deck's page: reveal.js, the site's figure scripts and the page's typeset math styles around `slides`."""
     styles = "".join(s.decode(formatter=AS_WRITTEN) for s in soup.head.find_all("style")
                      if "mjx-" in s.get_text())                                   # typeset math, and its fonts
     styles += "".join(link.decode(formatter=AS_WRITTEN) for link in soup.head.select('link[rel="preload"]')
@@ -190,13 +302,18 @@ def deck_html(page: str, stem: str) -> str:
 """
 
 
-def make_decks(html_dir: Path, stems: list[str]) -> int:
-    """Write each lesson's deck beside the pages; the number of slides in all."""
+def slide_count(deck: str) -> int:
+    """The slides a deck shows on screen (its paper-only slides left out)."""
+    return deck.count("<section ") - deck.count('<section class="deck-paper"')
+
+
+def make_decks(html_dir: Path, stems: list[str]) -> dict[str, int]:
+    """Write each lesson's decks beside the pages; {deck name: its slides on screen}."""
     out = html_dir / FOLDER
     out.mkdir(exist_ok=True)
-    slides = 0
+    counts = {}
     for stem in stems:
-        deck = deck_html((html_dir / "posts" / f"{stem}.html").read_text(encoding="utf-8"), stem)
-        (out / f"{stem}.html").write_text(deck, encoding="utf-8")
-        slides += deck.count("<section ")
-    return slides
+        for name, deck in deck_html((html_dir / "posts" / f"{stem}.html").read_text(encoding="utf-8"), stem).items():
+            (out / f"{name}.html").write_text(deck, encoding="utf-8")
+            counts[name] = slide_count(deck)
+    return counts

@@ -70,10 +70,12 @@ def handouts(lessons: list) -> str:
         return f'<a href="{file}">{words}</a> <span class="pdf-size" data-file="{file}"></span>'
     # each link followed by an empty size mark that sitebuild.publish fills in with the printed file's size
     rows = [f"- {r.handout}: " + ", ".join(link(r, s, w) for s, w in EDITIONS.values())
-            + f'; <a href="slides/{r.page}.html">present it (slides)</a>' for r in lessons]
+            + f'; <a href="slides/{r.page}.html">present it (slides)</a>, ' + link(r, "-slides", "slides as PDF")
+            for r in lessons]
     return ("Each lesson prints three ways (PDF, A4): the handout, with the answers at its end; a student "
             "edition, with room to write under each question and no answer; and the answer key alone. Each is "
-            "also a deck of slides for a projector, cut from its page.\n\n"
+            "also a deck of slides for a projector, cut from its page, and the deck as a PDF (a slide a page) for a "
+            "room with no network.\n\n"
             + "\n".join(rows))
 
 

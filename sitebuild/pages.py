@@ -85,7 +85,9 @@ def add_handout_link(body: str, href: str, notebook: str | None = None) -> str:
                                                                for suffix, words in list(EDITIONS.values())[1:]])
     if notebook:
         links += f' · <a href="{notebook}" download>Jupyter notebook</a>'
-    links += f' · <a href="{deck_href(href)}">Present (slides)</a>'
+    links += f' · <a href="{deck_href(href)}">Present (slides)</a> · <a href="{base}-slides.pdf">slides as PDF</a>'
+    if re.search(r'<ol class="[^"]*\breading-route\b', body):     # a reading route: a deck of its own (decks.ROUTE)
+        links += f' · <a href="{deck_href(href).removesuffix(".html")}-route.html">the reading route as slides</a>'
     link = f'<p class="handout-link">{links}</p>'
     at = body.find("</h1>")
     if at < 0:

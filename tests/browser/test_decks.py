@@ -11,6 +11,7 @@ from bs4 import BeautifulSoup
 from conftest import LESSONS
 
 SIZES = [(1280, 720), (1920, 1080)]
+DECKS = [*LESSONS, "attention-by-hand-route"]   # each lesson's deck, and the reading route's
 
 
 def deck(site, stem) -> BeautifulSoup:
@@ -45,8 +46,9 @@ def test_a_slide_says_only_what_its_page_says(built_site, stem):
     squeeze = lambda t: " ".join(t.split())
     p, d = page(built_site, stem), deck(built_site, stem)
     paragraphs = [squeeze(x.get_text()) for x in p.select("article p")]
+    marked = {squeeze(x.get_text()) for x in p.select("article .on-slide")}     # what the lesson marks for a slide
     leads = [squeeze(x.get_text()) for x in d.select(".deck-lead")]
-    assert leads and all(any(par.startswith(lead) for par in paragraphs) for lead in leads)
+    assert leads and all(any(par.startswith(lead) for par in paragraphs) or lead in marked for lead in leads)
     for printed_only in p.select("figure.plotly-figure figcaption .figure-files-print"):
         printed_only.decompose()                  # where the figure's files are: said on paper, not on a slide
     captions = {squeeze(x.get_text()) for x in p.select("figure.plotly-figure figcaption")}
@@ -78,33 +80,57 @@ def test_keys_and_a_clicker_move_one_slide_and_the_address_holds_it(visit):
     assert v.external_requests == [] and v.console_errors == []
 
 
-@pytest.mark.parametrize("width,height", SIZES)
-def test_every_slide_fits_the_screen_with_its_figure_drawn(visit, width, height):
-    """The walkthrough's deck, every slide shown in turn: its figure drawn live, nothing taller or wider than
-    the screen."""
-    v = visit(None, width=width, height=height)
+# The slide's extent (an SVG's content is clipped to the SVG, so the SVG is measured, not what it holds) and its
+# words smaller than `least` px (a subscript sized as the letter it belongs to), leaving out the speaker notes, what only a screen reader gets (the figure in words,
+# MathJax's MathML), and the figure's own drawing (the page's figure, laid out as on the page at the slide's size:
+# benchmarks/decks.py measures its words).
+SLIDE_JS = """(least) => {
+  const s = Reveal.getCurrentSlide(), out = {bottom: 0, right: 0, small: []};
+  const unseen = 'aside.notes, .figure-summary, mjx-assistive-mml';
+  s.querySelectorAll('*').forEach((el) => {
+    if (el.closest(unseen) || (el.parentElement && el.parentElement.closest('svg'))) return;
+    const b = el.getBoundingClientRect();
+    if (b.width || b.height) { out.bottom = Math.max(out.bottom, b.bottom); out.right = Math.max(out.right, b.right); }
+  });
+  s.querySelectorAll('*').forEach((el) => {
+    if (el.closest(unseen) || ![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) return;
+    const word = el.closest('sub, sup') ? el.closest('sub, sup').parentElement : el;  // W_O: sized as its W
+    const size = parseFloat(getComputedStyle(word).fontSize);
+    if (!el.closest('.plotly-graph-div') && size < least) out.small.push([el.tagName, size, el.textContent.trim().slice(0, 40)]);
+  });
+  return {...out, height: innerHeight, width: innerWidth};
+}"""
+
+
+def show_every_slide(v, deck):
+    """Each slide of `deck` in turn, its figure drawn: yields (index, figure id or None)."""
     p = v.page
-    p.goto(v.base + "slides/trained-walkthrough.html", wait_until="load")
+    p.goto(v.base + f"slides/{deck}.html", wait_until="load")
     p.wait_for_function("() => window.Reveal && Reveal.isReady()")
-    total = p.evaluate("() => Reveal.getTotalSlides()")
-    too_big = []
-    for k in range(total):
+    for k in range(p.evaluate("() => Reveal.getTotalSlides()")):
         p.evaluate(f"() => Reveal.slide({k})")
         gd = p.evaluate("() => { const g = Reveal.getCurrentSlide().querySelector('.plotly-graph-div'); "
                         "return g ? g.id : null; }")
         if gd:
             p.wait_for_function(f"() => document.getElementById('{gd}').classList.contains('figure-live')",
                                 timeout=20_000)
-            p.wait_for_timeout(200)
-        box = p.evaluate("""() => { const s = Reveal.getCurrentSlide(), r = s.getBoundingClientRect();
-          let bottom = 0, right = 0;
-          s.querySelectorAll('*').forEach((el) => { if (el.closest('aside.notes')) return;
-            const b = el.getBoundingClientRect(); if (!b.width && !b.height) return;
-            bottom = Math.max(bottom, b.bottom); right = Math.max(right, b.right); });
-          return [bottom, right, innerHeight, innerWidth]; }""")
-        if box[0] > box[2] + 1 or box[1] > box[3] + 1:
-            too_big.append((k, gd, [round(x) for x in box]))
-    assert too_big == []
+            p.wait_for_timeout(150)
+        yield k, gd
+
+
+@pytest.mark.parametrize("width,height", SIZES)
+@pytest.mark.parametrize("deck", DECKS)
+def test_every_slide_fits_the_screen_with_its_figure_drawn_and_its_words_at_24_px(visit, deck, width, height):
+    """Every deck at a projector's two sizes, every slide shown in turn: its figure drawn live, nothing taller or
+    wider than the screen, no word of the slide under 24 px."""
+    v = visit(None, width=width, height=height)
+    too_big, small = [], []
+    for k, gd in show_every_slide(v, deck):
+        m = v.page.evaluate(SLIDE_JS, 24)
+        if m["bottom"] > m["height"] + 1 or m["right"] > m["width"] + 1:
+            too_big.append((k, gd, round(m["bottom"]), round(m["right"])))
+        small += [(k, *word) for word in m["small"]]
+    assert too_big == [] and small == []
     assert v.external_requests == [] and v.console_errors == []
 
 
@@ -122,4 +148,59 @@ def test_a_figure_slide_draws_the_pages_figure_large(visit):
     # the page's figure, in the state it opens in (its slider at the last step)
     title = lambda: p.evaluate("() => document.getElementById('bh-s09-residual').layout.title.text")
     assert re.match(r"Step \d of 4", title())
+    assert v.external_requests == [] and v.console_errors == []
+
+
+def test_the_reading_route_is_a_deck_of_its_stops_each_with_its_example(built_site):
+    """Attention by hand's first pass (the list its page marks as the reading route) as a short deck: a title slide,
+    then a slide per stop with the stop's own words and its example, the figure the stop links to, on it."""
+    squeeze = lambda t: " ".join(t.split())
+    p, d = page(built_site, "attention-by-hand"), deck(built_site, "attention-by-hand-route")
+    stops = p.select_one("ol.reading-route").find_all("li", recursive=False)
+    slides = d.select(".slides > section:not(.deck-paper)")
+    assert len(stops) == 4 and len(slides) == 1 + len(stops)
+    for stop, slide in zip(stops, slides[1:]):
+        assert squeeze(slide.h2.get_text()) == squeeze(stop.strong.get_text())
+        assert squeeze(stop.get_text()).endswith(squeeze(slide.select_one(".deck-lead").get_text()))
+        example = p.find(id=stop.select("a")[-1]["href"].split("#")[1])      # the label above the figure's cell
+        figure = example.find_next("figure", class_="plotly-figure")
+        assert slide["data-figure"] == figure.select_one(".plotly-graph-div")["id"]
+        assert "Example:" in stop.get_text()
+    assert p.select_one(".handout-link a[href='../slides/attention-by-hand-route.html']") is not None
+
+
+def test_a_deck_shows_what_its_lesson_marks_for_a_slide(built_site):
+    """A section whose lesson marks words for its slide ({.on-slide}) shows those words, not its opening."""
+    p, d = page(built_site, "attention-by-hand"), deck(built_site, "attention-by-hand")
+    marked = p.select_one("#bh-s01 .on-slide")
+    slide = d.select_one('section[data-section="bh-s01"]')
+    assert [" ".join(x.get_text().split()) for x in slide.select(".deck-lead")] == [" ".join(marked.get_text().split())]
+    assert not p.select_one("#bh-s01 p").get_text().startswith(marked.get_text()[:20])   # not the opening
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("deck", ["trained-walkthrough", "attention-by-hand-route"])
+def test_a_deck_follows_the_system_scheme_and_is_axe_clean(visit, deck, scheme):
+    """In the system's light or dark mode, on its title slide, a section's slide and a figure's slide with the
+    figure drawn: the deck's colours are that mode's (the figure's too) and axe finds nothing serious."""
+    from test_accessibility import _serious_violations
+
+    v = visit(None, width=1280, height=720)
+    v.page.emulate_media(color_scheme=scheme)
+    found, seen = [], set()
+    for k, gd in show_every_slide(v, deck):
+        kind = "figure" if gd else ("title" if k == 0 else "section")
+        if kind in seen:
+            continue
+        seen.add(kind)
+        background = v.page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+        dark = sum(int(x) for x in re.findall(r"\d+", background)[:3]) < 3 * 128
+        assert (dark, v.page.evaluate("() => document.documentElement.dataset.theme")) == (scheme == "dark", scheme)
+        if gd:
+            paper = v.page.evaluate(f"() => document.getElementById('{gd}')._fullLayout.paper_bgcolor")
+            assert (sum(int(x) for x in re.findall(r"\d+", paper)[:3]) < 3 * 128
+                    if paper.startswith("rgb") else paper.lower() not in ("#fff", "#ffffff", "white")) == (scheme == "dark")
+        found += _serious_violations(v, f"slides/{deck}.html#/{k}")
+    assert seen == {"title", "section", "figure"} or deck.endswith("-route") and seen == {"title", "figure"}
+    assert found == []
     assert v.external_requests == [] and v.console_errors == []

@@ -15,13 +15,16 @@ from sitebuild.html import cache_records
 pytestmark = ROOT_BUILD  # builds in the repository itself
 
 
-def test_site_has_pages_and_three_prints_per_lesson(built_site):
+def test_site_has_pages_and_three_prints_per_lesson_and_each_deck_as_a_pdf(built_site):
     assert (built_site / "index.html").exists()
     assert (built_site / "search.html").exists()
     for stem in LESSONS:
         assert (built_site / "posts" / f"{stem}.html").exists()
+    decks = sorted(p.stem for p in (built_site / "slides").glob("*.html"))
+    assert set(LESSONS) <= set(decks) and "attention-by-hand-route" in decks
     assert sorted(p.stem for p in (built_site / "handouts").glob("*.pdf")) == sorted(
-        f"{stem}{edition}" for stem in LESSONS for edition in ("", "-student", "-key"))
+        [f"{stem}{edition}" for stem in LESSONS for edition in ("", "-student", "-key")]
+        + [f"{deck}-slides" for deck in decks])
 
 
 def test_site_holds_no_build_by_products(built_site):

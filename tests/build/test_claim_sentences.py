@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from bs4 import BeautifulSoup
+
 from helpers import ROOT, make_mini_project, tree_digest
 from sitebuild.sitecheck import visible_text
 
@@ -59,6 +61,8 @@ from compute.lessons.mini import claims
 claims.MINI.require_all(source="the mini lesson")
 glue("share", claims.SHARE, display=False)
 ```
+
+## The share
 
 The share is {glue:text}`share:.1%`,
 which is below the limit {claim}`share_below_limit`.
@@ -163,6 +167,10 @@ def test_a_failing_bound_claim_stops_the_build_naming_its_sentence(built, tmp_pa
                      "claim share_below_limit, which fails: The share is below 0.5. [share 0.9997] (the mini lesson)"
                      ), proc.stderr
     assert tree_digest(root / "site") == before
+    # the sentence named is the one the section's slide shows (the deck is cut from the page: one source)
+    slide = BeautifulSoup((root / "site" / "slides" / "lesson.html").read_text(), "html.parser").select_one(
+        "section[data-section] .deck-lead")
+    assert " ".join(slide.get_text().split()).startswith("The share is 99.97%, which is below the limit.")
 
 
 def test_a_planted_unbound_comparison_stops_the_build_naming_file_and_line(built, tmp_path):

@@ -104,7 +104,7 @@ def test_compute_check_runs_the_new_lessons_claim(with_hello):
 # inventory of pages (objects.inv).
 LISTING = {"index.html", "404.html", "searchindex.js", "objects.inv"}
 HELLO = {"posts/hello.html", "handouts/hello.pdf", "handouts/hello-student.pdf", "handouts/hello-key.pdf",
-         "notebooks/hello.ipynb", "slides/hello.html"}
+         "notebooks/hello.ipynb", "slides/hello.html", "handouts/hello-slides.pdf"}
 
 
 def test_the_clean_build_gives_the_tested_site_byte_for_byte(built_site, with_hello):

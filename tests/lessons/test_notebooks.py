@@ -98,7 +98,8 @@ def test_lesson_pages_link_their_notebook(built_site):
                 f'<a href="../handouts/{stem}-student.pdf">student edition</a> · '
                 f'<a href="../handouts/{stem}-key.pdf">answer key</a> · '
                 f'<a href="../notebooks/{stem}.ipynb" download>Jupyter notebook</a> · '
-                f'<a href="../slides/{stem}.html">Present (slides)</a></p>') in html
+                f'<a href="../slides/{stem}.html">Present (slides)</a> · '
+                f'<a href="../handouts/{stem}-slides.pdf">slides as PDF</a>') in html
 
 
 # The lab's download trains for real; tests/lessons/test_lab_notebook.py runs it on a small budget and checks

@@ -17,8 +17,16 @@ def test_handout_link_goes_under_the_title():
         '<section><h1>Title<a class="headerlink">#</a></h1>'
         '<p class="handout-link"><a href="../handouts/x.pdf">PDF handout</a> · '
         '<a href="../handouts/x-student.pdf">student edition</a> · <a href="../handouts/x-key.pdf">answer key</a>'
-        ' · <a href="../slides/x.html">Present (slides)</a></p><p>Text</p></section>'
+        ' · <a href="../slides/x.html">Present (slides)</a> · <a href="../handouts/x-slides.pdf">slides as PDF</a>'
+        '</p><p>Text</p></section>'
     )
+
+
+def test_a_page_with_a_reading_route_links_its_deck():
+    body = '<section><h1>T</h1><ol class="arabic simple reading-route"><li>a</li></ol></section>'
+    assert '<a href="../slides/x-route.html">the reading route as slides</a>' in add_handout_link(body, "../handouts/x.pdf")
+    plain = '<section><h1>T</h1><p>the reading-route class is only named here</p></section>'
+    assert "x-route.html" not in add_handout_link(plain, "../handouts/x.pdf")
 
 
 def test_handout_link_without_title_goes_first():

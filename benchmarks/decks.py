@@ -1,0 +1,81 @@
+"""What the decks show at a projector's two sizes: slides, and the smallest words on them.
+
+    .venv/bin/python benchmarks/decks.py                 # the built site/
+    .venv/bin/python benchmarks/decks.py --site other/site
+
+For each deck (site/slides/*.html) at 1280 x 720 and 1920 x 1080, every slide shown in turn with its figure
+drawn: the number of slides; the smallest type of the slide's own words (headings, sentences, captions,
+equations: tests/browser/test_decks.py holds them to 24 px); and the smallest and the median type inside the
+figures, which are the pages' figures laid out at the slide's size (their words at 20 px scaled with the
+screen's width, a label the page sets smaller kept smaller). Sizes, not timings: one run is the measure.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sitebuild import browser  # noqa: E402
+from sitebuild.serve import serve  # noqa: E402
+
+SIZES = [(1280, 720), (1920, 1080)]
+TYPE_JS = """() => {
+  const slide = Reveal.getCurrentSlide(), own = [], figure = [];
+  slide.querySelectorAll('*').forEach((el) => {
+    if (el.closest('aside.notes, .figure-summary, mjx-assistive-mml, sub, sup')) return;
+    if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) return;
+    if (el.matches('tspan') && /%/.test(el.style.fontSize)) return;       // plotly's sub- and superscripts
+    (el.closest('.plotly-graph-div') ? figure : own).push(parseFloat(getComputedStyle(el).fontSize));
+  });
+  return {own, figure};
+}"""
+
+
+def measure(page, base: str, deck: str) -> dict:
+    page.goto(f"{base}slides/{deck}.html", wait_until="load")
+    page.wait_for_function("() => window.Reveal && Reveal.isReady()")
+    total = page.evaluate("() => Reveal.getTotalSlides()")
+    own, figure = [], []
+    for k in range(total):
+        page.evaluate(f"() => Reveal.slide({k})")
+        gd = page.evaluate("() => { const g = Reveal.getCurrentSlide().querySelector('.plotly-graph-div'); "
+                           "return g ? g.id : null; }")
+        if gd:
+            page.wait_for_function(f"() => document.getElementById('{gd}').classList.contains('figure-live')",
+                                   timeout=20_000)
+        found = page.evaluate(TYPE_JS)
+        own += found["own"]
+        figure += found["figure"]
+    return {"slides": total, "own": min(own), "figure_min": min(figure, default=0),
+            "figure_median": statistics.median(figure) if figure else 0}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--site", type=Path, default=ROOT / "site")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    decks = sorted(p.stem for p in (args.site / "slides").glob("*.html"))
+    print("| deck | slides | size | slide's words, smallest | figures' words, smallest / median |")
+    print("|---|---|---|---|---|")
+    with serve(args.site) as base, sync_playwright() as pw:
+        chromium = browser.launch(pw)
+        try:
+            for width, height in SIZES:
+                page = chromium.new_page(viewport={"width": width, "height": height})
+                for deck in decks:
+                    m = measure(page, base, deck)
+                    print(f"| {deck} | {m['slides']} | {width} x {height} | {m['own']:.0f} px | "
+                          f"{m['figure_min']:.0f} / {m['figure_median']:.0f} px |")
+                page.close()
+        finally:
+            chromium.close()
+
+
+if __name__ == "__main__":
+    main()
