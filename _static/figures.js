@@ -74,8 +74,10 @@
   // Everything that depends on the width the figure is drawn at, just before plotly draws it: a row of
   // buttons too wide for the part on screen becomes a drop-down (plotly-menus.js).
   function prepare(gd, figure, geo) {
+    var slide = window.siteSlides ? window.siteSlides.geometry(gd) : null;  // a slide sizes its figure (slides.js)
+    if (slide) geo = slide;
     if (window.siteMenus) window.siteMenus.fit(figure, geo.width, geo.shown);
-    if (window.siteFigureFit) window.siteFigureFit(gd, figure);  // a slide sizes its figure (slides.js)
+    if (slide) window.siteSlides.fit(gd, figure, slide);
     if (figure.layout.height) gd.style.height = figure.layout.height + "px"; // the height the build found too
     return figure;
   }

@@ -1,9 +1,10 @@
 // A lesson's deck (sitebuild/decks.py): reveal.js with the site's own figures.
 //
-// Slides fill the screen at their own size (no scaling: plotly's pointer positions stay true), the slide's
-// number is in the address, and each figure is drawn, live, when its slide is first shown, as tall as the
-// slide leaves room for (figures.js asks siteFigureFit before it draws). Keys are reveal.js's: arrows, space,
-// page up/down (a clicker), O or Esc for the overview, S for the speaker notes.
+// Slides fill the screen at their own size (reveal.js scales nothing), the slide's number is in the address,
+// and each figure is drawn, live, when its slide is first shown: the page's layout, magnified to fill the
+// room the slide leaves (siteSlides, which figures.js asks before it draws). Keys are reveal.js's: arrows,
+// space, page up/down (a clicker), O or Esc for the overview, S for the speaker notes. On paper (`?print-pdf`)
+// a figure's slide is its printed states instead.
 (function () {
   "use strict";
 
@@ -18,18 +19,70 @@
     }
     return height;
   }
-  window.siteFigureFit = function (gd, figure) {
+  // No word of a figure smaller than `least` (the page's own type): a label the page sets smaller to fit a
+  // phone grows to it. A list of sizes too; data arrays are not walked.
+  function atLeast(value, least) {
+    if (Array.isArray(value)) {
+      if (value.length && value[0] !== null && typeof value[0] === "object") {
+        value.forEach(function (v) { atLeast(v, least); });
+      }
+      return;
+    }
+    if (!value || typeof value !== "object") return;
+    Object.keys(value).forEach(function (key) {
+      var inner = value[key];
+      if (/font$/i.test(key) && inner && typeof inner === "object" && !Array.isArray(inner)) {
+        var grow = function (size) { return Math.max(least, size); };
+        if (typeof inner.size === "number") inner.size = grow(inner.size);
+        else if (Array.isArray(inner.size)) inner.size = inner.size.map(grow);
+      }
+      if (key !== "hoverlabel") atLeast(inner, least);
+    });
+  }
+
+  var PAGE_FONT = 13;      // a figure's type on the page (compute.present.figures)
+  var SLIDE_FONT = 24;     // the least type on a slide 1280 px wide, more on a wider one
+
+  // The figure as its page lays it out, magnified: laid out at the slide's size divided by `scale` and drawn
+  // `scale` times larger (a CSS transform, which plotly's pointer handling allows for), so that the page's type
+  // becomes SLIDE_FONT and nothing moves against anything else. figures.js asks for the geometry before it
+  // fits the figure's menus to its width, then has the figure fitted.
+  function geometry(gd) {
     var slide = gd.closest("section"), box = gd.closest("figure");
-    if (!slide || !box) return;
-    var bottom = slide.getBoundingClientRect().bottom - parseFloat(getComputedStyle(slide).paddingBottom);
+    if (!slide || !box) return null;
+    gd.style.transform = "";
+    gd.style.marginBottom = "";
+    var area = slide.getBoundingClientRect();
+    var bottom = area.bottom - parseFloat(getComputedStyle(slide).paddingBottom);
     var room = bottom - gd.getBoundingClientRect().top - below(gd, box) - below(box, slide) - 8;
-    figure.layout.height = Math.max(240, Math.floor(room));
-    delete figure.layout.width;
-    figure.layout.autosize = true;
-    var scale = Math.max(1, slide.getBoundingClientRect().width / 1280);
-    figure.layout.font = Object.assign({}, figure.layout.font, { size: Math.round(20 * scale) });
-    if (figure.layout.title && figure.layout.title.font) figure.layout.title.font.size = Math.round(22 * scale);
-  };
+    var scale = SLIDE_FONT * Math.max(1, area.width / 1280) / PAGE_FONT;
+    var width = Math.floor(box.clientWidth / scale);
+    return { width: width, shown: width, height: Math.floor(room / scale), scale: scale };
+  }
+
+  function fit(gd, figure, geo) {
+    var layout = figure.layout;
+    layout.width = geo.width;
+    layout.height = geo.height;
+    layout.autosize = false;
+    atLeast(layout, PAGE_FONT);
+    figure.data.forEach(function (trace) {
+      // a heatmap's numbers in its cells are sized to fit them unless told (smaller than the page's type)
+      if (trace.type === "heatmap" && (trace.texttemplate || trace.text)) {
+        trace.textfont = Object.assign({ size: PAGE_FONT }, trace.textfont);
+      }
+      atLeast(trace, PAGE_FONT);
+    });
+    Object.keys(layout).forEach(function (key) {       // a log axis's labels between its decades are set smaller
+      if (/^[xy]axis\d*$/.test(key) && layout[key].type === "log" && layout[key].dtick === undefined) layout[key].dtick = 1;
+    });
+    gd.style.width = geo.width + "px";
+    gd.style.transformOrigin = "0 0";
+    gd.style.transform = "scale(" + geo.scale + ")";
+    gd.style.marginBottom = Math.floor(geo.height * (geo.scale - 1)) + "px";  // the room its magnified drawing takes
+  }
+  window.siteSlides = { geometry: geometry, fit: fit };
+
 
   var PAPER = { width: 1280, height: 720 };  // a page of the slides' PDF, in CSS px (sitebuild.deckprint)
 

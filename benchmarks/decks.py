@@ -4,10 +4,11 @@
     .venv/bin/python benchmarks/decks.py --site other/site
 
 For each deck (site/slides/*.html) at 1280 x 720 and 1920 x 1080, every slide shown in turn with its figure
-drawn: the number of slides; the smallest type of the slide's own words (headings, sentences, captions,
-equations: tests/browser/test_decks.py holds them to 24 px); and the smallest and the median type inside the
-figures, which are the pages' figures laid out at the slide's size (their words at 20 px scaled with the
-screen's width, a label the page sets smaller kept smaller). Sizes, not timings: one run is the measure.
+drawn: the number of slides; the smallest type of the slide's own words (headings, sentences, equations) and
+the smallest and the median type inside the figures as shown (a page's figure laid out as on its page and
+magnified, slides.js), where tests/browser/test_decks.py holds every word to 24 px; and, per deck, the figures
+in which two words overlap (magnifying keeps the page's layout, but a figure taller than a slide's proportions
+is laid out shorter than on its page). Sizes, not timings: one run is the measure.
 """
 from __future__ import annotations
 
@@ -24,14 +25,21 @@ from sitebuild.serve import serve  # noqa: E402
 
 SIZES = [(1280, 720), (1920, 1080)]
 TYPE_JS = """() => {
-  const slide = Reveal.getCurrentSlide(), own = [], figure = [];
+  const slide = Reveal.getCurrentSlide(), own = [], figure = [], boxes = [];
   slide.querySelectorAll('*').forEach((el) => {
     if (el.closest('aside.notes, .figure-summary, mjx-assistive-mml, sub, sup')) return;
     if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) return;
     if (el.matches('tspan') && /%/.test(el.style.fontSize)) return;       // plotly's sub- and superscripts
-    (el.closest('.plotly-graph-div') ? figure : own).push(parseFloat(getComputedStyle(el).fontSize));
+    const gd = el.closest('.plotly-graph-div');
+    const scale = gd ? new DOMMatrix(getComputedStyle(gd).transform).a : 1;
+    (gd ? figure : own).push(parseFloat(getComputedStyle(el).fontSize) * scale);
+    if (gd && el.matches('text') && !/rotate/.test(el.getAttribute('transform') || '')) {
+      boxes.push(el.getBoundingClientRect());     // a turned label's box is wider than its words: not compared
+    }
   });
-  return {own, figure};
+  const overlap = (a, b) => a.left < b.right - 2 && b.left < a.right - 2 && a.top < b.bottom - 2 && b.top < a.bottom - 2;
+  const crossed = boxes.some((a, i) => boxes.slice(i + 1).some((b) => overlap(a, b)));
+  return {own, figure, crossed};
 }"""
 
 
@@ -39,7 +47,7 @@ def measure(page, base: str, deck: str) -> dict:
     page.goto(f"{base}slides/{deck}.html", wait_until="load")
     page.wait_for_function("() => window.Reveal && Reveal.isReady()")
     total = page.evaluate("() => Reveal.getTotalSlides()")
-    own, figure = [], []
+    own, figure, crossed = [], [], []
     for k in range(total):
         page.evaluate(f"() => Reveal.slide({k})")
         gd = page.evaluate("() => { const g = Reveal.getCurrentSlide().querySelector('.plotly-graph-div'); "
@@ -50,8 +58,10 @@ def measure(page, base: str, deck: str) -> dict:
         found = page.evaluate(TYPE_JS)
         own += found["own"]
         figure += found["figure"]
+        if found["crossed"]:
+            crossed.append(gd)
     return {"slides": total, "own": min(own), "figure_min": min(figure, default=0),
-            "figure_median": statistics.median(figure) if figure else 0}
+            "figure_median": statistics.median(figure) if figure else 0, "crossed": crossed}
 
 
 def main() -> None:
@@ -61,8 +71,8 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     decks = sorted(p.stem for p in (args.site / "slides").glob("*.html"))
-    print("| deck | slides | size | slide's words, smallest | figures' words, smallest / median |")
-    print("|---|---|---|---|---|")
+    print("| deck | slides | size | slide's words, smallest | figures' words, smallest / median | figures with words over words |")
+    print("|---|---|---|---|---|---|")
     with serve(args.site) as base, sync_playwright() as pw:
         chromium = browser.launch(pw)
         try:
@@ -71,7 +81,7 @@ def main() -> None:
                 for deck in decks:
                     m = measure(page, base, deck)
                     print(f"| {deck} | {m['slides']} | {width} x {height} | {m['own']:.0f} px | "
-                          f"{m['figure_min']:.0f} / {m['figure_median']:.0f} px |")
+                          f"{m['figure_min']:.0f} / {m['figure_median']:.0f} px | {', '.join(m['crossed']) or 'none'} |")
                 page.close()
         finally:
             chromium.close()

@@ -146,12 +146,16 @@ def section_slides(section: Tag, stem: str) -> list[str]:
 
 
 def figure_slide(figure: Tag, title: str, stem: str, lead: str = "") -> str:
-    """The figure's slide on screen, live, then its slides on paper (one per printed state); under `title`,
-    after `lead` (a stop of a reading route says what it is for)."""
+    """The figure's slide on screen, then its slides on paper (one per printed state, under `title` and over
+    the caption). On screen the live figure has the slide to itself, its caption said in the notes (a stop of a
+    reading route puts `title` and `lead` over it)."""
     gd = figure.select_one(".plotly-graph-div")["id"]
     heading = f'<h2 class="deck-small">{title}</h2>' if not lead else f"<h2>{title}</h2>{lead}"
-    live = (f'<section class="deck-figure" data-figure="{gd}">{heading}{live_figure(figure)}{back(stem, gd)}'
-            f'<aside class="notes">{html.escape(figure_words(figure))}</aside></section>')
+    caption = figure.find("figcaption")
+    said = " ".join(caption.get_text(" ").split()) if caption else ""
+    notes = " ".join(filter(None, (said, figure_words(figure))))
+    live = (f'<section class="deck-figure" data-figure="{gd}">{lead and heading}{live_figure(figure)}'
+            f'{back(stem, gd)}<aside class="notes">{html.escape(notes)}</aside></section>')
     return live + "".join(f'<section class="deck-paper" data-paper="{gd}">{heading}{state}</section>'
                           for state in paper_states(figure))
 
@@ -185,7 +189,7 @@ def live_figure(figure: Tag) -> str:
     gd = figure.select_one(".plotly-graph-div")
     for attr in ("data-geometry", "style", "tabindex", "role", "aria-label"):
         gd.attrs.pop(attr, None)                  # drawn live at the slide's size, not the page's
-    for kept_off in figure.select(".figure-print, .figure-files, .figure-files-print, .figure-why, .figure-scroll > br"):
+    for kept_off in figure.select(".figure-print, .figure-files, .figure-why, .figure-scroll > br, figcaption"):
         kept_off.decompose()
     scroll = figure.select_one(".figure-scroll")
     if scroll is not None:
