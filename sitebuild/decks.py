@@ -147,14 +147,15 @@ def section_slides(section: Tag, stem: str) -> list[str]:
 
 def figure_slide(figure: Tag, title: str, stem: str, lead: str = "") -> str:
     """The figure's slide on screen, then its slides on paper (one per printed state, under `title` and over
-    the caption). On screen the live figure has the slide to itself, its caption said in the notes (a stop of a
-    reading route puts `title` and `lead` over it)."""
+    the caption). On screen the live figure has the slide to itself (a stop of a reading route puts its
+    `title` over it): its caption, and a stop's `lead`, are said, in the notes; the caption is kept for a screen
+    reader too (slides.css)."""
     gd = figure.select_one(".plotly-graph-div")["id"]
     heading = f'<h2 class="deck-small">{title}</h2>' if not lead else f"<h2>{title}</h2>{lead}"
     caption = figure.find("figcaption")
-    said = " ".join(caption.get_text(" ").split()) if caption else ""
-    notes = " ".join(filter(None, (said, figure_words(figure))))
-    live = (f'<section class="deck-figure" data-figure="{gd}">{lead and heading}{live_figure(figure)}'
+    said = [" ".join(BeautifulSoup(x, "html.parser").get_text(" ").split()) for x in (lead, str(caption or ""))]
+    notes = " ".join(filter(None, (*said, figure_words(figure))))
+    live = (f'<section class="deck-figure" data-figure="{gd}">{lead and f"<h2>{title}</h2>"}{live_figure(figure)}'
             f'{back(stem, gd)}<aside class="notes">{html.escape(notes)}</aside></section>')
     return live + "".join(f'<section class="deck-paper" data-paper="{gd}">{heading}{state}</section>'
                           for state in paper_states(figure))
@@ -189,7 +190,7 @@ def live_figure(figure: Tag) -> str:
     gd = figure.select_one(".plotly-graph-div")
     for attr in ("data-geometry", "style", "tabindex", "role", "aria-label"):
         gd.attrs.pop(attr, None)                  # drawn live at the slide's size, not the page's
-    for kept_off in figure.select(".figure-print, .figure-files, .figure-why, .figure-scroll > br, figcaption"):
+    for kept_off in figure.select(".figure-print, .figure-files, .figure-files-print, .figure-why, .figure-scroll > br"):
         kept_off.decompose()
     scroll = figure.select_one(".figure-scroll")
     if scroll is not None:

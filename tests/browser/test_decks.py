@@ -89,10 +89,10 @@ def test_keys_and_a_clicker_move_one_slide_and_the_address_holds_it(visit):
 # The slide's extent (an SVG's content is clipped to the SVG, so the SVG is measured, not what it holds) and its
 # words smaller than `least` px as shown (a subscript sized as the letter it belongs to; a figure's words as its
 # magnified drawing shows them), leaving out the speaker notes and what only a screen reader gets (the figure in
-# words, MathJax's MathML).
+# words, its caption, MathJax's MathML).
 SLIDE_JS = """(least) => {
   const s = Reveal.getCurrentSlide(), out = {bottom: 0, right: 0, small: []};
-  const unseen = 'aside.notes, .figure-summary, mjx-assistive-mml';
+  const unseen = 'aside.notes, .figure-summary, .deck-figure figcaption, mjx-assistive-mml';
   s.querySelectorAll('*').forEach((el) => {
     if (el.closest(unseen) || (el.parentElement && el.parentElement.closest('svg'))) return;
     const b = el.getBoundingClientRect();
@@ -170,7 +170,11 @@ def test_the_reading_route_is_a_deck_of_its_stops_each_with_its_example(built_si
     assert len(stops) == 4 and len(slides) == 1 + len(stops)
     for stop, slide in zip(stops, slides[1:]):
         assert squeeze(slide.h2.get_text()) == squeeze(stop.strong.get_text())
-        assert squeeze(stop.get_text()).endswith(squeeze(slide.select_one(".deck-lead").get_text()))
+        rest = squeeze(stop.get_text()).removeprefix(squeeze(stop.strong.get_text())).strip()
+        bare = lambda t: "".join(t.split())
+        assert bare(rest) in bare(slide.select_one("aside.notes").get_text())     # the stop's words, said
+        paper = slide.find_next_sibling("section")                                 # and printed with its figure
+        assert "deck-paper" in paper["class"] and squeeze(paper.select_one(".deck-lead").get_text()) == rest
         example = p.find(id=stop.select("a")[-1]["href"].split("#")[1])      # the label above the figure's cell
         figure = example.find_next("figure", class_="plotly-figure")
         assert slide["data-figure"] == figure.select_one(".plotly-graph-div")["id"]
