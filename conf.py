@@ -36,6 +36,7 @@ extensions = [
     "sitebuild.claimroles",  # {claim} and {about} bind sentences (rendered as nothing); honest glued numbers
     "sitebuild.glossary",  # each lesson links every glossary term from its first use
     "sitebuild.frontbox",  # each lesson's front box: objectives, what to read first, time, addresses and QR codes
+    "sitebuild.progress",  # the build's progress: each page read, each lesson executed or taken from the cache
 ]
 
 # Only index.md and posts/ are pages. ".*" covers .venv, .ci, .git and the

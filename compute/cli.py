@@ -13,8 +13,17 @@ from .store import CheckpointError
 COMMANDS = {"train": train, "check": check, "bench": bench, "export": export}
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, whose refusal is one line, `error: ...` naming the option, exit status 2 (not its usage
+    block; `--help` shows that)."""
+
+    def error(self, message: str):
+        command = self.prog.removeprefix("python -m compute").strip()     # "train story", or "" at the top
+        self.exit(2, f"error: {command + ': ' if command else ''}{message}\n")
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m compute", description=__doc__.splitlines()[0])
+    p = OneLineParser(prog="python -m compute", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
     for command in COMMANDS.values():
         command.add(sub)

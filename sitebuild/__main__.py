@@ -49,6 +49,7 @@ from .notebooks import NotebookError, make_notebooks
 from .preflight import PreflightError, run_preflight_if_changed
 from .decks import FOLDER as DECKS, make_decks
 from .deckprint import file_name as deck_pdf, print_decks
+from .progress import Progress, stage, using
 from .prose import audit_prose
 from .spelling import site_value_spellings
 from .lock import build_lock
@@ -56,6 +57,14 @@ from .mathrender import MathError, typeset_pages
 from .publish import publish, remove_leftovers
 from .rawcheck import RawMarkupError, check_pages
 from .sitefiles import add_site_files
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, whose refusal is one line, `error: ...` naming the option, exit status 2, as every other error
+    of the build (its usage block is `--help`'s)."""
+
+    def error(self, message: str):
+        self.exit(2, f"error: {message}\n")
 
 
 def lesson_stems(root: Path) -> list[str]:
@@ -105,32 +114,43 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
     stems = lesson_stems(root)
     remove_leftovers(root / "site")
     private_tmp(root)
-    audits = audit_site(root)
+    with stage("audit", "the lessons' sentences and the claims they rest on"):
+        audits = audit_site(root)
     shutil.rmtree(build_dir / "html" / DECKS, ignore_errors=True)  # made afresh from this build's pages, last
     try:
-        run_preflight_if_changed(root, build_dir)
-        executed = build_html(root, build_dir, url)
+        with stage("preflight", "each lesson's claims, when its code changed"):
+            run_preflight_if_changed(root, build_dir)
+        with stage("pages", "Sphinx; each lesson executed or taken from the cache"):
+            executed = build_html(root, build_dir, url)
     except (PreflightError, SphinxError) as exc:
         raise type(exc)(locate_failed_claims(str(exc), root)) from exc
-    prose = audit_prose(root, build_dir, stems)  # the sentences the lessons' Python wrote, as the pages' are
-    spelled_twice = site_value_spellings(root, build_dir, stems)  # one value, one spelling across the site
-    if spelled_twice:
-        raise AuditError("\n".join(spelled_twice))
     html_dir = build_dir / "html"
-    check_pages(html_dir)
-    add_site_files(root, build_dir, html_dir)
-    typeset_pages(html_dir)
-    subset_icon_font(html_dir)
-    lighten_pages(html_dir)
-    figures = render_figures(html_dir, build_dir)
-    freshen(html_dir)
-    decks = make_decks(html_dir, stems)         # each lesson as a deck, cut from its finished page
-    printed = make_handouts(html_dir, stems, build_dir / "handouts", source_epoch(root))
-    print_decks(html_dir, list(decks), build_dir / "deckprints", source_epoch(root))   # each deck as a PDF
-    notebooks = make_notebooks(root, stems, build_dir / "notebooks", build_dir, url, source_epoch(root))
-    prints = [build_dir / "handouts" / name for s in stems for name in files(s)]
-    prints += [build_dir / "deckprints" / deck_pdf(name) for name in decks]
-    publish(html_dir, prints, root / "site", notebooks, base)
+    with stage("prose", "the sentences the lessons' Python wrote; one spelling per value"):
+        prose = audit_prose(root, build_dir, stems)  # the sentences the lessons' Python wrote, as the pages' are
+        spelled_twice = site_value_spellings(root, build_dir, stems)  # one value, one spelling across the site
+        if spelled_twice:
+            raise AuditError("\n".join(spelled_twice))
+        check_pages(html_dir)
+        add_site_files(root, build_dir, html_dir)
+    with stage("math", "typeset into each page"):
+        typeset_pages(html_dir)
+        subset_icon_font(html_dir)
+        lighten_pages(html_dir)
+    with stage("figures", "each drawn to SVG, PNG and CSV"):
+        figures = render_figures(html_dir, build_dir)
+        freshen(html_dir)
+    with stage("decks", "cut from the pages"):
+        decks = make_decks(html_dir, stems)         # each lesson as a deck, cut from its finished page
+    with stage("handouts", "each lesson printed three ways"):
+        printed = make_handouts(html_dir, stems, build_dir / "handouts", source_epoch(root))
+    with stage("slide PDFs", "each deck printed"):
+        print_decks(html_dir, list(decks), build_dir / "deckprints", source_epoch(root))   # each deck as a PDF
+    with stage("notebooks", "each lesson as a Jupyter notebook"):
+        notebooks = make_notebooks(root, stems, build_dir / "notebooks", build_dir, url, source_epoch(root))
+    with stage("publish", "site/ replaced at once"):
+        prints = [build_dir / "handouts" / name for s in stems for name in files(s)]
+        prints += [build_dir / "deckprints" / deck_pdf(name) for name in decks]
+        publish(html_dir, prints, root / "site", notebooks, base)
     sources = sorted(f"posts/{s}.md" for s in stems)
     return {
         "pages": sum(1 for p in html_dir.rglob("*.html") if p.parts[len(html_dir.parts)] != "_static"),
@@ -144,31 +164,37 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
     }
 
 
-def summary(result: dict, seconds: float) -> str:
-    """The short report printed after a successful build."""
+def summary(result: dict, seconds: float, stages: str = "", quiet: bool = False) -> str:
+    """The short report printed after a successful build (quiet: its first line, with the time)."""
     def names(items):
         return ", ".join(items) if items else "none"
 
+    published = (f"site/ published: {result['pages']} pages, {result['handouts']} handouts "
+                 f"({len(result['printed'])} printed, {result['handouts'] - len(result['printed'])} unchanged)")
+    if quiet:
+        return f"{published}; took {seconds:.1f} s"
     return "\n".join([
-        f"site/ published: {result['pages']} pages, {result['handouts']} handouts "
-        f"({len(result['printed'])} printed, {result['handouts'] - len(result['printed'])} unchanged)",
+        published,
         f"executed: {names(result['executed'])}",
         f"from cache: {names(result['cached'])}",
         *([f"figures: {result['figures']}"] if result.get("figures") else []),
         *([f"slides: {result['slides']}"] if result.get("slides") else []),
         *(f"claims: {line}" for line in result.get("audits", [])),
+        *([stages] if stages else []),
         f"took {seconds:.1f} s",
     ])
 
 
 def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
-    parser = argparse.ArgumentParser(prog="python -m sitebuild", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m sitebuild", description=__doc__.splitlines()[0])
     parser.add_argument("--base", type=base_path, default="/",
                         help="the URL path the site is served under, e.g. /project/ (default: %(default)s); "
                              "only the 404 page needs it")
     parser.add_argument("--url", type=site_url, default=None,
                         help="the site's public address, e.g. https://example.org/project/, printed in the "
                              "notebooks; its path is the base (default: http://localhost:8000 + --base)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="print only the result (one line) and any error, not each stage (default: off)")
     args = parser.parse_args(argv)
     if args.url:
         path = "/" + args.url.split("://", 1)[1].partition("/")[2]
@@ -182,26 +208,39 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
     interrupted = []
 
     def on_interrupt(signum, frame):
-        interrupted.append(signum)
+        if not interrupted:
+            interrupted.append(os.dup(2))  # the terminal, kept for the one line the interruption prints
+            silence = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(silence, 2)            # what the unwinding says (Playwright's dropped futures) goes nowhere
+            os.close(silence)
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGINT, on_interrupt)
     try:
-        with build_lock(root / "_build"):
+        with build_lock(root / "_build"), using(Progress(quiet=args.quiet)) as progress:
             result = build_site(root, args.base, args.url)
     except (AuditError, PreflightError, SphinxError, HandoutError, RawMarkupError, MathError, FigureError, NotebookError,
             KeyboardInterrupt) as exc:
         # Ctrl-C reaches the whole group: a child may fail of it before our own handler runs.
         if interrupted or isinstance(exc, KeyboardInterrupt):
-            print("error: interrupted; site/ was left unchanged.", file=sys.stderr)
-            return 130
+            sys.stderr.flush()
+            if interrupted:
+                os.dup2(interrupted[0], 2)
+            print("error: interrupted; site/ was left unchanged.", file=sys.stderr, flush=True)
+            return INTERRUPTED
         for line in str(exc).splitlines() or [""]:  # the audit reports one line per sentence
             print(f"error: {line}", file=sys.stderr)
         print("site/ was left unchanged.", file=sys.stderr)
         return 1
-    print(summary(result, time.monotonic() - start))
+    print(summary(result, time.monotonic() - start, progress.report(), args.quiet))
     return 0
 
 
+INTERRUPTED = 130
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    if code == INTERRUPTED:     # nothing after the one line: no interpreter teardown, whose collector would
+        os._exit(code)          # report the futures Playwright left behind
+    sys.exit(code)

@@ -11,7 +11,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from . import browser
+from . import browser, progress
 from .decks import FOLDER
 from .handouts import HandoutError, fix_pdf_dates, redate, static_hash
 from .serve import serve
@@ -54,9 +54,11 @@ def print_decks(html_dir: Path, names: list[str], out_dir: Path, epoch: int) -> 
         with serve(html_dir) as base, sync_playwright() as pw:
             chromium = browser.launch(pw)
             try:
+                progress.expect(len(todo))
                 for name in todo:
                     print_deck(chromium, f"{base}{FOLDER}/{name}.html", out_dir / file_name(name))
                     fix_pdf_dates(out_dir / file_name(name), epoch)
+                    progress.advance(file_name(name))
                     stamps[name] = now[name]
                     stamp_file.write_text(json.dumps(stamps, indent=1, sort_keys=True))
             finally:

@@ -29,7 +29,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import browser, figureforms as forms
+from . import browser, figureforms as forms, progress
 from .pages import PLOTLY
 from .serve import serve
 
@@ -280,6 +280,7 @@ def render_figures(html_dir: Path, build_dir: Path) -> Drawn:
     if len(ids) != len(set(ids)):
         raise FigureError(f"figure ids used twice: {sorted({i for i in ids if ids.count(i) > 1})}")
     result = Drawn()
+    progress.expect(len(ids))
     with Harness(html_dir) as harness:
         for _, figs in pages.values():
             for figure in figs:
@@ -289,6 +290,7 @@ def render_figures(html_dir: Path, build_dir: Path) -> Drawn:
                     shutil.rmtree(cache / key, ignore_errors=True)
                     draw_one(harness, figure, key, cache / key)
                     result.drawn += 1
+                progress.advance(figure.id)
     for folder in (html_dir / IMAGES, html_dir / FILES):
         shutil.rmtree(folder, ignore_errors=True)
     (html_dir / IMAGES).mkdir(parents=True)

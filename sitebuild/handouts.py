@@ -21,7 +21,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from . import browser, pdftext
+from . import browser, pdftext, progress
 from .editions import APPENDIX_JS, EDITIONS, KEY_JS, MOVE_ANSWERS_JS, STUDENT_JS, files
 from .serve import serve
 
@@ -213,10 +213,12 @@ def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = 
         chromium = browser.launch(pw)
         try:
             context = chromium.new_context(viewport=VIEWPORT)
+            progress.expect(len(todo) * len(EDITIONS))
             for stem in todo:
                 for edition, (suffix, _) in EDITIONS.items():
                     _print_page(context, f"{base}posts/{stem}.html", out_dir / f"{stem}{suffix}.pdf", edition)
                     fix_pdf_dates(out_dir / f"{stem}{suffix}.pdf", epoch)
+                    progress.advance(f"{stem}{suffix}.pdf")
                 stamps[stem] = now[stem]
                 stamp_file.write_text(json.dumps(stamps, indent=1, sort_keys=True))
         finally:

@@ -18,6 +18,8 @@ from pathlib import Path
 
 from jupyter_cache import get_cache
 
+from . import progress
+
 # Printed by every kernel at start-up; says nothing about this build.
 _NOISE = ("Kernel is running over TCP without encryption",)
 PROSE = "prose"  # <build_dir>/prose/<page>.jsonl: the sentences each lesson's Python wrote (sitebuild.prose)
@@ -77,14 +79,15 @@ def build_html(root: Path, build_dir: Path, url: str | None = None) -> list[str]
             in_report = in_report or line.startswith(("Versions", "Exception occurred"))
             found = _CRASH_LOG.search(line)
             crash_log = found.group(1) if found else crash_log
+            if progress.sphinx_line(line):                   # which page is read, which lesson executed
+                continue
             if not in_report and not any(noise in line for noise in _NOISE):
                 line = correct_glue_line(line)
                 glue = _GLUE_WARNING.match(_ANSI.sub("", line))
                 if glue:
                     unknown_glue.append(f"{_relative(glue['path'], root)}, line {glue['line']}: no value is glued "
                                         f"as {glue['key']!r}")
-                sys.stdout.write(line)
-                sys.stdout.flush()
+                progress.warn(line)
         code = proc.wait()
     except KeyboardInterrupt:
         proc.terminate()

@@ -20,7 +20,7 @@ import html
 import re
 from pathlib import Path
 
-from . import browser
+from . import browser, progress
 from .serve import serve
 
 LOADER = "mathjax-loader.js"
@@ -110,6 +110,7 @@ def typeset_pages(html_dir: Path) -> list[str]:
     from playwright.sync_api import sync_playwright
 
     done = []
+    progress.expect(len(pages))
     with serve(html_dir) as base, sync_playwright() as pw:
         chromium = browser.launch(pw)
         try:
@@ -130,6 +131,7 @@ def typeset_pages(html_dir: Path) -> list[str]:
                 path.write_text(place_math(path.read_text(encoding="utf-8"), result["items"], result["css"],
                                            base, to_root, name, result["fonts"]), encoding="utf-8")
                 done.append(name)
+                progress.advance(name)
         finally:
             chromium.close()
     return done

@@ -132,6 +132,34 @@ def test_a_bound_lesson_builds_and_the_build_counts_its_sentences(built):
     assert "claims: posts/lesson.md: 1 sentence bound to 1 claim, 2 marked (method 2)" in proc.stdout
 
 
+STAGES = ["audit", "preflight", "pages", "prose", "math", "figures", "decks", "handouts", "slide PDFs", "notebooks",
+          "publish"]
+
+
+def test_the_build_says_each_stage_as_it_starts_and_their_times_at_the_end(built):
+    """Its output to a file (no terminal): a line per stage, in order, each lesson executed or taken from the
+    cache, the result, then the time each stage took; no bar."""
+    _, proc = built
+    lines = proc.stdout.splitlines()
+    starts = [line.split(":")[0].removesuffix(" ...") for line in lines if line.endswith(" ...")]
+    assert starts == STAGES, lines
+    assert "  posts/lesson.md: executed in" in proc.stdout
+    assert lines.index("pages: Sphinx; each lesson executed or taken from the cache ...") < lines.index(
+        next(line for line in lines if line.startswith("  posts/lesson.md:"))) < next(
+        i for i, line in enumerate(lines) if line.startswith("site/ published"))
+    times = lines[-2]
+    assert times.startswith("stages: ") and [part.rsplit(" ", 2)[0] for part in times[8:].split(", ")] == STAGES
+    assert lines[-1].startswith("took ") and "\r" not in proc.stdout
+
+
+def test_a_quiet_build_prints_one_line(built):
+    root, _ = built
+    proc = subprocess.run([sys.executable, "-m", "sitebuild", "--quiet"], cwd=root, capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert len(proc.stdout.splitlines()) == 1 and proc.stdout.startswith("site/ published: "), proc.stdout
+
+
 def test_a_glued_share_of_0_9997_never_prints_as_100_percent(built):
     root, _ = built
     html = (root / "site" / "posts" / "lesson.html").read_text()
