@@ -13,7 +13,7 @@ from pathlib import Path
 
 from . import browser, progress
 from .decks import FOLDER
-from .handouts import HandoutError, fix_pdf_dates, redate, static_hash
+from .handouts import HandoutError, fix_pdf_dates, redate, refuse_faults, static_hash
 from .serve import serve
 
 SUFFIX = "-slides"
@@ -88,10 +88,7 @@ def print_deck(chromium, url: str, pdf: Path) -> None:
     try:
         page.goto(url + "?print-pdf", wait_until="load")
         pages = page.evaluate(READY_JS)
-        if external:
-            raise HandoutError(f"{url} requested outside the site: {', '.join(external)}")
-        if errors:
-            raise HandoutError(f"{url} had console errors: {' | '.join(errors)}")
+        refuse_faults(url, external, errors)
         if not pages:
             raise HandoutError(f"{url} laid out no slide to print")
         tmp = pdf.with_suffix(".pdf.tmp")

@@ -49,6 +49,11 @@ OPENING = 240        # characters of a section's opening paragraph a slide shows
 SCRIPTS = ("plotly-keyboard.js", "plotly-menus.js", "plotly-theme.js", "plotly-inspect.js")  # as a lesson page
 
 
+def route_href(stem: str) -> str:
+    """The deck of a lesson's reading route, relative to the lesson's page."""
+    return f"../{FOLDER}/{stem}{ROUTE_SUFFIX}.html"
+
+
 def href(stem: str) -> str:
     """The deck of a lesson, relative to the lesson's page."""
     return f"../{FOLDER}/{stem}.html"
@@ -117,9 +122,8 @@ def leads(section: Tag, paragraphs: list[Tag]) -> list[str]:
     sentence or two from one or two paragraphs."""
     marks = marked(section)
     if marks:
-        return [f'<{"p" if m.name in ("p", "span") else m.name} class="deck-lead">'
-                f'{m.decode_contents(formatter=AS_WRITTEN)}</{"p" if m.name in ("p", "span") else m.name}>'
-                for m in marks]
+        tag = lambda m: "p" if m.name in ("p", "span") else m.name      # a marked sentence is a paragraph there
+        return [f'<{tag(m)} class="deck-lead">{m.decode_contents(formatter=AS_WRITTEN)}</{tag(m)}>' for m in marks]
     out, shown = [], 0
     for p in (p for p in paragraphs if p.name == "p"):
         lead = opening(p, OPENING - shown)

@@ -280,6 +280,14 @@ def printed_with_headings_kept(page) -> bytes:
     return data
 
 
+def refuse_faults(url: str, external: list[str], errors: list[str]) -> None:
+    """A page about to be printed that asked for anything outside the site, or logged an error, is not."""
+    if external:
+        raise HandoutError(f"{url} requested outside the site: {', '.join(external)}")
+    if errors:
+        raise HandoutError(f"{url} had console errors: {' | '.join(errors)}")
+
+
 def _print_page(context, url: str, pdf: Path, edition: str = "handout") -> None:
     page = context.new_page()
     try:
@@ -287,10 +295,7 @@ def _print_page(context, url: str, pdf: Path, edition: str = "handout") -> None:
         page.emulate_media(media="print")
         page.goto(url, wait_until="load")
         prepare(page, edition)
-        if external:
-            raise HandoutError(f"{url} requested outside the site: {', '.join(external)}")
-        if errors:
-            raise HandoutError(f"{url} had console errors: {' | '.join(errors)}")
+        refuse_faults(url, external, errors)
         tmp = pdf.with_suffix(".pdf.tmp")
         tmp.write_bytes(printed_with_headings_kept(page))
         tmp.replace(pdf)

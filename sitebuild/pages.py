@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from . import decks
 from .editions import EDITIONS
 
 # plotly.js, relative to _static/: not loaded with the page; figures.js fetches it when the reader first
@@ -73,11 +74,6 @@ def notebook_href(pagename: str) -> str | None:
     return f"../notebooks/{pagename.split('/')[1]}.ipynb"
 
 
-def deck_href(handout: str) -> str:
-    """The lesson's deck (sitebuild.decks) relative to its page, from its handout's: ../slides/<stem>.html."""
-    return "../slides/" + handout.rsplit("/", 1)[-1].removesuffix(".pdf") + ".html"
-
-
 def add_handout_link(body: str, href: str, notebook: str | None = None) -> str:
     """Put the handout link (and the notebook's) right after the page's first <h1> (or at the top)."""
     base = href.removesuffix(".pdf")   # the other prints (sitebuild.editions) beside it
@@ -85,9 +81,10 @@ def add_handout_link(body: str, href: str, notebook: str | None = None) -> str:
                                                                for suffix, words in list(EDITIONS.values())[1:]])
     if notebook:
         links += f' · <a href="{notebook}" download>Jupyter notebook</a>'
-    links += f' · <a href="{deck_href(href)}">Present (slides)</a> · <a href="{base}-slides.pdf">slides as PDF</a>'
-    if re.search(r'<ol class="[^"]*\breading-route\b', body):     # a reading route: a deck of its own (decks.ROUTE)
-        links += f' · <a href="{deck_href(href).removesuffix(".html")}-route.html">the reading route as slides</a>'
+    stem = base.rsplit("/", 1)[-1]
+    links += f' · <a href="{decks.href(stem)}">Present (slides)</a> · <a href="{base}-slides.pdf">slides as PDF</a>'
+    if re.search(rf'<ol class="[^"]*\b{decks.ROUTE}\b', body):     # a reading route: a deck of its own
+        links += f' · <a href="{decks.route_href(stem)}">the reading route as slides</a>'
     link = f'<p class="handout-link">{links}</p>'
     at = body.find("</h1>")
     if at < 0:

@@ -49,10 +49,10 @@ class Progress:
         self._bar("")
 
     @contextmanager
-    def stage(self, name: str, what: str = "", total: int = 0) -> Iterator["Progress"]:
+    def stage(self, name: str, what: str = "") -> Iterator["Progress"]:
         """A stage of the build: its line (`name`, and `what` it does), then its items, then its time."""
         self._clear()
-        self._stage, self._done, self._total = name, 0, total
+        self._stage, self._done, self._total = name, 0, 0
         self._write(f"{name}: {what} ...\n" if what else f"{name} ...\n")
         start = time.monotonic()
         try:
@@ -101,8 +101,8 @@ def current() -> Progress:
     return _current
 
 
-def stage(name: str, what: str = "", total: int = 0):
-    return _current.stage(name, what, total)
+def stage(name: str, what: str = ""):
+    return _current.stage(name, what)
 
 
 def advance(label: str = "") -> None:
