@@ -15,7 +15,7 @@
     for (var next = el.nextElementSibling; next; next = next.nextElementSibling) {
       var style = getComputedStyle(next);
       if (style.display === "none" || style.position === "absolute") continue;
-      height += next.getBoundingClientRect().height + (parseFloat(getComputedStyle(stop).rowGap) || 0);
+      height += next.offsetHeight + (parseFloat(getComputedStyle(stop).rowGap) || 0);
     }
     return height;
   }
@@ -47,17 +47,24 @@
   // `scale` times larger (a CSS transform, which plotly's pointer handling allows for), so that the page's type
   // becomes SLIDE_FONT and nothing moves against anything else. figures.js asks for the geometry before it
   // fits the figure's menus to its width, then has the figure fitted.
+  // Measured in layout pixels (offsets), which the overview's scaling of every slide leaves as they are: a
+  // figure whose drawing starts as the reader opens the overview is still sized for its slide.
+  function topWithin(el, slide) {
+    var top = 0;
+    for (; el && el !== slide; el = el.offsetParent) top += el.offsetTop;
+    return top;
+  }
+
   function geometry(gd) {
     var slide = gd.closest("section"), box = gd.closest("figure");
     if (!slide || !box) return null;
     gd.style.transform = "";
     gd.style.marginBottom = "";
-    var area = slide.getBoundingClientRect();
-    var bottom = area.bottom - parseFloat(getComputedStyle(slide).paddingBottom);
-    var room = bottom - gd.getBoundingClientRect().top - below(gd, box) - below(box, slide) - 8;
-    var scale = SLIDE_FONT * Math.max(1, area.width / 1280) / PAGE_FONT;
-    var width = Math.floor(box.clientWidth / scale);
-    return { width: width, shown: width, height: Math.floor(room / scale), scale: scale };
+    var bottom = slide.clientHeight - parseFloat(getComputedStyle(slide).paddingBottom);
+    var room = bottom - topWithin(gd, slide) - below(gd, box) - below(box, slide) - 8;
+    var scale = SLIDE_FONT * Math.max(1, slide.clientWidth / 1280) / PAGE_FONT;
+    var width = Math.max(200, Math.floor(box.clientWidth / scale));
+    return { width: width, shown: width, height: Math.max(120, Math.floor(room / scale)), scale: scale };
   }
 
   function fit(gd, figure, geo) {
