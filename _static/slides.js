@@ -48,7 +48,9 @@
   // becomes SLIDE_FONT and nothing moves against anything else. figures.js asks for the geometry before it
   // fits the figure's menus to its width, then has the figure fitted.
   // Measured in layout pixels (offsets), which the overview's scaling of every slide leaves as they are: a
-  // figure whose drawing starts as the reader opens the overview is still sized for its slide.
+  // figure whose drawing starts as the reader opens the overview is still sized for its slide. A slide far
+  // from the one shown is not laid out (reveal.js sets display: none): it is shown for the measuring, as
+  // reveal.js does for its own, so that a figure drawn before its slide comes up is drawn for it.
   function topWithin(el, slide) {
     var top = 0;
     for (; el && el !== slide; el = el.offsetParent) top += el.offsetTop;
@@ -60,10 +62,13 @@
     if (!slide || !box) return null;
     gd.style.transform = "";
     gd.style.marginBottom = "";
+    var unloaded = slide.style.display === "none";
+    if (unloaded) slide.style.display = "block";
     var bottom = slide.clientHeight - parseFloat(getComputedStyle(slide).paddingBottom);
     var room = bottom - topWithin(gd, slide) - below(gd, box) - below(box, slide) - 8;
     var scale = SLIDE_FONT * Math.max(1, slide.clientWidth / 1280) / PAGE_FONT;
     var width = Math.max(200, Math.floor(box.clientWidth / scale));
+    if (unloaded) slide.style.display = "none";
     return { width: width, shown: width, height: Math.max(120, Math.floor(room / scale)), scale: scale };
   }
 

@@ -160,6 +160,30 @@ def test_a_figure_slide_draws_the_pages_figure_large(visit):
     assert v.external_requests == [] and v.console_errors == []
 
 
+def test_a_figure_drawn_before_its_slide_comes_up_is_drawn_for_its_slide(visit):
+    """Every figure of the deck drawn from its first slide, the far ones on slides reveal.js has not laid out
+    (display: none): each is drawn at the size its slide gives it when it is shown."""
+    from sitebuild.browser import WAIT_FOR_PAGE_JS
+    v = visit(None, width=1280, height=720)
+    p = v.page
+    p.goto(v.base + "slides/attention-by-hand.html", wait_until="load")
+    p.wait_for_function("() => window.Reveal && Reveal.isReady()")
+    unloaded = p.evaluate("() => [...document.querySelectorAll('.slides > section.deck-figure')]"
+                          ".filter((s) => s.style.display === 'none').map((s) => s.dataset.figure)")
+    assert len(unloaded) >= 5
+    assert p.evaluate(WAIT_FOR_PAGE_JS) >= len(unloaded)     # every figure drawn, none refused
+    drawn = lambda gd: p.evaluate(f"() => {{ const g = document.getElementById('{gd}'); "
+                                  "return [g._fullLayout.width, g._fullLayout.height]; }")
+    for gd in (unloaded[0], unloaded[-1]):
+        index = p.evaluate(f"() => [...document.querySelectorAll('.reveal .slides > section')]"
+                           f".findIndex((s) => s.dataset.figure === '{gd}')")
+        p.evaluate(f"() => Reveal.slide({index})")
+        at = drawn(gd)
+        shown = p.evaluate(f"() => siteSlides.geometry(document.getElementById('{gd}'))")
+        assert at == [shown["width"], shown["height"]], gd
+    assert v.external_requests == [] and v.console_errors == []
+
+
 def test_the_reading_route_is_a_deck_of_its_stops_each_with_its_example(built_site):
     """Attention by hand's first pass (the list its page marks as the reading route) as a short deck: a title slide,
     then a slide per stop with the stop's own words and its example, the figure the stop links to, on it."""
