@@ -75,9 +75,11 @@
   // buttons too wide for the part on screen becomes a drop-down (plotly-menus.js).
   function prepare(gd, figure, geo) {
     var slide = window.siteSlides ? window.siteSlides.geometry(gd) : null;  // a slide sizes its figure (slides.js)
-    if (slide) geo = slide;
-    if (window.siteMenus) window.siteMenus.fit(figure, geo.width, geo.shown);
-    if (slide) window.siteSlides.fit(gd, figure, slide);
+    if (slide) {       // its slide's layout and type first: its buttons are measured as they will be drawn
+      geo = slide;
+      window.siteSlides.fit(gd, figure, slide);
+    }
+    if (window.siteMenus) window.siteMenus.fit(figure, geo.width, geo.shown, Boolean(slide));
     if (figure.layout.height) gd.style.height = figure.layout.height + "px"; // the height the build found too
     return figure;
   }

@@ -54,7 +54,7 @@
   // Rows of one set of buttons (compute's button_rows names each "button rows"): when one of
   // them would not fit, they become one drop-down, in place of the lowest row, with every button
   // in order and the button drawn first as its header.
-  function foldRows(layout, width, shown) {
+  function foldRows(layout, width, shown, grow) {
     var menus = layout.updatemenus || [];
     var rows = menus.filter(function (menu) { return menu.name === ROWS; });
     if (rows.length < 2 || rows.every(function (menu) { return rowRight(menu, layout, width) <= shown - MARGIN; })) {
@@ -71,7 +71,7 @@
       buttons: buttons, type: "dropdown", direction: "down", showactive: true, active: Math.max(active, 0),
     });
     layout.updatemenus = menus.filter(function (menu) { return menu.name !== ROWS; }).concat([folded]);
-    roomForList(layout, folded);
+    if (grow) roomForList(layout, folded);
   }
 
   var ITEM = 35; // px: plotly's height of one item of an open drop-down list, with its gap
@@ -104,11 +104,12 @@
   }
 
   // `width`: the px the figure is drawn at; `shown`: how much of it is on screen (less when the
-  // figure scrolls sideways in its box). Controls must fit the part shown.
-  function fit(spec, width, shown) {
+  // figure scrolls sideways in its box). Controls must fit the part shown. `fixed`: the figure's height
+  // is its room's (a slide, slides.js), which it keeps: an open list is drawn over the plot.
+  function fit(spec, width, shown, fixed) {
     var layout = spec.layout || {};
     shown = shown || width;
-    foldRows(layout, width, shown);
+    foldRows(layout, width, shown, !fixed);
     fitSliders(layout, width, shown);
     (layout.updatemenus || []).forEach(function (menu) {
       var row = (menu.type || "buttons") === "buttons" && (menu.direction || "left") !== "down" && menu.direction !== "up";
@@ -117,7 +118,7 @@
       menu.direction = "down";
       menu.showactive = true;
       if (!(menu.active >= 0)) menu.active = 0;
-      roomForList(layout, menu);
+      if (!fixed) roomForList(layout, menu);
     });
     if (shown < NARROW) {
       spec.config = Object.assign({}, spec.config, { displayModeBar: false });

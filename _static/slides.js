@@ -45,8 +45,8 @@
 
   // The figure as its page lays it out, magnified: laid out at the slide's size divided by `scale` and drawn
   // `scale` times larger (a CSS transform, which plotly's pointer handling allows for), so that the page's type
-  // becomes SLIDE_FONT and nothing moves against anything else. figures.js asks for the geometry before it
-  // fits the figure's menus to its width, then has the figure fitted.
+  // becomes SLIDE_FONT and nothing moves against anything else. figures.js asks for the geometry and has the
+  // figure fitted (its slide's layout, its type) before it fits the figure's menus to its width.
   // Measured in layout pixels (offsets), which the overview's scaling of every slide leaves as they are: a
   // figure whose drawing starts as the reader opens the overview is still sized for its slide. A slide far
   // from the one shown is not laid out (reveal.js sets display: none): it is shown for the measuring, as
@@ -72,8 +72,24 @@
     return { width: width, shown: width, height: Math.max(120, Math.floor(room / scale)), scale: scale };
   }
 
+  // What the figure declares for its slide (compute.present.figures.Slide): changes to its page's layout, keyed
+  // as plotly.relayout keys them ("yaxis.domain", "annotations[1].y"), for a figure whose page layout is too tall
+  // for a slide's proportions.
+  function relaid(layout, changes) {
+    Object.keys(changes).forEach(function (path) {
+      var keys = path.replace(/\[(\d+)\]/g, ".$1").split("."), last = keys.pop(), at = layout;
+      keys.forEach(function (key, k) {
+        if (at[key] === undefined) at[key] = /^\d+$/.test(keys[k + 1] || last) ? [] : {};
+        at = at[key];
+      });
+      at[last] = changes[path];
+    });
+  }
+
   function fit(gd, figure, geo) {
     var layout = figure.layout;
+    var declared = gd.closest("figure").dataset.slide;
+    if (declared) relaid(layout, JSON.parse(declared).layout);
     layout.width = geo.width;
     layout.height = geo.height;
     layout.autosize = false;

@@ -103,3 +103,21 @@ async () => {
   return pictures.length;
 }
 """
+
+
+# The words of the figures on the slide shown that overlap another word of the same figure, as pairs of texts: a
+# figure laid out in a slide's room (its page layout, or the one it declares for a slide, compute.present.figures.
+# Slide) keeps every word clear of the others. Upright words only: a turned label's box is wider than its words.
+CROWDED_WORDS_JS = """() => {
+  const crowded = [];
+  Reveal.getCurrentSlide().querySelectorAll('.plotly-graph-div').forEach((gd) => {
+    const words = [...gd.querySelectorAll('text')]
+      .filter((t) => t.textContent.trim() && !/rotate/.test(t.getAttribute('transform') || ''))
+      .map((t) => [t.getBoundingClientRect(), t.textContent.trim()]).filter(([r]) => r.width && r.height);
+    const over = (a, b) => a.left < b.right - 2 && b.left < a.right - 2 && a.top < b.bottom - 2 && b.top < a.bottom - 2;
+    words.forEach(([a, wa], i) => words.slice(i + 1).forEach(([b, wb]) => {
+      if (over(a, b)) crowded.push([gd.id, wa.slice(0, 30), wb.slice(0, 30)]);
+    }));
+  });
+  return crowded;
+}"""

@@ -43,7 +43,7 @@ FILES = "figures"
 CACHE = "figure-renders"
 PNG_SCALE = 2
 
-FIGURE = re.compile(r'<figure class="plotly-figure" aria-describedby="[^"]*" data-print="(?P<print>[^"]*)">'
+FIGURE = re.compile(r'<figure class="plotly-figure" aria-describedby="[^"]*" data-print="(?P<print>[^"]*)"[^>]*>'
                     r'(?P<body>.*?)</figure>', re.S)
 SPEC = re.compile(r'<script type="application/json" class="plotly-figure-spec" data-for="(?P<id>[^"]+)">'
                   r'(?P<json>.*?)</script>', re.S)
@@ -102,6 +102,10 @@ def figures_in(page_html: str, page: str) -> list[Figure]:
         found.append(Figure(page, spec["id"], spec["json"], json.loads(html.unescape(m["print"])),
                             int(tag["height"]), int(tag["min"]),
                             _text(WEB_ONLY.sub("", caption["text"])) if caption else ""))
+    unread = page_html.count('<figure class="plotly-figure"') - len(found)   # none left undrawn and unprinted
+    if unread:
+        raise FigureError(f"{page}: {unread} figure(s) written in a form the build does not read "
+                          "(compute.present.figures.figure_html)")
     return found
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import html
 import json
 import os
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 
 import numpy as np
 import plotly.graph_objects as go
@@ -71,6 +72,18 @@ class Print:
                 "columns": self.columns, "height": self.height, "why": self.why}
 
 
+@dataclass(frozen=True)
+class Slide:
+    """How a figure is laid out on its slide (sitebuild.decks, _static/slides.js), where its type is magnified to
+    24 px and its room has a projector's proportions, wider and shorter than a page's: changes to its page
+    layout, keyed as plotly.relayout keys them ("yaxis2.domain", "annotations[1].y"), for a figure whose
+    page layout does not keep its words apart in that room (panels side by side rather than stacked)."""
+    layout: dict = field(default_factory=dict)
+
+    def as_json(self) -> dict:
+        return {"layout": self.layout}
+
+
 def controls_of(fig: go.Figure) -> list[str]:
     """What the figure's reader can work on the page: 'menu 0 (2 buttons)', 'slider 0 (21 steps)', 'frames'."""
     found = [f"menu {i} ({len(m.buttons)} button{'s' if len(m.buttons) != 1 else ''})"
@@ -108,13 +121,14 @@ def resolved(fig: go.Figure, prints: Print | None, div_id: str) -> Print:
 
 def figure_html(fig: go.Figure, div_id: str, caption: str, summary: str, min_width: int = MIN_WIDTH,
                 controls: str = "", prints: Print | None = None, where: str = "", caption_where: str | None = None,
-                summary_where: str | None = None) -> str:
+                summary_where: str | None = None, slide: Slide | None = None) -> str:
     """The figure as <figure>: an empty plotly div (fixed id, stable across builds) at the figure's
     height, the figure's JSON beside it, a visible caption, and `summary`, the figure in words, as its
     accessible description (visually hidden). The build draws the div's first picture and the printed
     states (`prints`, checked here) from the same JSON; the reader's browser draws the live figure
     when the reader first touches it. Below `min_width` px (0: none) the figure scrolls sideways in a
-    box of its own. `controls`: what the figure's controls do, ending the caption on the web page only."""
+    box of its own. `controls`: what the figure's controls do, ending the caption on the web page only.
+    `slide`: its layout on a slide, where that is not its page's (checked against the figure here)."""
     if not caption.strip() or not summary.strip():
         raise ValueError(f"figure {div_id}: a caption and a summary are required")
     where = where or written_at()  # its sentences are audited where they are written (compute.present.prose)
@@ -132,12 +146,53 @@ def figure_html(fig: go.Figure, div_id: str, caption: str, summary: str, min_wid
     if min_width:
         graph = f'<div class="figure-scroll">{graph}</div>'
     declared = html.escape(json.dumps(prints.as_json(), ensure_ascii=False, separators=(",", ":")))
-    return (f'<figure class="plotly-figure" aria-describedby="{div_id}-summary" data-print="{declared}">'
+    on_slide = f' data-slide="{html.escape(slide_json(fig, slide, div_id))}"' if slide else ""
+    return (f'<figure class="plotly-figure" aria-describedby="{div_id}-summary" data-print="{declared}"{on_slide}>'
             f'{graph}{inspect_html(fig, div_id)}'
             f'<script type="application/json" class="plotly-figure-spec" data-for="{div_id}">'
             f'{figure_json(fig)}</script>'
             f'<p class="figure-summary" id="{div_id}-summary">{html.escape(summary)}</p>'
             f'<figcaption>{subscripted(html.escape(caption))}{_web_only(controls)}</figcaption></figure>')
+
+
+def slide_json(fig: go.Figure, slide: Slide, div_id: str) -> str:
+    """`slide` as the figure's slide reads it, each key checked to name a property the figure has (an axis, an
+    annotation) and to take the value given: a key that plotly would quietly ignore is an error here."""
+    copy = go.Figure(fig)
+    for key, value in slide.layout.items():
+        path = key.replace("[", ".").replace("]", "").split(".")
+        try:
+            if not _has_axis(fig, path[0]):
+                raise KeyError(f"the figure has no {path[0]}")
+            target = copy.layout
+            for part in path[:-1]:
+                target = target[int(part)] if part.isdigit() else target[part]
+            said = (target[path[-1]] if path[-1] == "text" else
+                    slide.layout.get(key.removesuffix("ticktext") + "tickvals") if path[-1] == "ticktext" else None)
+            if path[-1] in ("text", "ticktext") and _unbroken(value) != said:
+                raise ValueError(f"a slide breaks the page's words over lines, it does not change them "
+                                 f"(the page says {said!r})")
+            target[path[-1]] = value
+        except (KeyError, IndexError, ValueError, TypeError) as error:
+            reason = next(line.strip() for line in f"{error}\n?".splitlines() if line.strip())  # plotly's first line
+            raise ValueError(f"figure {div_id}: its slide changes {key} = {value!r}, which its layout cannot take "
+                             f"({reason})") from None
+    return json.dumps(slide.as_json(), ensure_ascii=False, separators=(",", ":"))
+
+
+def _unbroken(words):
+    """Words, or a list of them, with the line breaks a slide puts in taken out."""
+    if isinstance(words, (list, tuple)):
+        return [_unbroken(w) for w in words]
+    return " ".join(str(words).replace("<br>", " ").split())
+
+
+def _has_axis(fig: go.Figure, name: str) -> bool:
+    """False for an axis ("yaxis3") that no trace of the figure is drawn on; True for any other name."""
+    axis = re.fullmatch(r"([xy])axis(\d*)", name)
+    if not axis:
+        return True
+    return any((getattr(trace, f"{axis[1]}axis", None) or axis[1]) == axis[1] + axis[2] for trace in fig.data)
 
 
 def _web_only(text: str) -> str:

@@ -16,13 +16,13 @@ import numpy as np
 import plotly.graph_objects as go
 from IPython.display import HTML
 
-from .figures import MIN_WIDTH, Print, State, figure_html, in_site_build
+from .figures import MIN_WIDTH, Print, Slide, State, figure_html, in_site_build
 from .prose import defined, said, written_at
 from .numbers import shown
 from .palette import COLORSCALE
 from .tables import fmt
 
-__all__ = ["Print", "State", "Widget"]  # Print and State are declared with the figures (compute.present.figures)
+__all__ = ["Print", "Slide", "State", "Widget"]  # Print and State are declared with the figures (compute.present.figures)
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class Widget:
     min_width: int = MIN_WIDTH       # px; narrower screens scroll the figure sideways (0: it fits any width)
     controls: str = ""               # web only, ending the caption: what the controls do ("Buttons choose the kind.")
     where: str = ""                  # where the widget is declared (set when it is): its sentences are audited there
+    slide: Slide | None = None       # its layout on a slide, where its page's is too tall for one
 
     def __post_init__(self):
         if not self.where:
@@ -51,7 +52,8 @@ class Widget:
         caption = self.caption() if callable(self.caption) else self.caption
         prints = self.prints() if callable(self.prints) else self.prints
         return figure_html(self.built(), self.id, caption, self.summary(), self.min_width, self.controls, prints,
-                           where=self.where, caption_where=defined(self.caption), summary_where=defined(self.summary))
+                           where=self.where, caption_where=defined(self.caption), summary_where=defined(self.summary),
+                           slide=self.slide)
 
     def show(self) -> HTML | go.Figure:
         """The widget, ready to display in a notebook cell of the site's build; in a learner's Jupyter, the

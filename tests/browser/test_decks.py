@@ -131,15 +131,17 @@ def show_every_slide(v, deck):
 @pytest.mark.parametrize("deck", DECKS)
 def test_every_slide_fits_the_screen_with_its_figure_drawn_and_its_words_at_24_px(visit, deck, width, height):
     """Every deck at a projector's two sizes, every slide shown in turn: its figure drawn live, nothing taller or
-    wider than the screen, no word of the slide under 24 px."""
+    wider than the screen, no word of the slide under 24 px, no word of a figure over another."""
+    from sitebuild.browser import CROWDED_WORDS_JS
     v = visit(None, width=width, height=height)
-    too_big, small = [], []
+    too_big, small, crowded = [], [], []
     for k, gd in show_every_slide(v, deck):
         m = v.page.evaluate(SLIDE_JS, 24)
         if m["bottom"] > m["height"] + 1 or m["right"] > m["width"] + 1:
             too_big.append((k, gd, round(m["bottom"]), round(m["right"])))
         small += [(k, *word) for word in m["small"]]
-    assert too_big == [] and small == []
+        crowded += v.page.evaluate(CROWDED_WORDS_JS)
+    assert too_big == [] and small == [] and crowded == []
     assert v.external_requests == [] and v.console_errors == []
 
 

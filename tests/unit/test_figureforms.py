@@ -124,6 +124,19 @@ def test_a_figure_is_found_with_its_states_and_its_printed_caption():
     assert json.loads(fig.spec)["layout"]["sliders"]
 
 
+def test_a_figure_with_its_slide_layout_is_found_and_one_the_build_cannot_read_is_an_error():
+    """A figure that declares its slide (an attribute more) is drawn and printed like any other; a figure written
+    in a form the build does not read stops it, never leaving a figure undrawn and unprinted."""
+    from compute.present.figures import Slide
+    from sitebuild.figurerender import FigureError
+    fig = go.Figure(go.Bar(x=["a", "b"], y=[1, 2]))
+    body = figure_html(fig, "fig-s", "Bars.", "a 1, b 2", slide=Slide({"margin.t": 20}))
+    assert [f.id for f in figures_in(f"<body>{body}</body>", "posts/lesson.html")] == ["fig-s"]
+    unread = body.replace(' aria-describedby="fig-s-summary"', "")
+    with pytest.raises(FigureError, match=r"posts/lesson.html: 1 figure\(s\) written in a form the build does not read"):
+        figures_in(f"<body>{body}{unread}</body>", "posts/lesson.html")
+
+
 def test_rewriting_a_page_adds_pictures_states_and_files_once_however_often_it_runs():
     page = _page(Print((State.slider("λ = 0", 0), State.slider("λ = 1", -1))), controls=True)
     _, markup = _markup(page)

@@ -1,5 +1,6 @@
 """compute.figures.figure_html: every figure is a <figure> with a caption and a text alternative."""
 
+import html as html_module
 import json
 import re
 
@@ -194,3 +195,34 @@ def test_a_category_axis_keeps_one_spelling_of_each_word_in_its_order_and_its_tr
     spec = json.loads(figure_json(fig))
     assert spec["layout"]["yaxis"]["categoryarray"] == spec["data"][0]["y"] == ["e<sub>7</sub>", "Δe<sub>7</sub>"]
     assert spec["layout"]["xaxis"]["tickvals"] == [0.5] and spec["layout"]["xaxis"]["ticktext"] == ["k<sub>j</sub>"]
+
+
+def _panels():
+    """Two heatmaps stacked, each titled by an annotation: a figure that a slide lays out side by side."""
+    fig = go.Figure([go.Heatmap(z=[[1, 2]], xaxis="x", yaxis="y"), go.Heatmap(z=[[3]], xaxis="x2", yaxis="y2")])
+    fig.update_layout(yaxis=dict(domain=[0.6, 1]), yaxis2=dict(domain=[0, 0.4]), xaxis2=dict(anchor="y2"),
+                      annotations=[dict(text="the first panel", x=0, y=1), dict(text="the second panel", x=0, y=0.4)])
+    return fig
+
+
+def test_a_figure_declares_its_slide_layout_beside_its_print_states():
+    slide = figures.Slide({"xaxis.domain": [0, 0.45], "xaxis2.domain": [0.55, 1], "yaxis2.domain": [0, 1],
+                           "annotations[1].y": 1, "annotations[1].text": "the second<br>panel", "margin.t": 40})
+    html = figures.figure_html(_panels(), "fig-panels", "Two panels.", "One and two.", slide=slide)
+    declared = re.search(r'data-slide="([^"]*)"', html).group(1)
+    assert json.loads(html_module.unescape(declared))["layout"] == slide.layout
+    assert "data-slide" not in figures.figure_html(_panels(), "fig-panels", "Two panels.", "One and two.")
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"yaxis3.domain": [0, 1]}, "has no yaxis3"),                    # an axis no trace is drawn on
+    ({"annotations[2].y": 1}, "annotations[2].y"),                   # an annotation it does not have
+    ({"yaxis.domian": [0, 1]}, "'domian'"),                          # a property plotly does not know
+    ({"yaxis.domain": "top"}, "Invalid value"),                      # a value plotly refuses
+    ({"annotations[0].text": "another panel"}, "'the first panel'"),  # new words: a slide only breaks lines
+    ({"xaxis.tickvals": ["a"], "xaxis.ticktext": ["b"]}, "['a']"),   # tick words not the values they label
+])
+def test_a_slide_layout_the_figure_cannot_take_is_refused_naming_the_key(change, message):
+    with pytest.raises(ValueError, match=re.escape(message)) as refused:
+        figures.figure_html(_panels(), "fig-panels", "Two panels.", "One and two.", slide=figures.Slide(change))
+    assert str(refused.value).startswith("figure fig-panels: its slide changes ") and "\n" not in str(refused.value)

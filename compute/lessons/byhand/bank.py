@@ -9,7 +9,7 @@ from plotly.subplots import make_subplots
 
 from ...present.palette import BAR, MARK, PURPLE, SUBTITLE, TEAL
 from ...present.tables import fmt, matrix_html, position_labels, rows_html
-from ...present.widgets import Print, State, Widget, cell_text, column_scaled, grid, pairs, place, update_buttons
+from ...present.widgets import Print, Slide, State, Widget, cell_text, column_scaled, grid, pairs, place, update_buttons
 from . import model as m
 from .states.attention import BLEND_STEPS, KEYS, bank, blend, dot_terms
 
@@ -289,10 +289,18 @@ RESIDUAL = Widget(
     "bh-s09-residual", "The update of bank's row in four steps: message, W_O, the update Δe_7, and e_7 + Δe_7.",
     residual_figure, lambda: _bank_words("residual"), controls="A play button and a slider step through it.",
     prints=Print(why="Printed at the last of the four steps, where each panel holds its numbers: the message, "
-                     "W_O, the update and the sum."))
+                     "W_O, the update and the sum."),
+    # on a slide the message and W_O stand on the left, the update and the sum on the right
+    slide=Slide({"margin.t": 56, "margin.b": 96, "margin.l": 100,
+                 "xaxis.domain": [0, 0.42], "yaxis.domain": [0.78, 0.93], "annotations[0].y": 0.93,
+                 "xaxis2.domain": [0, 0.42], "yaxis2.domain": [0.06, 0.42], "annotations[1].y": 0.42,
+                 "xaxis3.domain": [0.6, 1], "yaxis3.domain": [0.06, 0.6], "annotations[2].x": 0.6,
+                 "annotations[2].y": 0.6,
+                 "annotations[2].text": "the update on the feature axes,<br>and the residual addition"}))
 
 BLEND = Widget(
     "bh-s10-blend", "Bank's row with a fraction λ of its update added, in both sentences.",
     blend_figure, blend_summary, min_width=0, controls="A slider sets λ.",
+    slide=Slide({"margin.t": 84, "title.y": 0.97, "title.yanchor": "top"}),   # on a slide the title over the legend
     prints=lambda: Print((State.slider(f"λ = {fmt(BLEND_STEPS[0])}: none of the update", 0),
                           State.slider(f"λ = {fmt(BLEND_STEPS[-1])}: all of it", len(BLEND_STEPS) - 1))))

@@ -9,7 +9,7 @@ from plotly.subplots import make_subplots
 from ...present.figures import ranked
 from ...present.palette import BAR
 from ...present.tables import fmt, position_labels, rows_html
-from ...present.widgets import Print, State, Widget, place, update_buttons
+from ...present.widgets import Print, Slide, State, Widget, place, update_buttons
 from . import model as m
 from .states.attention import KEYS, PREDICT_STATES, baseline_prediction, full_prediction, prediction_state, sentence_text
 
@@ -61,12 +61,14 @@ def _state_label(key, attention):
     return f"{key} ({m.CONTEXT_NAMES[key]}), " + ("attention" if attention else "bypassed")
 
 
+PANELS = ("weights α₁₀ⱼ of the last 'the'", "row fed to the head", "next-word probabilities")
+
+
 def last_position_figure():
     """Buttons over sentence × attention: the last position's weights, the row fed to the head, the bars."""
     fig = make_subplots(rows=2, cols=2, specs=[[{}, {}], [{"colspan": 2}, None]], row_heights=[0.42, 0.58],
                         column_widths=[0.7, 0.3], vertical_spacing=0.2, horizontal_spacing=0.1,
-                        subplot_titles=("weights α₁₀ⱼ of the last 'the'", "row fed to the head",
-                                        "next-word probabilities"))
+                        subplot_titles=PANELS)
 
     def traces(key, att):
         s = prediction_state(key, att)
@@ -137,4 +139,14 @@ LAST_POSITION = Widget(
     last_position_figure, last_position_summary,
     prints=lambda: Print(tuple(State.button(_state_label(k, a), b) for b, (k, a) in enumerate(PREDICT_STATES)),
                          columns=1, height=360),
-    controls="Buttons choose the sentence and the mode.")
+    controls="Buttons choose the sentence and the mode.",
+    # on a slide the three panels side by side, their words upright and every one labelled, titles on two lines
+    slide=Slide({"margin.t": 140, "margin.b": 70, "margin.l": 40, "margin.r": 4,
+                 "updatemenus[0].y": 1, "updatemenus[0].pad.b": 54,
+                 **{f"yaxis{n}.domain": [0, 1] for n in ("", "2", "3")},
+                 **{f"xaxis{n}.tickangle": -90 for n in ("", "2", "3")}, "xaxis.dtick": 1, "xaxis3.dtick": 1,
+                 "xaxis.domain": [0, 0.3], "xaxis2.domain": [0.36, 0.47], "xaxis3.domain": [0.58, 1],
+                 **{f"annotations[{k}].yshift": 10 for k in range(3)},
+                 "annotations[0].x": 0.15, "annotations[1].x": 0.415, "annotations[2].x": 0.79, "annotations[2].y": 1,
+                 "annotations[0].text": PANELS[0].replace(" of", "<br>of"),
+                 "annotations[1].text": PANELS[1].replace(" to", "<br>to")}))

@@ -8,7 +8,7 @@ from plotly.subplots import make_subplots
 
 from ...present.palette import COLORSCALE, EMPTY, HIGHLIGHT, MUTED, OUTLINE, TEAL
 from ...present.tables import fmt, matrix_html, position_labels, rows_table
-from ...present.widgets import Print, State, Widget, button_rows, row_button, cell_text, dot_text, gaps, pairs, spelled, sub
+from ...present.widgets import Print, Slide, State, Widget, button_rows, row_button, cell_text, dot_text, gaps, pairs, spelled, sub
 from . import model as m
 from .states.attention import LIFETIME_ROWS, LIFETIME_STATES, lifetime_codes, projection_rows, reader_positions
 
@@ -106,7 +106,7 @@ def _lifetime_title(pos: int, t: int, T: int) -> str:
 
 PER_ROW = 5  # token buttons to a row
 
-LIFETIME_CELLS = ("", "made,<br>used", "read from<br>cache", "not<br>needed")  # LIFETIME_STATES, short
+LIFETIME_CELLS = ("", "made,<br>used", "from<br>cache", "not<br>needed")  # LIFETIME_STATES, short
 
 
 def lifetime_figure(pos: int = m.BANK, T: int = 10):
@@ -181,8 +181,14 @@ def projection_states() -> Print:
 LIFETIME = Widget(
     "bh-s11-lifetime", f"The working rows of bank (position {m.BANK}), one column per step of the sentence (the "
     "token being processed).", lifetime_figure, lifetime_summary, prints=lifetime_states,
-    controls="The slider steps through the tokens.")
+    controls="The slider steps through the tokens.",
+    # on a slide the cells take the room the title's and the slider's margins leave, each wide enough for its words
+    slide=Slide({"margin.t": 50, "margin.b": 50, "margin.l": 64, "margin.r": 2, "sliders[0].pad.t": 0}))
 
 PROJECTIONS = Widget(
     "bh-s11-projections", "One token's row e and the rows q, k, v that the shared matrices make from it, then e + Δe.",
-    projection_figure, projection_summary, controls="Buttons choose the token.", prints=projection_states)
+    projection_figure, projection_summary, controls="Buttons choose the token.", prints=projection_states,
+    # on a slide the five rows closer together, each under its header, the buttons just above them
+    slide=Slide({"margin.t": 104, "margin.b": 6, "updatemenus[0].pad.b": 40, "updatemenus[1].pad.b": 8,
+                 **{f"yaxis{n or ''}.domain": [round(0.8 - 0.2 * k, 3), round(0.905 - 0.2 * k, 3)]
+                    for k, n in enumerate((0, 2, 3, 4, 5))}}))

@@ -11,7 +11,7 @@ from plotly.subplots import make_subplots
 from ...present.figures import ranked
 from ...present.palette import BAR, EDGE, HIGHLIGHT, MUTED
 from ...present.tables import fmt, matrix_html, position_labels
-from ...present.widgets import Print, State, Widget, answer_html, spelled
+from ...present.widgets import Print, Slide, State, Widget, answer_html, spelled
 from . import model as m
 from .states.attention import head, mask_states, sentence_att, top_words
 
@@ -101,7 +101,7 @@ def chain_figure():
 
     def bar_trace(st):
         return go.Bar(x=list(st["x"]), y=st["y"].tolist(), marker_color=BAR, text=[fmt(v) for v in st["y"]],
-                      textposition="outside", customdata=[fmt(v, 4) for v in st["y"]],
+                      textposition="outside", cliponaxis=False, customdata=[fmt(v, 4) for v in st["y"]],
                       hovertemplate="%{x}: %{customdata}<extra></extra>")
 
     frames, steps = [], []
@@ -150,4 +150,7 @@ def chain_states() -> Print:
 
 CHAIN_WIDGET = Widget(
     "bh-s20-chain", "The chain for the last position, step by step, for sentences A and B.", chain_figure,
-    chain_summary, prints=chain_states, controls="Play buttons run it for each sentence; a slider picks any step.")
+    chain_summary, prints=chain_states, controls="Play buttons run it for each sentence; a slider picks any step.",
+    # on a slide the chain's words and the bars' numbers keep their room: the slider closer under the bars
+    slide=Slide({"margin.t": 92, "margin.b": 84, "sliders[0].pad.t": 52, "yaxis.domain": [0.64, 1],
+                 "yaxis.range": [-1.9, 0.7], "yaxis2.domain": [0, 0.5]}))

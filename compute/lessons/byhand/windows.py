@@ -9,7 +9,7 @@ from plotly.subplots import make_subplots
 
 from ...present.palette import BAR, EDGE, EMPTY, HIGHLIGHT, MARK, SUBTITLE, TEAL
 from ...present.tables import fmt, matrix_html, position_labels, rows_html
-from ...present.widgets import Print, State, Widget, cell_text, grid, pairs, place, update_buttons
+from ...present.widgets import Print, Slide, State, Widget, cell_text, grid, pairs, place, update_buttons
 from . import model as m
 from .states import context
 from .states.context import POOL_FOCUS, POOL_SHARES, pool, pool_weights, window_state
@@ -182,4 +182,7 @@ WINDOW = Widget(
 POOL = Widget(
     "bh-s05-pool", "Pooling rows 1 to 7 of sentence A with weights: the plain average, or more weight on one token {about}`method`.",
     pool_figure, pool_summary, prints=pool_states,
-    controls="Buttons choose a token to favour; a slider moves weight onto it.")
+    controls="Buttons choose a token to favour; a slider moves weight onto it.",
+    # on a slide the buttons sit on the panels' titles and each slider just under the axis title
+    slide=Slide({"margin.t": 76, "margin.b": 20, "updatemenus[0].y": 1, "updatemenus[0].pad.b": 22,
+                 **{f"sliders[{k}].pad.t": 44 for k in range(len(POOL_FOCUS))}}))

@@ -1,13 +1,15 @@
 """Counting (Part 2B, sections 1-2): the cost formulas as a table, a widget over T and d, counted growth."""
 from __future__ import annotations
 
+import textwrap
+
 import plotly.graph_objects as go
 from IPython.display import HTML
 
 from ...costs import MIXERS, costs
 from ...present.palette import ACCENT, BAR, TEAL
 from ...present.tables import fmt, rows_html
-from ...present.widgets import Print, State, Widget
+from ...present.widgets import Print, Slide, State, Widget
 from .states.growth import LENGTHS, SHOWN_D, SHOWN_T, WIDTHS, counted, counted_slope
 
 COLOURS = dict(zip(MIXERS, (ACCENT, TEAL, BAR)))
@@ -100,9 +102,22 @@ def cost_states() -> Print:
                        for T in (SHOWN_T, LENGTHS[-1])), columns=1, height=420)
 
 
+def cost_slide() -> Slide:
+    """On a slide: the bars' names upright on a few lines, the legend under the title, the two sliders side by side."""
+    labels, nT = [label for _, label in FIELDS], len(WIDTHS)
+    return Slide({"margin.t": 64, "margin.b": 10, "margin.l": 50, "margin.r": 4, "legend.y": 0.9, "yaxis.dtick": 2,
+                  "xaxis.tickangle": 0, "xaxis.tickvals": labels,
+                  "xaxis.ticktext": ["<br>".join(textwrap.wrap(label, 10, break_long_words=False)) for label in labels],
+                  **{f"sliders[{i}].pad.t": 110 for i in range(nT + len(LENGTHS))},
+                  **{f"sliders[{i}].len": 0.56 for i in range(nT)},
+                  **{f"sliders[{nT + j}].{key}": value for j in range(len(LENGTHS))
+                     for key, value in (("x", 0.62), ("len", 0.38))}})
+
+
 COSTS = Widget(
     "ctx-cost-counts", "The counts of the three ways to read a context, at a context length T and a width d "
-    "(log scale).", cost_figure, cost_summary, prints=cost_states, controls="A slider chooses T, another d.")
+    "(log scale).", cost_figure, cost_summary, prints=cost_states, controls="A slider chooses T, another d.",
+    slide=cost_slide())
 
 
 GROWTH_FIELDS = (("forward", "forward pass"), ("token_uncached", "new token, no cache"),
@@ -135,7 +150,10 @@ def growth_summary() -> str:
 
 GROWTH = Widget(
     "ctx-cost-growth", "Counted multiply-adds against context length T, on log-log axes: a straight line of slope s "
-    "means the work grows like T to the power s {about}`general`; the legend gives each line's slope.", growth_figure, growth_summary)
+    "means the work grows like T to the power s {about}`general`; the legend gives each line's slope.", growth_figure, growth_summary,
+    # on a slide the legend stands beside the lines, not under them
+    slide=Slide({"legend.orientation": "v", "legend.x": 1.02, "legend.xanchor": "left", "legend.y": 1,
+                 "legend.yanchor": "top", "margin.r": 4}))
 
 
 def mixer_table() -> HTML:

@@ -8,7 +8,7 @@ from plotly.subplots import make_subplots
 from ...present.numbers import shown
 from ...present.palette import ACCENT, BAR, GUIDE, TEAL
 from ...present.tables import fmt, rows_html
-from ...present.widgets import Print, State, Widget, update_buttons
+from ...present.widgets import Print, Slide, State, Widget, update_buttons
 from ...probes import KIND_NAMES
 from ...published.story import LABELS, MODELS, NAMES, ONE_HEAD, load
 from .states import evaluation as ev
@@ -77,7 +77,11 @@ def curve_summary() -> str:
 CURVES = Widget(
     "st-training-curves", "Learning curves of the three models on one token budget: validation loss, and probe "
     "accuracy within one kind.", curve_figure, curve_summary, controls="Buttons choose the kind.", min_width=0,
-    prints=lambda: Print(tuple(State.button(kind, k) for k, kind in enumerate(KIND_NAMES)), height=400))
+    prints=lambda: Print(tuple(State.button(kind, k) for k, kind in enumerate(KIND_NAMES)), height=400),
+    # on a slide the two panels side by side
+    slide=Slide({"xaxis.domain": [0, 0.44], "yaxis.domain": [0, 1], "annotations[0].x": 0.22, "margin.t": 100,
+                 "xaxis2.domain": [0.56, 1], "yaxis2.domain": [0, 1], "annotations[1].x": 0.78,
+                 "annotations[1].y": 1, "yaxis2.ticklabelstandoff": 6}))
 
 
 def budget_table() -> HTML:

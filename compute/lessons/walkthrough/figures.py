@@ -12,7 +12,7 @@ from ...present.numbers import shown
 from ...present.figures import ranked
 from ...present.palette import BAR, COLORSCALE, HIGHLIGHT, PURPLE, TEAL
 from ...present.tables import fmt, position_labels, rows_html
-from ...present.widgets import Print, State, Widget
+from ...present.widgets import Print, Slide, State, Widget
 from .claims import CUE_FALL, FALL, RISE, ROW_FAST, ROW_SLOW
 from .history import loss_spike
 from ...published.walkthrough import ALTERNATIVE, Walkthrough, load
@@ -30,7 +30,7 @@ def attention_heatmap(A: np.ndarray, S: np.ndarray, tokens, title: str) -> go.Fi
                 "" if future[i, j] else fmt(A[i, j], 2)] for j in range(T)] for i in range(T)]
     fig = go.Figure(go.Heatmap(
         z=z, x=labels, y=labels, customdata=custom, colorscale=COLORSCALE, zmin=0, zmax=1,
-        hoverongaps=False, colorbar=dict(title=dict(text="weight")),
+        hoverongaps=False, colorbar=dict(title=dict(text="weight", side="right")),
         hovertemplate="query %{customdata[1]} → key %{customdata[2]}<br>"
                       "score s = %{customdata[0]}<br>weight a = %{customdata[3]}<extra></extra>"))
     fig.update_layout(title=dict(text=title), height=520, margin=dict(l=90, r=20, t=50, b=90),
@@ -176,9 +176,12 @@ def _seed() -> int:
 # The page's figures, one Widget each (compute.present.widgets): built when shown, from the published checkpoints.
 LOSS = Widget(id="fig-loss", caption="Training loss per AdamW step against the floor that the data allows.",
               figure=loss_plot, summary=loss_summary)
+# On a slide an attention map keeps a label on every row: the margins give the rows their room.
+ATTENTION_SLIDE = Slide({"margin.t": 36, "margin.b": 80, "yaxis.dtick": 1})
 ATTENTION = Widget(id="fig-attention", caption="Attention weights A of the published model: one row per query "
                    "position, one column per key position, the masked future blank.",
-                   figure=lambda: attention_plot(load()), summary=lambda: attention_summary(load()))
+                   figure=lambda: attention_plot(load()), summary=lambda: attention_summary(load()),
+                   slide=ATTENTION_SLIDE)
 def next_word_states() -> Print:
     """The positions the text cites: the two the data decides by attention, "but the" (just before the second
     cue), and the opening coin flip."""
@@ -203,7 +206,7 @@ ALTERNATIVE_ATTENTION = Widget(
     id="fig-attention-alt",
     caption=lambda: f"Attention weights A of seed {_seed()}, a converged solution whose row {ROW_FAST} looks elsewhere.",
     figure=lambda: attention_plot(load(ALTERNATIVE), f"Attention weights of seed {_seed()}"),
-    summary=lambda: attention_summary(load(ALTERNATIVE)))
+    summary=lambda: attention_summary(load(ALTERNATIVE)), slide=ATTENTION_SLIDE)
 
 
 def block_diagram() -> HTML:
