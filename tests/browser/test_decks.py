@@ -131,17 +131,21 @@ def show_every_slide(v, deck):
 @pytest.mark.parametrize("deck", DECKS)
 def test_every_slide_fits_the_screen_with_its_figure_drawn_and_its_words_at_24_px(visit, deck, width, height):
     """Every deck at a projector's two sizes, every slide shown in turn: its figure drawn live, nothing taller or
-    wider than the screen, no word of the slide under 24 px, no word of a figure over another."""
+    wider than the screen, no word of the slide under 24 px, no word of a figure over another, every figure at
+    least 70 % of the slide's width."""
     from sitebuild.browser import CROWDED_WORDS_JS
     v = visit(None, width=width, height=height)
-    too_big, small, crowded = [], [], []
+    too_big, small, crowded, narrow = [], [], [], []
     for k, gd in show_every_slide(v, deck):
         m = v.page.evaluate(SLIDE_JS, 24)
         if m["bottom"] > m["height"] + 1 or m["right"] > m["width"] + 1:
             too_big.append((k, gd, round(m["bottom"]), round(m["right"])))
         small += [(k, *word) for word in m["small"]]
         crowded += v.page.evaluate(CROWDED_WORDS_JS)
-    assert too_big == [] and small == [] and crowded == []
+        shown = v.page.evaluate(f"() => document.getElementById('{gd}').getBoundingClientRect().width") if gd else width
+        if shown < 0.7 * width:
+            narrow.append((k, gd, round(shown)))
+    assert too_big == [] and small == [] and crowded == [] and narrow == []
     assert v.external_requests == [] and v.console_errors == []
 
 
