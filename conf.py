@@ -40,9 +40,9 @@ extensions = [
 ]
 
 # Only index.md and posts/ are pages. ".*" covers .venv, .ci, .git and the
-# .site.new-* staging folder of sitebuild.publish.
+# .site.new-* staging folder of sitebuild.publish; docs/ holds the repository's guides.
 exclude_patterns = [
-    ".*", "_build", "site", "tests", "compute", "sitebuild", "tools", "benchmarks",
+    ".*", "_build", "site", "tests", "compute", "sitebuild", "tools", "benchmarks", "docs",
     "_static", "_templates", "README.md", "**/README.md", "**/__pycache__",
 ]
 

@@ -1,7 +1,7 @@
 """What drawing the figures at build costs (sitebuild.figurerender); medians over several runs.
 
     .venv/bin/python benchmarks/figures.py            # 3 runs of each, print a Markdown table
-    .venv/bin/python benchmarks/figures.py --readme   # ... and write it into README.md
+    .venv/bin/python benchmarks/figures.py --docs     # ... and write it into docs/performance.md
 
 Run after `./build`. Each run takes a copy of the build's pages (_build/html) and draws every figure into it:
 * from nothing: an empty cache of drawn figures, as in a cold build (Chromium started, every figure drawn:
@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.readme import write_table  # noqa: E402
+from benchmarks.performance import write_table  # noqa: E402
 from sitebuild.figurerender import FILES, IMAGES, render_figures  # noqa: E402
 
 BUDGET_S = 60.0  # issue 37: drawing every figure adds at most a minute to a cold build
@@ -37,7 +37,7 @@ def timed(html: Path, cache: Path) -> tuple[float, object]:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--runs", type=int, default=3)
-    p.add_argument("--readme", action="store_true", help="write the table into README.md")
+    p.add_argument("--docs", action="store_true", help="write the table into docs/performance.md")
     args = p.parse_args()
     built = ROOT / "_build" / "html"
     if not built.is_dir():
@@ -64,7 +64,7 @@ def main() -> None:
         "", f"They make {len(files)} files, {size / 1e6:.1f} MB: each figure's four pictures and printed states "
             f"(`{IMAGES}/`), and its SVG, PNG and CSV (`{FILES}/`)."])
     print(table)
-    if args.readme:
+    if args.docs:
         write_table("figures", table)
 
 

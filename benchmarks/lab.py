@@ -1,7 +1,7 @@
 """Benchmark the lab: the downloaded notebook (TRAIN = True) executed top to bottom; medians over several runs.
 
     .venv/bin/python benchmarks/lab.py                    # 3 runs, print a Markdown table
-    .venv/bin/python benchmarks/lab.py --record --readme  # ... store the record the lab prints, and the README table
+    .venv/bin/python benchmarks/lab.py --record --docs    # ... store the lab's record; its table into docs/performance.md
     .venv/bin/python benchmarks/lab.py --budgets 4000000,6000000,8000000,12000000 --record
         # the one-head model trained on each budget (TOKENS), as the lab trains it: how many tokens until
         # names beyond 8 back leave chance; stored under "budgets" in the same record (the lab's last
@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.readme import write_table  # noqa: E402
+from benchmarks.performance import write_table  # noqa: E402
 
 import nbclient  # noqa: E402
 import nbformat  # noqa: E402
@@ -119,7 +119,7 @@ def main() -> None:
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--tokens", type=int, default=None, help="override the notebook's TOKENS (a quick check)")
     p.add_argument("--record", action="store_true", help=f"write compute/checkpoints/{RECORD}")
-    p.add_argument("--readme", action="store_true", help="write the table into README.md")
+    p.add_argument("--docs", action="store_true", help="write the table into docs/performance.md")
     p.add_argument("--budgets", default="", help="comma-separated token budgets: train the one-head model on each")
     args = p.parse_args()
     if args.budgets:
@@ -144,7 +144,7 @@ def main() -> None:
     print(table)
     if args.record:
         (checkpoint_dir() / RECORD).write_text(json.dumps(rec, indent=1) + "\n")
-    if args.readme:
+    if args.docs:
         write_table("lab", table)
 
 

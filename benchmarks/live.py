@@ -2,7 +2,7 @@
 tasks, click to first word, bytes; medians.
 
     .venv/bin/python benchmarks/live.py            # print a Markdown table (the site must be built)
-    .venv/bin/python benchmarks/live.py --readme   # ... and write it into README.md
+    .venv/bin/python benchmarks/live.py --docs     # ... and write it into docs/performance.md
 
 Measured on the built Part III page, served locally:
 * model: the JavaScript model (_static/generate/model.js) reads a 56-word prompt, then writes 200 words one at a
@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.readme import write_table  # noqa: E402
+from benchmarks.performance import write_table  # noqa: E402
 
 from compute.training.machine import cpu_model  # noqa: E402
 from sitebuild import browser as sb_browser  # noqa: E402
@@ -260,11 +260,11 @@ def markdown(m: dict) -> str:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--runs", type=int, default=7)
-    p.add_argument("--readme", action="store_true")
+    p.add_argument("--docs", action="store_true", help="write the table into docs/performance.md")
     args = p.parse_args()
     table = markdown(measure(args.runs))
     print(table)
-    if args.readme:
+    if args.docs:
         write_table("live", table)
 
 

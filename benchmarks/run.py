@@ -1,7 +1,7 @@
 """Benchmark the build and the pages; medians over several runs.
 
     .venv/bin/python benchmarks/run.py            # everything, print a Markdown table
-    .venv/bin/python benchmarks/run.py --readme   # ... and write it into README.md
+    .venv/bin/python benchmarks/run.py --docs     # ... and write it into docs/performance.md
     .venv/bin/python benchmarks/run.py --skip-cold --page-runs 3
     .venv/bin/python benchmarks/run.py --site ../other-checkout/site   # another build's pages, to compare
 
@@ -40,7 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.readme import write_table  # noqa: E402
+from benchmarks.performance import write_table  # noqa: E402
 
 from sitebuild import browser as sb_browser  # noqa: E402
 from benchmarks.server import served  # noqa: E402
@@ -324,21 +324,21 @@ def main() -> None:
     p.add_argument("--page-runs", type=int, default=5)
     p.add_argument("--link-runs", type=int, default=3, help="loads of each page#figure link")
     p.add_argument("--skip-cold", action="store_true", help="keep the existing cache (no cold builds)")
-    p.add_argument("--readme", action="store_true", help="write the table into README.md")
+    p.add_argument("--docs", action="store_true", help="write the table into docs/performance.md")
     p.add_argument("--pages-only", action="store_true", help="no builds: time the pages of the site as built")
     p.add_argument("--site", type=Path, default=ROOT / "site",
                    help="the built site whose pages are timed (another commit's, to compare; implies --pages-only)")
     args = p.parse_args()
     builds = not args.pages_only and args.site.resolve() == (ROOT / "site").resolve()
-    if args.readme and not builds:
-        p.error("--readme needs the builds too: the README's table is this checkout's")
+    if args.docs and not builds:
+        p.error("--docs needs the builds too: the table in docs/performance.md is this checkout's")
     cold = cold_builds(args.cold_runs) if builds and not args.skip_cold else []
     warm = rebuilds(args.rebuild_runs) if builds else []
     pages = page_table(args.page_runs, args.link_runs, args.site)
     table = markdown(cold, warm, pages, (args.cold_runs, args.rebuild_runs, args.page_runs, args.link_runs),
                      blank_page_ms(args.page_runs))
     print(table)
-    if args.readme:
+    if args.docs:
         write_table("benchmark", table)
 
 

@@ -2,7 +2,7 @@
 runs agree with the float32 seed record; medians.
 
     .venv/bin/python benchmarks/train.py            # print a Markdown table (the site must be built)
-    .venv/bin/python benchmarks/train.py --readme   # ... and write it into README.md
+    .venv/bin/python benchmarks/train.py --docs     # ... and write it into docs/performance.md
 
 Measured on the built walkthrough page, served locally:
 * worker: the recipe's 2,000 steps of the published seed in the page's worker (_static/train/worker.js), as the
@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.readme import write_table  # noqa: E402
+from benchmarks.performance import write_table  # noqa: E402
 
 from compute.training.machine import cpu_model  # noqa: E402
 from sitebuild import browser as sb_browser  # noqa: E402
@@ -140,11 +140,11 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--runs", type=int, default=7)
     p.add_argument("--no-agreement", action="store_true", help="skip training every seed of the record (2 min)")
-    p.add_argument("--readme", action="store_true")
+    p.add_argument("--docs", action="store_true", help="write the table into docs/performance.md")
     args = p.parse_args()
     table = markdown(measure(args.runs, not args.no_agreement))
     print(table)
-    if args.readme:
+    if args.docs:
         write_table("train", table)
 
 

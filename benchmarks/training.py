@@ -1,7 +1,7 @@
 """Benchmark training the three story models on the full token budget; medians over several runs.
 
     .venv/bin/python benchmarks/training.py            # 3 runs of each model, print a Markdown table
-    .venv/bin/python benchmarks/training.py --readme   # ... and write it into README.md
+    .venv/bin/python benchmarks/training.py --docs     # ... and write it into docs/performance.md
 
 Each run is `python -m compute train story --model M` into a temporary folder (the
 published checkpoints are not touched). Reported per model: the training loop's
@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.readme import write_table  # noqa: E402
+from benchmarks.performance import write_table  # noqa: E402
 from compute.models.story import KINDS as MODELS  # noqa: E402
 from compute.training.machine import cpu_model  # noqa: E402
 
@@ -67,7 +67,7 @@ def markdown(runs: dict[str, list[dict]]) -> str:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--runs", type=int, default=3)
-    p.add_argument("--readme", action="store_true", help="write the table into README.md")
+    p.add_argument("--docs", action="store_true", help="write the table into docs/performance.md")
     args = p.parse_args()
     runs: dict[str, list[dict]] = {m: [] for m in MODELS}
     with tempfile.TemporaryDirectory() as tmp:
@@ -77,7 +77,7 @@ def main() -> None:
                 print(f"run {i + 1} {m}: {runs[m][-1]['wall']:.0f} s", file=sys.stderr)
     table = markdown(runs)
     print(table)
-    if args.readme:
+    if args.docs:
         write_table("training", table)
 
 

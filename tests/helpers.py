@@ -1,5 +1,5 @@
 """Helpers for build tests: a miniature copy of the project in a temporary folder, a folder's digest, and the
-files of README's lesson template."""
+files of the authors' guide's lesson template (docs/authors.md)."""
 
 from __future__ import annotations
 
@@ -55,9 +55,10 @@ def tree_digest(folder: Path) -> dict[str, str]:
     }
 
 
-def template_files(readme: str) -> dict[str, str]:
-    """The files of README.md's "Adding a lesson" section: each `path`, then its fenced block."""
-    section = readme.split("## Adding a lesson", 1)[1].split("\n## ", 1)[0]
+def template_files(guide: str) -> dict[str, str]:
+    """The files of the "Adding a lesson" section of the authors' guide (docs/authors.md, its text given): each
+    `path`, then its fenced block."""
+    section = guide.split("## Adding a lesson", 1)[1].split("\n## ", 1)[0]
     files = {}
     for m in re.finditer(r"^`([\w/.-]+)`, [^\n]*:\n\n(`{3,4})\w*\n(.*?)^\2$", section, re.S | re.M):
         files[m.group(1)] = m.group(3)

@@ -124,6 +124,11 @@ class Vocabulary:
         """Ids of the tokens; unknown words become UNK."""
         return [self.index(w) for w in tokens]
 
+    def prompt(self, text: str) -> list[int]:
+        """The ids a story model reads for a prompt: <eos> (where every story starts), then the text's words
+        (`words`), each word the vocabulary lacks as <unk>."""
+        return [self.index(EOS), *self.encode(words(text))]
+
     def decode(self, ids: Iterable[int]) -> list[str]:
         """Tokens of the ids."""
         return [self.itos[i] for i in ids]

@@ -1,10 +1,11 @@
 """A new lesson is a folder and a page, and a clean build gives the tested site byte for byte.
 
-The README's template is written into a clean copy of the repository (its tracked files and the new ones git
-does not ignore: no build cache, no site) and built there from cold. The new lesson appears on the landing page,
-in the navigation, on the 404 page, with its handout and notebook, and its claim is checked by `compute check`;
-no other file is edited. Every other file of that build is the tested site's, byte for byte (handouts, notebooks,
-_static/), and every page is too in what print shows, which leaves out the navigation the new lesson joins.
+The template of the authors' guide (docs/authors.md) is written into a clean copy of the repository (its tracked
+files and the new ones git does not ignore: no build cache, no site) and built there from cold. The new lesson
+appears on the landing page, in the navigation, on the 404 page, with its handout and notebook, and its claim is
+checked by `compute check`; no other file is edited. Every other file of that build is the tested site's, byte for
+byte (handouts, notebooks, _static/), and every page is too in what print shows, which leaves out the navigation
+the new lesson joins.
 On a fresh clone (CI) the tested site is itself a cold build, so this compares two cold builds; on an author's
 machine it is a warm one, so this also checks that a warm build leaves nothing stale.
 
@@ -51,7 +52,7 @@ def with_hello(built_site, tmp_path_factory):
     """A clean copy of the repository plus the template's four files, built from cold, dated like the
     repository (the copy has no git history)."""
     root = _clean_copy(tmp_path_factory.mktemp("newlesson") / "repo")
-    files = template_files((ROOT / "README.md").read_text())
+    files = template_files((ROOT / "docs" / "authors.md").read_text())
     for path, text in files.items():
         assert not (root / path).exists(), f"{path} would replace a file"
         (root / path).parent.mkdir(parents=True, exist_ok=True)
@@ -98,6 +99,20 @@ def test_compute_check_runs_the_new_lessons_claim(with_hello):
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert re.search(r"squares_rise\s+yes", proc.stdout), proc.stdout
+
+
+# The tests that read every lesson record (its values, its place on the landing page and in the layout): run in
+# the copy, they take the template's lesson with the others. The whole unit and lessons tiers pass there too
+# (`pytest -m "unit or lessons" tests/unit tests/lessons` in such a copy: minutes, so not run here).
+RECORD_TESTS = ["tests/unit/test_lesson_records.py", "tests/unit/test_layout.py", "tests/lessons/test_values_cited.py"]
+
+
+def test_the_tests_of_every_lesson_record_pass_with_the_template_in_place(with_hello):
+    root, _ = with_hello
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-v", "-p", "no:randomly", "-p", "no:cacheprovider",
+                           *RECORD_TESTS], cwd=root, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert re.search(r"test_every_value_a_page_cites_comes_from_its_record\[hello\] PASSED", proc.stdout)
 
 
 # What a new lesson changes besides its own files: the pages that list the lessons, the search index and the

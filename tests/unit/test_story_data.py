@@ -239,6 +239,12 @@ def test_vocabulary_round_trip_and_unknown_words():
         Vocabulary(("the", UNK))
 
 
+def test_a_prompt_is_read_from_the_start_of_a_story_with_unknown_words_as_unk():
+    v = build_vocabulary([["the", "cat", "sat", "."]])
+    assert v.prompt("The zebra sat.") == [v.index(EOS), v.index("the"), v.index(UNK), v.index("sat"), v.index(".")]
+    assert v.prompt("") == [v.index(EOS)]
+
+
 def test_corpus_vocabulary_is_a_few_hundred_words(full):
     v = build_vocabulary(s.tokens for s in full)
     print(f"vocabulary: {len(v)} entries; {sum(len(s.tokens) for s in full)} tokens")

@@ -12,7 +12,7 @@ import numpy as np
 import torch
 from IPython.display import HTML
 
-from ...data.tokenizer import EOS, words
+from ...data.tokenizer import words
 from ...export.story import FILES, export_files, model_from_files
 from ...generate import Sampling, generate
 from ...present.numbers import shown
@@ -39,7 +39,7 @@ def print_sample() -> str:
     model the box runs (the exported float16 weights, in float64) with the page's sampler, so the box with these
     settings writes these words."""
     data = story_corpus()
-    ids = [data.vocab.index(EOS)] + data.vocab.encode(words(PROMPT))
+    ids = data.vocab.prompt(PROMPT)
     torch.set_num_threads(2)
     new = generate(model_from_files(export_files()), torch.tensor([ids]), PRINT_SAMPLING, PRINT_SEED)[0]
     return as_text(list(words(PROMPT)) + list(whole_sentences(data.vocab.decode(new), PRINT_SAMPLING.max_tokens)))
