@@ -185,7 +185,8 @@ def summary(result: dict, seconds: float, stages: str = "", quiet: bool = False)
     ])
 
 
-def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
+def parser() -> OneLineParser:
+    """The build's options, each with its default."""
     parser = OneLineParser(prog="python -m sitebuild", description=__doc__.splitlines()[0])
     parser.add_argument("--base", type=base_path, default="/",
                         help="the URL path the site is served under, e.g. /project/ (default: %(default)s); "
@@ -195,11 +196,16 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
                              "notebooks; its path is the base (default: http://localhost:8000 + --base)")
     parser.add_argument("--quiet", action="store_true",
                         help="print only the result (one line) and any error, not each stage (default: off)")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
+    options = parser()
+    args = options.parse_args(argv)
     if args.url:
         path = "/" + args.url.split("://", 1)[1].partition("/")[2]
         if args.base not in ("/", path):
-            parser.error(f"--base {args.base} and --url {args.url} name two paths; give --url alone")
+            options.error(f"--base {args.base} and --url {args.url} name two paths; give --url alone")
         args.base = path
     sys.dont_write_bytecode = True  # keep compute/ (a build dependency) free of __pycache__
     if str(root) not in sys.path:

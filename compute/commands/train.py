@@ -30,12 +30,13 @@ def add(sub) -> None:
     s.add_argument("--model", required=True, choices=KINDS, help="which of the three models")
     s.add_argument("--seed", type=seed_value, default=0, help="initialisation and batch order (default %(default)s)")
     s.add_argument("--data", type=Path, default=None,
-                   help="train on a TinyStories-format text file instead of the generated stories")
+                   help="train on a TinyStories-format text file instead of the generated stories (default: the "
+                        "generated stories)")
     budget = s.add_mutually_exclusive_group()
     budget.add_argument("--tokens", type=positive, default=None,
                         help="token budget (default: the recipe's; with --data at most 10 passes over the file)")
     budget.add_argument("--passes", type=positive_number, default=None, metavar="P",
-                        help="token budget as P passes over the training text (0.5, 3, ...)")
+                        help="token budget as P passes over the training text (0.5, 3, ...); default: as --tokens")
     s.add_argument("--keep", choices=["best", "last"], default=None,
                    help="keep the weights with the lowest validation loss or the last ones "
                         "(default: best with --data, last on the generated stories)")

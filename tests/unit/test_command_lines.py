@@ -25,3 +25,44 @@ def test_a_refused_command_line_of_the_build_is_one_error_line(capsys):
     err = capsys.readouterr().err
     assert stop.value.code == 2 and err == ("error: argument --base: 'foo' is not a URL path like /project/ "
                                             "(it must start and end with '/')\n")
+
+
+def undocumented_defaults(parser, name: str) -> list[str]:
+    """The options of `parser` and its subcommands whose help does not give their default: every option but
+    --help, a flag (off unless given), a required option and one of a group of which one is required."""
+    import argparse
+    required = {id(a) for group in parser._mutually_exclusive_groups if group.required for a in group._group_actions}
+    missing = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub, subparser in action.choices.items():
+                missing += undocumented_defaults(subparser, f"{name} {sub}")
+        elif (action.option_strings and not isinstance(action, argparse._HelpAction) and action.nargs != 0
+              and not action.required and id(action) not in required and "default" not in (action.help or "")):
+            missing.append(f"{name} {action.option_strings[0]}")
+    return missing
+
+
+def test_every_option_of_compute_and_the_build_gives_its_default_in_its_help():
+    import argparse
+    from compute.cli import parser as compute_parser
+    from sitebuild.__main__ import parser as build_parser
+    assert undocumented_defaults(compute_parser(), "python -m compute") == []
+    assert undocumented_defaults(build_parser(), "./build") == []
+    quiet = argparse.ArgumentParser()
+    quiet.add_argument("--width", type=int, default=3, help="how wide")      # a default the help leaves out
+    assert undocumented_defaults(quiet, "x") == ["x --width"]
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--frob"], "error: unrecognized arguments: --frob"),
+    (["-n", "many"], "error: argument -n/--numprocesses: invalid parse_numprocesses value: 'many'"),
+])
+def test_a_refused_command_line_of_the_tests_is_one_error_line(argv, said):
+    """./test runs pytest through tools/run_tests.py, which says pytest's refusal in one line."""
+    import subprocess
+    import sys
+    from conftest import ROOT
+    proc = subprocess.run([sys.executable, "tools/run_tests.py", *argv], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert (proc.returncode, proc.stderr, proc.stdout) == (4, said + "\n", "")
