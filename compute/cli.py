@@ -37,3 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     except (CheckpointError, ClaimError, DataError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:          # Ctrl-C: one line (a stage's bar is cleared as it unwinds), nothing after
+        print(f"error: interrupted; python -m compute {args.command} stopped", file=sys.stderr)
+        return INTERRUPTED
+
+
+INTERRUPTED = 130

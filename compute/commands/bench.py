@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .. import progress
 from ..published.timings import RECOMPUTE, TIMINGS
 from ..store import checkpoint_dir
 from .args import positive
@@ -15,14 +16,19 @@ def add(sub) -> None:
     b.add_argument("--quick", action="store_true", help="two short lengths, one repeat (for tests)")
     b.add_argument("--repeats", type=positive, default=7, help="timed runs per measurement (default %(default)s)")
     b.add_argument("--out", type=Path, default=None, help="file (default: the published one, in the checkpoint folder)")
+    b.add_argument("--quiet", action="store_true",
+                   help="print only the result and any error, not each stage (default: off)")
 
 
 def run(args) -> int:
-    from ..measure.context import measure, measure_recompute, write
-    if args.what == "recompute":
-        data = measure_recompute((16, 32), 1) if args.quick else measure_recompute(repeats=args.repeats)
-    else:
-        data = measure((16, 32), 1, story=False) if args.quick else measure(repeats=args.repeats)
-    path = write(args.out or checkpoint_dir() / (RECOMPUTE if args.what == "recompute" else TIMINGS), data)
-    print(f"wrote {path} ({len(data['results'])} timings)")
+    from ..measure.context import LENGTHS, measure, measure_recompute, write
+    lengths, repeats = ((16, 32), 1) if args.quick else (LENGTHS, args.repeats)
+    with progress.command(args.quiet):
+        with progress.stage("time", f"{args.what} at T = {', '.join(map(str, lengths))}, {repeats} runs each"):
+            if args.what == "recompute":
+                data = measure_recompute(lengths, repeats)
+            else:
+                data = measure(lengths, repeats, story=not args.quick)
+        path = write(args.out or checkpoint_dir() / (RECOMPUTE if args.what == "recompute" else TIMINGS), data)
+        print(f"wrote {path} ({len(data['results'])} timings)")
     return 0

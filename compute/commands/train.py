@@ -3,10 +3,10 @@ published only if it passes the walkthrough lesson's claims)."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
-from ..claims import claims_table
+from .. import progress
+from ..claims import ClaimError, claims_table
 from ..models.story import KINDS
 from ..models.walkthrough import CONFIG
 from ..published.walkthrough import ALTERNATIVE, NAME, SEED_RECORD, from_weights
@@ -45,34 +45,41 @@ def add(sub) -> None:
     s.add_argument("--out", type=Path, default=None,
                    help="folder for the checkpoint (default: the published one; required with --data)")
     for cmd in (t, s):
-        cmd.add_argument("--quiet", action="store_true", help="no progress bar")
+        cmd.add_argument("--quiet", action="store_true",
+                         help="print only the result and any error, not each stage (default: off)")
 
 
 def run(args) -> int:
-    if args.what == "story":
-        from ..training.story_cli import train_story
-        return train_story(args)
-    recipe = Recipe(steps=args.steps)
-    return train_search(args, recipe) if args.search_seeds else train_one(args, recipe)
+    with progress.command(args.quiet):
+        if args.what == "story":
+            from ..training.story_cli import train_story
+            return train_story(args)
+        recipe = Recipe(steps=args.steps)
+        return train_search(args, recipe) if args.search_seeds else train_one(args, recipe)
 
 
-def write_trained(seed: int, recipe: Recipe, out: Path, name: str, progress: bool) -> Path:
-    result = train(seed, recipe, progress=progress)
+def trained(seed: int, recipe: Recipe, what: str = ""):
+    with progress.stage("train", f"seed {seed}{what}, {recipe.steps:,} steps"):
+        return train(seed, recipe)
+
+
+def write_trained(seed: int, recipe: Recipe, out: Path, name: str, what: str) -> Path:
+    result = trained(seed, recipe, what)
     return save_checkpoint(out / f"{name}.safetensors", result.weights, result.manifest(CONFIG))
 
 
 def train_one(args, recipe: Recipe) -> int:
     from ..lessons.walkthrough import claims
     out = args.out or checkpoint_dir()
-    result = train(args.seed, recipe, progress=not args.quiet)
-    results = claims.check_all(from_weights(result.weights))
+    result = trained(args.seed, recipe)
+    with progress.stage("claims", "the walkthrough's claims on the trained weights"):
+        results = claims.check_all(from_weights(result.weights))
     print(f"seed {args.seed}: final loss {result.final_loss:.6f} after {recipe.steps} steps")
     print(claims_table(results))
     broken = [c.name for c, o in results if not o.holds]
     if broken and not args.force:
-        print(f"error: seed {args.seed} breaks the claims {', '.join(broken)}; nothing written "
-              f"(try --search-seeds, or --force to write it anyway)", file=sys.stderr)
-        return 1
+        raise ClaimError(f"seed {args.seed} breaks the claims {', '.join(broken)}; nothing written "
+                         f"(try --search-seeds, or --force to write it anyway)")
     path = save_checkpoint(out / f"{NAME}.safetensors", result.weights, result.manifest(CONFIG))
     print(f"wrote {path} and {path.with_suffix('.json').name}")
     return 0
@@ -82,8 +89,9 @@ def train_search(args, recipe: Recipe) -> int:
     from ..lessons.walkthrough import claims
     from ..training import seedsearch
     out = args.out or checkpoint_dir()
-    entries = seedsearch.search(args.search_seeds, claims.check_all, recipe, workers=args.workers,
-                                progress=not args.quiet)
+    with progress.stage("search", f"seeds {args.search_seeds.start}-{args.search_seeds.stop - 1} on "
+                                  f"{args.workers} processes, {recipe.steps:,} steps each"):
+        entries = seedsearch.search(args.search_seeds, claims.check_all, recipe, workers=args.workers)
     rec = seedsearch.record(entries, recipe, claims.DOMINANT)
     print(f"{rec['n_converged']} of {rec['n_seeds']} seeds converged; patterns among them:")
     for label, n in rec["patterns_among_converged"].items():
@@ -92,12 +100,10 @@ def train_search(args, recipe: Recipe) -> int:
     (out / SEED_RECORD).write_text(json.dumps(rec, indent=1) + "\n")
     print(f"wrote {out / SEED_RECORD}")
     if rec["published_seed"] is None:
-        print("error: no seed in the range satisfies every claim; nothing published", file=sys.stderr)
-        return 1
-    progress = not args.quiet
-    path = write_trained(rec["published_seed"], recipe, out, NAME, progress)
+        raise ClaimError("no seed in the range satisfies every claim; nothing published")
+    path = write_trained(rec["published_seed"], recipe, out, NAME, " (to publish)")
     print(f"published seed {rec['published_seed']}: {path}")
     if rec["alternative_seed"] is not None:
-        alt = write_trained(rec["alternative_seed"], recipe, out, ALTERNATIVE, progress)
+        alt = write_trained(rec["alternative_seed"], recipe, out, ALTERNATIVE, " (the alternative)")
         print(f"alternative seed {rec['alternative_seed']}: {alt}")
     return 0

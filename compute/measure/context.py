@@ -31,6 +31,7 @@ from pathlib import Path
 
 import torch
 
+from .. import progress
 from ..nn.mixers import AttentionMixer, AverageMixer, ConcatMixer
 from ..published.story import load
 from ..published.timings import CONCAT_MAX, LENGTHS, SCHEMA, STORY, VARIANTS
@@ -174,26 +175,29 @@ def where(**extra) -> dict:
 
 
 @torch.no_grad()
-def measure_recompute(lengths=LENGTHS, repeats: int = 7, progress=print) -> dict:
-    """`python -m compute bench recompute`: attention's new token three ways, at every length."""
+def measure_recompute(lengths=LENGTHS, repeats: int = 7) -> dict:
+    """`python -m compute bench recompute`: attention's new token three ways, at every length (each an item of
+    the command's stage, compute.progress)."""
     torch.set_num_threads(1)
     rows = []
+    progress.expect(len(lengths))
     for T in lengths:
         rows += recompute_rows(T, repeats)
-        progress(f"T = {T}: {len(rows)} timings")
+        progress.advance(f"T = {T}: {len(rows)} timings")
     return {"schema": SCHEMA, "units": "seconds", "d": D, "repeats": repeats, "threads": 1,
             "measured_on": where(), "results": rows}
 
 
 @torch.no_grad()
-def measure(lengths=LENGTHS, repeats: int = 7, story: bool = True, progress=print) -> dict:
+def measure(lengths=LENGTHS, repeats: int = 7, story: bool = True) -> dict:
     torch.set_num_threads(1)
     rows = []
+    progress.expect(len(lengths))
     for T in lengths:
         rows += mixer_rows(T, repeats)
         if story:
             rows += story_rows(T, repeats)
-        progress(f"T = {T}: {len(rows)} timings")
+        progress.advance(f"T = {T}: {len(rows)} timings")
     return {"schema": SCHEMA, "units": "seconds", "d": D, "repeats": repeats, "threads": 1,
             "measured_on": where(), "results": rows}
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from typing import Callable
 
+from .. import progress
 from ..data.walkthrough import CUE_ANSWERS, answer_rows
 from ..published.walkthrough import Walkthrough, from_weights
 from .walkthrough import Recipe, train
@@ -49,15 +50,24 @@ def _summarize(args):
     return summarize_seed(*args)
 
 
-def search(seeds: range, judge: Judge, recipe: Recipe = Recipe(), workers: int = 2,
-           progress: bool = True) -> list[dict]:
+def _leave_interrupts_to_the_command() -> None:
+    """A worker ignores Ctrl-C, which reaches the whole process group: the command says it once and ends the
+    pool, rather than each worker printing its own traceback."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def search(seeds: range, judge: Judge, recipe: Recipe = Recipe(), workers: int = 2) -> list[dict]:
     """Summaries of every seed in the range (each trained on one thread); `judge` is a module-level function
-    (the worker processes import it by name)."""
-    from tqdm import tqdm
+    (the worker processes import it by name). Each seed is an item of the command's stage (compute.progress)."""
     jobs = [(s, recipe, judge) for s in seeds]
-    with mp.get_context("spawn").Pool(workers) as pool:
-        it = pool.imap(_summarize, jobs)
-        return list(tqdm(it, total=len(jobs), desc="seeds", disable=not progress))
+    progress.expect(len(jobs))
+    entries = []
+    with mp.get_context("spawn").Pool(workers, initializer=_leave_interrupts_to_the_command) as pool:
+        for entry in pool.imap(_summarize, jobs):
+            entries.append(entry)
+            progress.advance(f"seed {entry['seed']}")
+    return entries
 
 
 def chosen_seeds(entries: list[dict], dominant: float) -> tuple[int | None, int | None]:

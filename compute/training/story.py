@@ -10,6 +10,7 @@ import torch
 from torch.nn import functional as F
 from tqdm import tqdm
 
+from .. import progress as stages   # the command's stage: a step is an item
 from ..models.story import StoryModelConfig, build, init_weights, parameter_count
 from .machine import machine_record
 
@@ -107,8 +108,7 @@ def optimizer(model: torch.nn.Module, recipe: StoryRecipe) -> torch.optim.AdamW:
 
 
 def train_story_model(config: StoryModelConfig, stream: torch.Tensor, seed: int, recipe: StoryRecipe = StoryRecipe(),
-                      evaluate: Callable[[torch.nn.Module], dict] | None = None,
-                      progress: bool = False) -> StoryRun:
+                      evaluate: Callable[[torch.nn.Module], dict] | None = None) -> StoryRun:
     """Train one model from `seed` on the token stream (1-D ids, stories separated by <eos>).
 
     The run keeps the last weights, or (recipe.keep == "best") those of the learning-curve point with the lowest
@@ -122,7 +122,7 @@ def train_story_model(config: StoryModelConfig, stream: torch.Tensor, seed: int,
     run = StoryRun(seed, recipe, config, {}, trained_on=machine_record(recipe.threads))
     desc = f"{config.kind} ({parameter_count(model):,} parameters)"
     best = BestWeights(evaluate) if recipe.keep == "best" else None
-    run.curve, run.seconds = fit(model, stream, generator, recipe, best or evaluate, progress, desc)
+    run.curve, run.seconds = fit(model, stream, generator, recipe, best or evaluate, desc=desc)
     run.weights = best.weights if best else {n: p.detach().clone() for n, p in model.named_parameters()}
     run.kept = kept_point(run.curve, best.index if best else -1, recipe)
     return run
@@ -136,12 +136,15 @@ def fit(model: torch.nn.Module, stream: torch.Tensor, generator: torch.Generator
     Returns the learning curve (a point every `eval_every` tokens and at the end, when `evaluate` is given)
     and the seconds spent in training steps. Any module works, the lab's models built from plain tensors too.
     `record`, when given, gets every step's training loss appended (the lab checks a learner's loop against it).
+    Each step is an item of the command's stage (compute.progress); `progress` draws tqdm's bar as well, for a
+    learner's notebook.
     """
     opt = optimizer(model, recipe)
     per_step = recipe.batch * recipe.context
     next_eval, clock, curve = 0, 0.0, []
     bar = tqdm(range(recipe.steps), desc=desc, disable=not progress, unit="step", mininterval=0.5)
     losses = []
+    stages.expect(recipe.steps)
     for step in bar:
         seen = step * per_step
         if evaluate and seen >= next_eval:
@@ -161,6 +164,7 @@ def fit(model: torch.nn.Module, stream: torch.Tensor, generator: torch.Generator
         losses.append(loss.item())
         if record is not None:
             record.append(losses[-1])
+        stages.advance(f"val {curve[-1]['val_loss']:.3f}" if curve else "")
     if evaluate:
         curve.append({"tokens": recipe.steps * per_step, "train_loss": _mean(losses), **_evaluated(model, evaluate)})
     return curve, clock

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import torch
 
+from .. import progress
 from ..data.handwritten import read_handwritten
 from ..data.story import CorpusConfig, Story, corpus, corpus_sha256
 from ..data.tinystories import SEPARATOR, read_story_file
@@ -31,11 +32,12 @@ def story_data(path: Path | None) -> tuple[list[Story], list[Story], dict[str, l
         return train, val[:cfg.n_val], splits, source
     story_file = read_story_file(path)
     if story_file.last_unclosed:
-        print(f"note: the last story of {path} has no closing {SEPARATOR} line; it is kept as a story "
-              "(check that the file was not cut short)")
+        progress.warn(f"note: the last story of {path} has no closing {SEPARATOR} line; it is kept as a story "
+                      "(check that the file was not cut short)")
     data, source = file_data(path, story_file)
-    print(f"{source['stories']:,} stories in {path}: {source['held_out']} held out for validation, "
-          f"{source['val_dropped_as_repeats']:,} of those dropped as repeats of other stories")
+    progress.current().say(f"{source['stories']:,} stories in {path}: {source['held_out']} held out for validation, "
+                           f"{source['val_dropped_as_repeats']:,} of those dropped as repeats of other stories",
+                           always=True)
     return data.train, data.val, {}, source
 
 
@@ -71,27 +73,33 @@ def refuse_published(args) -> bool:
 def train_story(args) -> int:
     if refuse_published(args):
         return 1
-    train, val, splits, source = story_data(args.data)
-    vocab = build_vocabulary([s.tokens for s in train])
-    config = preset(args.model, len(vocab))
-    stream = token_stream(train, vocab)
-    recipe = story_recipe(args, len(stream))
-    curve_set = probe_set(val[:CHECK_STORIES], vocab, config.context)
-    unknown = {"train": unknown_share(train, vocab), "val": unknown_share(val, vocab)}
+    with progress.stage("data", str(args.data) if args.data else "the generated stories"):
+        train, val, splits, source = story_data(args.data)
+        vocab = build_vocabulary([s.tokens for s in train])
+        config = preset(args.model, len(vocab))
+        stream = token_stream(train, vocab)
+        recipe = story_recipe(args, len(stream))
+        curve_set = probe_set(val[:CHECK_STORIES], vocab, config.context)
+        unknown = {"train": unknown_share(train, vocab), "val": unknown_share(val, vocab)}
 
     def evaluate(model):
         return summary(curve_set, run_probes(model, curve_set, vocab))
 
-    print(f"{len(train):,} training stories ({len(stream):,} tokens), {len(val):,} validation stories, "
-          f"vocabulary {len(vocab)} words; unknown words (<unk>): {unknown['train']:.2%} of training tokens, "
-          f"{unknown['val']:.2%} of validation tokens")
-    print(f"{recipe.steps:,} steps of {recipe.batch}×{recipe.context} tokens = {passes(recipe, len(stream)):.2f} "
-          f"passes over the training text; a curve point every {recipe.eval_every:,} tokens; keeping the "
-          + ("weights with the lowest validation loss" if recipe.keep == "best" else "last weights"))
-    run = train_story_model(config, stream, args.seed, recipe, evaluate, progress=not args.quiet)
-    model = _model(run)
-    metrics = _scores(model, val, vocab, config.context)
-    by_split = {name: _scores(model, stories, vocab, config.context) for name, stories in splits.items()}
+    def say(line: str) -> None:        # what the run is about to do: part of its result, quiet or not
+        progress.current().say(line, always=True)
+
+    say(f"{len(train):,} training stories ({len(stream):,} tokens), {len(val):,} validation stories, "
+        f"vocabulary {len(vocab)} words; unknown words (<unk>): {unknown['train']:.2%} of training tokens, "
+        f"{unknown['val']:.2%} of validation tokens")
+    say(f"{recipe.steps:,} steps of {recipe.batch}×{recipe.context} tokens = {passes(recipe, len(stream)):.2f} "
+        f"passes over the training text; a curve point every {recipe.eval_every:,} tokens; keeping the "
+        + ("weights with the lowest validation loss" if recipe.keep == "best" else "last weights"))
+    with progress.stage("train", f"{args.model}, seed {args.seed}, {recipe.steps:,} steps"):
+        run = train_story_model(config, stream, args.seed, recipe, evaluate)
+    with progress.stage("score", "the kept weights on the validation stories and the probes"):
+        model = _model(run)
+        metrics = _scores(model, val, vocab, config.context)
+        by_split = {name: _scores(model, stories, vocab, config.context) for name, stories in splits.items()}
     name = args.name or NAMES[args.model]
     manifest = {**run.manifest(), "data": source, "data_sha256": source["sha256"], "unknown_share": unknown,
                 "passes": passes(recipe, len(stream)), "vocabulary": list(vocab.itos),

@@ -5,11 +5,11 @@ from dataclasses import asdict, dataclass, field
 
 import torch
 from torch.nn import functional as F
-from tqdm import tqdm
 
 from ..data.walkthrough import IGNORE, data_hash, training_batch
 from ..models.decoder import Decoder, DecoderConfig
 from ..models.walkthrough import CONFIG, build, init_weights, logits, weights
+from .. import progress
 from .machine import machine_record
 
 
@@ -60,10 +60,10 @@ def initial_model(seed: int, recipe: Recipe = Recipe(), cfg: DecoderConfig = CON
 
 
 def train(seed: int, recipe: Recipe = Recipe(), cfg: DecoderConfig = CONFIG,
-          progress: bool = False, dtype: torch.dtype = torch.float32) -> TrainResult:
+          dtype: torch.dtype = torch.float32) -> TrainResult:
     """Train one model from this seed; same seed, build and threads give the same bits. `dtype`: what training
     computes in (the published runs float32; float64 is what the page's JavaScript trainer is checked against),
-    from the same float32 initial weights."""
+    from the same float32 initial weights. Each step is an item of the command's stage (compute.progress)."""
     validate_seed(seed)
     if recipe.steps < 1:
         raise ValueError(f"steps must be at least 1, got {recipe.steps}")
@@ -72,15 +72,14 @@ def train(seed: int, recipe: Recipe = Recipe(), cfg: DecoderConfig = CONFIG,
     opt = torch.optim.AdamW(model.parameters(), lr=recipe.lr, weight_decay=recipe.weight_decay)
     x, y = training_batch(cfg.context)  # (8, T), (8, T)
     history = []
-    bar = tqdm(range(recipe.steps), desc=f"seed {seed}", disable=not progress, mininterval=0.5)
-    for step in bar:
+    progress.expect(recipe.steps)
+    for step in range(recipe.steps):
         loss = batch_loss(model, x, y)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
         history.append(loss.item())
-        if step % 100 == 0:
-            bar.set_postfix(loss=f"{history[-1]:.4f}")
+        progress.advance(f"loss {history[-1]:.4f}")
     with torch.no_grad():
         final = batch_loss(model, x, y).item()
     return TrainResult(seed, recipe, weights(model), history, final, machine_record(recipe.threads))

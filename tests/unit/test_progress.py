@@ -1,10 +1,19 @@
-"""The build's progress (sitebuild.progress): a line per stage in a log, a bar on a terminal, nothing when
-quiet, the time of each stage at the end; Sphinx's reports taken out of its output."""
+"""Long commands' progress (compute.progress; the build's through sitebuild.progress): a line per stage in a log,
+a bar on a terminal, nothing when quiet, the time of each stage at the end; Sphinx's reports taken out of its
+output; python -m compute's train, bench and export alike, and Ctrl-C one line."""
 from __future__ import annotations
 
 import io
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
+
+from conftest import ROOT
 
 from sitebuild import progress
 from sitebuild.progress import Progress
@@ -64,3 +73,34 @@ def test_a_step_run_alone_reports_to_nobody(capsys):
         progress.expect(1)
     assert capsys.readouterr().out == ""
 
+
+
+def _compute(*argv: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "compute", *argv], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, **kw)
+
+
+def test_a_long_command_of_compute_says_its_stages_then_its_result_then_their_times(tmp_path):
+    """python -m compute bench (as train and export): a line as each stage starts, the result, and last the
+    time each stage took; quiet, the result alone. Not a terminal: no bar."""
+    out = tmp_path / "t.json"
+    said = _compute("bench", "recompute", "--quick", "--out", str(out)).stdout.splitlines()
+    assert said[0] == "time: recompute at T = 16, 32, 1 runs each ..."
+    assert said[1] == f"wrote {out} (6 timings)" and re.fullmatch(r"stages: time \d+\.\d s", said[2]) and len(said) == 3
+    assert "\r" not in "".join(said)
+    quiet = _compute("bench", "recompute", "--quick", "--out", str(out), "--quiet")
+    assert quiet.stdout.splitlines() == [f"wrote {out} (6 timings)"] and quiet.stderr == ""
+
+
+def test_ctrl_c_stops_a_seed_search_with_one_line_and_nothing_after(tmp_path):
+    """Ctrl-C reaches the command and its worker processes (one process group): one line, exit 130, no
+    traceback from any of them."""
+    proc = subprocess.Popen([sys.executable, "-m", "compute", "train", "walkthrough", "--search-seeds", "0-199",
+                             "--out", str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    assert proc.stdout.readline().startswith("search: seeds 0-199 on 2 processes")
+    time.sleep(1.5)                                                    # the workers are training
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err, out) == (130, "error: interrupted; python -m compute train stopped\n", "")
+    assert not (tmp_path / "walkthrough.safetensors").exists()
