@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import multiprocessing as mp
+import signal
 from collections import Counter
 from dataclasses import asdict
 
@@ -50,11 +51,15 @@ def _summarize(args):
     return summarize_seed(*args)
 
 
-def _leave_interrupts_to_the_command() -> None:
-    """A worker ignores Ctrl-C, which reaches the whole process group: the command says it once and ends the
-    pool, rather than each worker printing its own traceback."""
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _pool(workers: int):
+    """Worker processes that ignore Ctrl-C from their first instruction (an ignored signal stays ignored in a
+    child): it reaches the whole process group, and the command says it once and ends the pool, rather than
+    each worker printing its own traceback."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return mp.get_context("spawn").Pool(workers)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def search(seeds: range, judge: Judge, recipe: Recipe = Recipe(), workers: int = 2) -> list[dict]:
@@ -63,7 +68,7 @@ def search(seeds: range, judge: Judge, recipe: Recipe = Recipe(), workers: int =
     jobs = [(s, recipe, judge) for s in seeds]
     progress.expect(len(jobs))
     entries = []
-    with mp.get_context("spawn").Pool(workers, initializer=_leave_interrupts_to_the_command) as pool:
+    with _pool(workers) as pool:
         for entry in pool.imap(_summarize, jobs):
             entries.append(entry)
             progress.advance(f"seed {entry['seed']}")
