@@ -56,6 +56,7 @@ from .lock import build_lock
 from .mathrender import MathError, typeset_pages
 from .publish import publish, remove_leftovers
 from .rawcheck import RawMarkupError, check_pages
+from .guide import write_guide
 from .sitefiles import add_site_files
 
 
@@ -132,6 +133,7 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
             raise AuditError("\n".join(spelled_twice))
         check_pages(html_dir)
         add_site_files(root, build_dir, html_dir)
+        write_guide(root, html_dir)                 # the readers' guide, docs/readers.md, as guide.html
     with stage("math", "typeset into each page"):
         typeset_pages(html_dir)
         subset_icon_font(html_dir)

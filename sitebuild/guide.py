@@ -1,0 +1,39 @@
+"""The readers' guide on the site: docs/readers.md, the repository's guide for readers and teachers, as the page
+guide.html, rendered at build as it is written (CommonMark and tables), linked from the landing page. Its links
+to the repository's other files become plain words: those files are not on the site."""
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+
+SOURCE = "docs/readers.md"
+PAGE = "guide.html"
+SITE = "Next-word prediction, computed"
+OFF_SITE = re.compile(r'<a href="(?!https?://|#)[^"]*">(.*?)</a>', re.S)
+
+
+def guide_html(markdown: str) -> str:
+    """The guide's Markdown as the site's page."""
+    body = OFF_SITE.sub(r"\1", MarkdownIt("commonmark").enable("table").render(markdown))
+    title = re.search(r"<h1>(.*?)</h1>", body).group(1)
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}: {html.escape(SITE)}</title>
+<link rel="icon" href="_static/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="_static/guide.css">
+</head>
+<body><header><a href="index.html">{html.escape(SITE)}</a></header>
+<main>
+{body}</main>
+</body></html>
+"""
+
+
+def write_guide(root: Path, html_dir: Path) -> Path:
+    """guide.html in `html_dir`, from the repository's docs/readers.md."""
+    page = html_dir / PAGE
+    page.write_text(guide_html((root / SOURCE).read_text()))
+    return page
