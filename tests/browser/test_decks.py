@@ -67,19 +67,30 @@ def test_the_page_links_its_deck(built_site, stem):
     assert link["href"] == f"../slides/{stem}.html" and "Present" in link.get_text()
 
 
+def open_deck(v, deck: str, slide: str = ""):
+    """`deck` opened in the visit's page (at `slide`, an address's '#/4'), reveal.js ready: the page."""
+    v.page.goto(v.base + f"slides/{deck}.html{slide}", wait_until="load")
+    v.page.wait_for_function("() => window.Reveal && Reveal.isReady()")
+    return v.page
+
+
+def show_figure(p, gd: str) -> None:
+    """The slide of figure `gd` shown."""
+    index = p.evaluate(f"() => [...document.querySelectorAll('.reveal .slides > section')]"
+                       f".findIndex((s) => s.dataset.figure === '{gd}')")
+    p.evaluate(f"() => Reveal.slide({index})")
+
+
 def test_keys_and_a_clicker_move_one_slide_and_the_address_holds_it(visit):
     v = visit(None, width=1280, height=720)
-    p = v.page
-    p.goto(v.base + "slides/trained-walkthrough.html", wait_until="load")
-    p.wait_for_function("() => window.Reveal && Reveal.isReady()")
+    p = open_deck(v, "trained-walkthrough")
     at = lambda: p.evaluate("() => Reveal.getIndices().h")
     for key, then in (("ArrowRight", 1), ("PageDown", 2), (" ", 3), ("ArrowLeft", 2), ("PageUp", 1)):
         p.keyboard.press(key)
         p.wait_for_timeout(150)
         assert at() == then, key
     p.wait_for_function("() => location.hash === '#/1'")
-    p.goto(v.base + "slides/trained-walkthrough.html#/4", wait_until="load")
-    p.wait_for_function("() => window.Reveal && Reveal.isReady()")
+    open_deck(v, "trained-walkthrough", "#/4")
     assert at() == 4
     p.keyboard.press("o")
     assert p.evaluate("() => Reveal.isOverview()")
@@ -113,9 +124,7 @@ SLIDE_JS = """(least) => {
 
 def show_every_slide(v, deck):
     """Each slide of `deck` in turn, its figure drawn: yields (index, figure id or None)."""
-    p = v.page
-    p.goto(v.base + f"slides/{deck}.html", wait_until="load")
-    p.wait_for_function("() => window.Reveal && Reveal.isReady()")
+    p = open_deck(v, deck)
     for k in range(p.evaluate("() => Reveal.getTotalSlides()")):
         p.evaluate(f"() => Reveal.slide({k})")
         gd = p.evaluate("() => { const g = Reveal.getCurrentSlide().querySelector('.plotly-graph-div'); "
@@ -151,12 +160,8 @@ def test_every_slide_fits_the_screen_with_its_figure_drawn_and_its_words_at_24_p
 
 def test_a_figure_slide_draws_the_pages_figure_large(visit):
     v = visit(None, width=1280, height=720)
-    p = v.page
-    p.goto(v.base + "slides/attention-by-hand.html", wait_until="load")
-    p.wait_for_function("() => window.Reveal && Reveal.isReady()")
-    index = p.evaluate("() => [...document.querySelectorAll('.reveal .slides > section')]"
-                       ".findIndex((s) => s.dataset.figure === 'bh-s09-residual')")
-    p.evaluate(f"() => Reveal.slide({index})")
+    p = open_deck(v, "attention-by-hand")
+    show_figure(p, "bh-s09-residual")
     p.wait_for_function("() => document.getElementById('bh-s09-residual').classList.contains('figure-live')")
     width = p.evaluate("() => document.getElementById('bh-s09-residual').getBoundingClientRect().width")
     assert width >= 0.7 * 1280
@@ -171,9 +176,7 @@ def test_a_figure_drawn_before_its_slide_comes_up_is_drawn_for_its_slide(visit):
     (display: none): each is drawn at the size its slide gives it when it is shown."""
     from sitebuild.browser import WAIT_FOR_PAGE_JS
     v = visit(None, width=1280, height=720)
-    p = v.page
-    p.goto(v.base + "slides/attention-by-hand.html", wait_until="load")
-    p.wait_for_function("() => window.Reveal && Reveal.isReady()")
+    p = open_deck(v, "attention-by-hand")
     unloaded = p.evaluate("() => [...document.querySelectorAll('.slides > section.deck-figure')]"
                           ".filter((s) => s.style.display === 'none').map((s) => s.dataset.figure)")
     assert len(unloaded) >= 5
@@ -181,9 +184,7 @@ def test_a_figure_drawn_before_its_slide_comes_up_is_drawn_for_its_slide(visit):
     drawn = lambda gd: p.evaluate(f"() => {{ const g = document.getElementById('{gd}'); "
                                   "return [g._fullLayout.width, g._fullLayout.height]; }")
     for gd in (unloaded[0], unloaded[-1]):
-        index = p.evaluate(f"() => [...document.querySelectorAll('.reveal .slides > section')]"
-                           f".findIndex((s) => s.dataset.figure === '{gd}')")
-        p.evaluate(f"() => Reveal.slide({index})")
+        show_figure(p, gd)
         at = drawn(gd)
         shown = p.evaluate(f"() => siteSlides.geometry(document.getElementById('{gd}'))")
         assert at == [shown["width"], shown["height"]], gd
