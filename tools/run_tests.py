@@ -1,5 +1,5 @@
-"""./test's pytest: a refused command line is one line, `error: ...` naming the option, exit status 4 (pytest's
-usage error), not pytest's usage block; anything else is pytest's own run.
+"""./test's pytest: a refused command line is one line, `error: ...` naming the option or the file, exit status 4
+(pytest's usage error), not pytest's usage block or its session header; anything else is pytest's own run.
 
     .venv/bin/python tools/run_tests.py [pytest options and paths]
 """
@@ -24,7 +24,11 @@ def main(argv: list[str]) -> int:
     except UsageError as error:
         print(refusal(error), file=sys.stderr)
         return pytest.ExitCode.USAGE_ERROR
+    missing = [arg for arg in config.args if not (config.invocation_params.dir / arg.split("::")[0]).exists()]
     config._ensure_unconfigure()
+    if missing:
+        print(f"error: file or directory not found: {missing[0]}", file=sys.stderr)
+        return pytest.ExitCode.USAGE_ERROR
     return pytest.main(argv)
 
 

@@ -24,9 +24,10 @@ def blocks(language: str) -> list[tuple[str, str]]:
     found = []
     for guide in GUIDES:
         text = guide.read_text()
-        if TEMPLATE in text:
+        if TEMPLATE in text:                        # left out as blank lines: the others keep their line numbers
             head, rest = text.split(TEMPLATE, 1)
-            text = head + "\n## " + rest.split("\n## ", 1)[1]
+            section, tail = rest.split("\n## ", 1)
+            text = head + "\n" * (TEMPLATE + section).count("\n") + "\n## " + tail
         for m in FENCE.finditer(text):
             if m.group(2) == language:
                 line = text[: m.start()].count("\n") + 1

@@ -57,6 +57,7 @@ def test_every_option_of_compute_and_the_build_gives_its_default_in_its_help():
 @pytest.mark.parametrize("argv, said", [
     (["--frob"], "error: unrecognized arguments: --frob"),
     (["-n", "many"], "error: argument -n/--numprocesses: invalid parse_numprocesses value: 'many'"),
+    (["tests/unit", "tests/nowhere.py::test_x"], "error: file or directory not found: tests/nowhere.py::test_x"),
 ])
 def test_a_refused_command_line_of_the_tests_is_one_error_line(argv, said):
     """./test runs pytest through tools/run_tests.py, which says pytest's refusal in one line."""
