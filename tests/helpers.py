@@ -34,13 +34,15 @@ The value is {glue:text}`value`.
 
 
 def make_mini_project(dest: Path, lesson: str = LESSON) -> Path:
-    """conf.py, sitebuild/ and _static/ of this repo, a small index, a one-line compute, one lesson."""
+    """conf.py, sitebuild/ and _static/ of this repo, a small index, a one-line compute (and compute.progress, which
+    the build reports through), one lesson; no readers' guide."""
     shutil.copy2(ROOT / "conf.py", dest / "conf.py")
     (dest / "index.md").write_text("# Mini site\n\n```{toctree}\n:glob:\n\nposts/*\n```\n")
     for name in ("sitebuild", "_static"):
         shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
     (dest / "compute" / "checkpoints").mkdir(parents=True)
     (dest / "compute" / "__init__.py").write_text("VALUE = 1\n")
+    shutil.copy2(ROOT / "compute" / "progress.py", dest / "compute" / "progress.py")   # what the build reports through
     (dest / "posts").mkdir()
     (dest / "posts" / "lesson.md").write_text(lesson)
     return dest

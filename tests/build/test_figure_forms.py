@@ -20,7 +20,7 @@ from sitebuild.sitecheck import figure_specs
 
 
 SVG = "{http://www.w3.org/2000/svg}"
-FIGURE = re.compile(r'<figure class="plotly-figure"[^>]*data-print="(?P<print>[^"]*)">(?P<body>.*?)</figure>', re.S)
+FIGURE = re.compile(r'<figure class="plotly-figure"[^>]*data-print="(?P<print>[^"]*)"[^>]*>(?P<body>.*?)</figure>', re.S)
 
 
 def figures(site: Path, stem: str) -> list[dict]:
