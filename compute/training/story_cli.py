@@ -32,12 +32,11 @@ def story_data(path: Path | None) -> tuple[list[Story], list[Story], dict[str, l
         return train, val[:cfg.n_val], splits, source
     story_file = read_story_file(path)
     if story_file.last_unclosed:
-        progress.warn(f"note: the last story of {path} has no closing {SEPARATOR} line; it is kept as a story "
-                      "(check that the file was not cut short)")
+        print(f"note: the last story of {path} has no closing {SEPARATOR} line; it is kept as a story "
+              "(check that the file was not cut short)")
     data, source = file_data(path, story_file)
-    progress.current().say(f"{source['stories']:,} stories in {path}: {source['held_out']} held out for validation, "
-                           f"{source['val_dropped_as_repeats']:,} of those dropped as repeats of other stories",
-                           always=True)
+    print(f"{source['stories']:,} stories in {path}: {source['held_out']} held out for validation, "
+          f"{source['val_dropped_as_repeats']:,} of those dropped as repeats of other stories")
     return data.train, data.val, {}, source
 
 
@@ -85,15 +84,13 @@ def train_story(args) -> int:
     def evaluate(model):
         return summary(curve_set, run_probes(model, curve_set, vocab))
 
-    def say(line: str) -> None:        # what the run is about to do: part of its result, quiet or not
-        progress.current().say(line, always=True)
-
-    say(f"{len(train):,} training stories ({len(stream):,} tokens), {len(val):,} validation stories, "
-        f"vocabulary {len(vocab)} words; unknown words (<unk>): {unknown['train']:.2%} of training tokens, "
-        f"{unknown['val']:.2%} of validation tokens")
-    say(f"{recipe.steps:,} steps of {recipe.batch}×{recipe.context} tokens = {passes(recipe, len(stream)):.2f} "
-        f"passes over the training text; a curve point every {recipe.eval_every:,} tokens; keeping the "
-        + ("weights with the lowest validation loss" if recipe.keep == "best" else "last weights"))
+    # what the run is about to do: part of its result, quiet or not (printed between stages: no bar to clear)
+    print(f"{len(train):,} training stories ({len(stream):,} tokens), {len(val):,} validation stories, "
+          f"vocabulary {len(vocab)} words; unknown words (<unk>): {unknown['train']:.2%} of training tokens, "
+          f"{unknown['val']:.2%} of validation tokens")
+    print(f"{recipe.steps:,} steps of {recipe.batch}×{recipe.context} tokens = {passes(recipe, len(stream)):.2f} "
+          f"passes over the training text; a curve point every {recipe.eval_every:,} tokens; keeping the "
+          + ("weights with the lowest validation loss" if recipe.keep == "best" else "last weights"))
     with progress.stage("train", f"{args.model}, seed {args.seed}, {recipe.steps:,} steps"):
         run = train_story_model(config, stream, args.seed, recipe, evaluate)
     with progress.stage("score", "the kept weights on the validation stories and the probes"):

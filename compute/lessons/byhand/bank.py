@@ -137,6 +137,8 @@ def mix_figure(key: str = "A"):
 
 
 RESIDUAL_STEPS = ("message m_7", "W_O", "Δe_7 = m_7 W_O", "e_7 + Δe_7")
+RESIDUAL_PANELS = ("message m_7 on the value axes", "W_O: value axes in, feature axes out",
+                   "the update on the feature axes, and the residual addition")
 
 
 RESIDUAL_ROWS = ("Δe_7", "e_7", "e_7 + Δe_7")
@@ -184,9 +186,7 @@ def residual_figure(key: str = "A"):
     def title(step):
         return f"Step {step + 1} of {len(RESIDUAL_STEPS)}: {RESIDUAL_STEPS[step]}"
 
-    fig = make_subplots(rows=3, cols=1, row_heights=[1, 2, 3], vertical_spacing=0.16,
-                        subplot_titles=("message m_7 on the value axes", "W_O: value axes in, feature axes out",
-                                        "the update on the feature axes, and the residual addition"))
+    fig = make_subplots(rows=3, cols=1, row_heights=[1, 2, 3], vertical_spacing=0.16, subplot_titles=RESIDUAL_PANELS)
     for r, t in enumerate(traces(final), 1):
         fig.add_trace(t, row=r, col=1)
     fig.frames = [go.Frame(name=str(n), data=traces(n), traces=[0, 1, 2], layout=dict(title=dict(text=title(n))))
@@ -296,7 +296,7 @@ RESIDUAL = Widget(
                  "xaxis2.domain": [0, 0.42], "yaxis2.domain": [0.06, 0.42], "annotations[1].y": 0.42,
                  "xaxis3.domain": [0.6, 1], "yaxis3.domain": [0.06, 0.6], "annotations[2].x": 0.6,
                  "annotations[2].y": 0.6,
-                 "annotations[2].text": "the update on the feature axes,<br>and the residual addition"}))
+                 "annotations[2].text": RESIDUAL_PANELS[2].replace(", and", ",<br>and")}))
 
 BLEND = Widget(
     "bh-s10-blend", "Bank's row with a fraction λ of its update added, in both sentences.",
