@@ -9,6 +9,7 @@ import sys
 import jupytext
 import nbformat
 import pytest
+from bs4 import BeautifulSoup
 from nbclient import NotebookClient
 
 from conftest import LESSONS, ROOT
@@ -74,7 +75,6 @@ def test_the_notebooks_markdown_reads_in_plain_jupyter(built_site, stem):
 def test_the_notebook_writes_in_the_numbers_the_page_prints(built_site, stem):
     """Each value the page prints from glue (outside web-only text) is written into the notebook's markdown, in
     the page's order: the notebook reads with its numbers in place."""
-    from bs4 import BeautifulSoup
     page = BeautifulSoup((built_site / "posts" / f"{stem}.html").read_text(), "html.parser")
     values = [s.get_text() for s in page.select("article .pasted-text")
               if not s.find_parent(class_="web-only") and not s.find_parent(class_="print-only")]
@@ -88,7 +88,7 @@ def test_the_notebook_writes_in_the_numbers_the_page_prints(built_site, stem):
         else:
             at = found + len(v)
     assert missing == [], (stem, missing[:5], len(values))
-    assert (len(values) > 20) == (stem != "lab"), len(values)   # the lab glues nearly nothing
+    assert values or stem == "lab"              # a lesson's prose cites numbers (the lab's, in its exercises)
 
 
 def test_lesson_pages_link_their_notebook(built_site):
@@ -124,8 +124,10 @@ def test_notebook_runs_top_to_bottom(built_site, stem, monkeypatch):
     outputs = [o for c in lesson_cells for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     shown = [o for o in outputs if o.output_type in ("display_data", "execute_result")]
-    assert len(shown) >= 3, f"{stem}: only {len(shown)} displayed outputs"
-    assert any("<table" in o.get("data", {}).get("text/html", "") for o in shown)
+    page = BeautifulSoup((built_site / "posts" / f"{stem}.html").read_text(), "html.parser")
+    assert shown, f"{stem}: nothing displayed"
+    tables = any("<table" in o.get("data", {}).get("text/html", "") for o in shown)
+    assert tables == bool(page.select("div.cell_output table"))     # the page's tables, in the notebook too
 
 
 def test_notebook_href_only_for_lessons():
