@@ -19,10 +19,28 @@ export function words(text) {
   return out;
 }
 
-// The characters words() reads past (digits, emoji, symbols), each once, in the order they first appear.
+const ZWJ = "\u200d";
+const REGIONAL = /^[\u{1F1E6}-\u{1F1FF}]$/u;
+
+// Whether `c` belongs to the character shown as `cluster`: a mark or a format character, a skin tone, a tag,
+// what follows a joiner, a flag's second letter (compute/data/tokenizer.py's _continues).
+function continues(cluster, c) {
+  const n = c.codePointAt(0);
+  return SILENT.test(c) || (n >= 0x1f3fb && n <= 0x1f3ff) || (n >= 0xe0020 && n <= 0xe007f) || cluster.endsWith(ZWJ)
+    || ([...cluster].length === 1 && REGIONAL.test(cluster) && REGIONAL.test(c));
+}
+
+// What words() reads past (digits, emoji, symbols), each once, in the order they first appear, each as one
+// character is shown (an emoji with its skin tone or its joined people, a flag).
 export function dropped(text) {
-  const left = clean(text).replace(TOKEN, " ");
-  return [...new Set([...left].filter((c) => !/\s/u.test(c) && !SILENT.test(c)))];
+  const clusters = [""];
+  for (const c of clean(text).replace(TOKEN, " ")) {
+    const last = clusters[clusters.length - 1];
+    if (/\s/u.test(c)) clusters.push("");
+    else if (last && continues(last, c)) clusters[clusters.length - 1] += c;
+    else clusters.push(c);
+  }
+  return [...new Set(clusters.filter((k) => k && ![...k].every((c) => SILENT.test(c))))];
 }
 
 // Prints tokens one at a time as readable text: [space before, word as printed] for each. Capitals for

@@ -11,6 +11,9 @@ const MAX_WORDS = 1000;   // a story grows no longer (every word keeps its score
 const VIEW_MS = 50;       // while a run writes, the bars and the attention table are redrawn at most this often
 // The number fields: [label, least, whole numbers only, most] (top-k's most is the vocabulary's size).
 const FIELDS = { temperature: ["Temperature", 0.1, false, 2], topk: ["Top-k", 0, true, null], seed: ["Seed", 0, true, 4294967295] };
+const LONG = 24;   // letters of a listed word before it is cut
+const MOST = 8;    // items a note lists
+
 // Why a run ended, as the status says it: the worker's reason, and what "limit" means for each kind of run.
 const REASONS = { end: "the model ended the story", stopped: "stopped", generate: "the length limit was reached",
                   step: "one step", take: "your word" };
@@ -111,12 +114,20 @@ function setUp(box) {
     box.dataset.stories = String(Number(box.dataset.stories || 0) + 1);
     const found = [];
     if (!tokens.length) found.push("No prompt: the model starts a story of its own.");
-    if (unknown.size) found.push(`Not in the model's vocabulary, read as <unk>: ${[...new Set([...unknown].map((i) => tokens[i]))].join(", ")}.`);
+    if (unknown.size) found.push(`Not in the model's vocabulary, read as <unk>: ${listed([...new Set([...unknown].map((i) => tokens[i]))], ", ")}.`);
     const gone = dropped(text);
-    if (gone.length) found.push(`Not read at all (the model knows only letters and . , ! ? "): ${gone.join(" ")}`);
+    if (gone.length) found.push(`Not read at all (the model knows only letters and . , ! ? "): ${listed(gone, " ")}`);
     if (ids.length + 1 > state.context) found.push(`The prompt is longer than the context of ${state.context} words: only its last words are read.`);
     state.notes = found.join(" ");
     notes.textContent = state.notes;
+  }
+
+  // A note's list as a screen reader can read it out: the first MOST items, a word longer than LONG letters cut
+  // and its length said, then how many more.
+  function listed(items, gap) {
+    const cut = (w) => { const letters = [...w]; return letters.length > LONG ? `${letters.slice(0, LONG).join("")}… (${letters.length.toLocaleString("en")} letters)` : w; };
+    const more = items.length > MOST ? `${gap}and ${items.length - MOST} more` : "";
+    return items.slice(0, MOST).map(cut).join(gap) + more;
   }
 
   function syncPrompt() {

@@ -54,20 +54,42 @@ def words(text: str) -> list[str]:
     return tokens
 
 
-def dropped(text: str) -> list[str]:
-    """The characters words() reads past (digits, emoji, symbols), each once, in the order they first appear;
-    marks and format characters (a combining accent, an emoji's joiner) go with the character they belong to.
+ZWJ = "\u200d"
 
-    >>> dropped("3 cats 🙂, 12 dogs & x²!")
-    ['3', '🙂', '1', '2', '&', '²']
+
+def _continues(cluster: str, c: str) -> bool:
+    """Whether `c` belongs to the character shown as `cluster`: a mark or a format character (an accent, a
+    variation selector), a skin tone, a tag (a flag of England), what follows a joiner (👩‍👧), a flag's second
+    letter. The page's tokenizer groups the same way (_static/generate/text.js)."""
+    n = ord(c)
+    regional = lambda ch: 0x1F1E6 <= ord(ch) <= 0x1F1FF
+    return (unicodedata.category(c)[0] == "M" or unicodedata.category(c) == "Cf" or 0x1F3FB <= n <= 0x1F3FF
+            or 0xE0020 <= n <= 0xE007F or cluster.endswith(ZWJ)
+            or (len(cluster) == 1 and regional(cluster) and regional(c)))
+
+
+def dropped(text: str) -> list[str]:
+    """What words() reads past (digits, emoji, symbols), each once, in the order they first appear, each as one
+    character is shown: an emoji with its skin tone or its joined people, a flag; marks and format characters
+    on a letter that is read go with it.
+
+    >>> dropped("3 cats 🙂, 12 dogs & x²! 👍🏽")
+    ['3', '🙂', '1', '2', '&', '²', '👍🏽']
     """
     lower = _lower(text)
     read = set()
     for m in _TOKEN.finditer(_letters_only(lower)):
         read.update(range(*m.span()))
-    left = [c for i, c in enumerate(lower) if i not in read]
-    seen = [c for c in left if not c.isspace() and unicodedata.category(c)[0] != "M" and unicodedata.category(c) != "Cf"]
-    return list(dict.fromkeys(seen))
+    clusters: list[str] = []
+    for i, c in enumerate(lower):
+        if i in read or c.isspace():
+            clusters.append("")                                   # a read word or a space ends a character
+        elif clusters and clusters[-1] and _continues(clusters[-1], c):
+            clusters[-1] += c
+        else:
+            clusters.append(c)
+    marks_only = lambda k: all(unicodedata.category(c)[0] == "M" or unicodedata.category(c) == "Cf" for c in k)
+    return list(dict.fromkeys(k for k in clusters if k and not marks_only(k)))
 
 
 HUGS_LEFT = (".", ",", "!", "?", "'s")  # printed without a space before them

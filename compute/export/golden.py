@@ -22,6 +22,7 @@ TEXTS = (
     "well... ok?! no!!",
     "3 cats and 12 dogs ran 100 miles.",
     "🙂 A happy day 🎉 at the park 👨‍👩‍👧.",
+    "Thumbs 👍🏽 up, flags 🇫🇷🇩🇪 and 🏴\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f, a heart ❤️, cafe\u0301.",
     "x² and ½ cup, chapter Ⅻ",
     "A naïve café in Zürich.",
     "Zorblax and the quantum toaster went home.",

@@ -314,6 +314,26 @@ def test_dropped_characters_are_listed_and_a_long_word_wraps(box):
     assert box.page.evaluate("document.documentElement.scrollWidth <= innerWidth")
 
 
+def test_the_heads_names_stay_in_view_when_the_table_scrolls_at_desktop_width(box):
+    box.start("Once upon a time there was a little girl named Mia who had a red ball and a big dog named Max and "
+              "they played in the park every day")
+    assert box.page.evaluate("document.querySelector('.live-attention').scrollWidth > "
+                             "document.querySelector('.live-attention').clientWidth")   # the newest 24 words overflow
+    names = box.page.evaluate(HEAD_NAMES_JS)
+    assert names["scrolled"] > 0 and len(names["heads"]) == 8 and names["hidden"] == [], names
+
+
+def test_a_pasted_giant_word_is_cut_in_the_note_and_a_joined_emoji_is_one_character(box):
+    """What the note (and so the status a screen reader reads out) lists: a 20,000-letter word cut to its start
+    and its length; an emoji of joined people, one with a skin tone and a flag each listed as one character."""
+    box.start("Once " + "q" * 20_000 + " went home.")
+    notes = box.part("notes").inner_text()
+    assert "q" * 24 + "… (20,000 letters)" in notes and len(notes) < 300, notes[:300]
+    box.start("A 👩‍👩‍👧 and 👍🏽 by the 🇫🇷 sea.")
+    listed = box.part("notes").inner_text().split(": ")[-1].split()
+    assert listed == ["👩‍👩‍👧", "👍🏽", "🇫🇷"], listed
+
+
 def test_keyboard_alone_writes_steps_chooses_selects_and_stops(box):
     """Generate, Step, a bar's word, an earlier word and Stop, with keys only; focus stays on a control."""
     box.start("Once upon a time", temperature="2", seed="9")
@@ -358,6 +378,19 @@ def test_keyboard_alone_writes_steps_chooses_selects_and_stops(box):
     assert box.page.evaluate("document.activeElement.classList.contains('live-bar-word')")   # still on a bar
 
 
+# The attention table's head names that are out of view or under another element, once the table is in view.
+HEAD_NAMES_JS = """() => {
+  const view = document.querySelector('.live-attention');
+  view.scrollIntoView({block: 'center'});
+  const box = view.getBoundingClientRect(), heads = [...view.querySelectorAll('tbody th')];
+  const hidden = heads.filter((th) => {
+    const r = th.getBoundingClientRect();
+    return r.left < box.left - 1 || document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) !== th;
+  });
+  return {scrolled: view.scrollLeft, heads: heads.map((th) => th.textContent), hidden: hidden.map((th) => th.textContent)};
+}"""
+
+
 def test_the_box_at_375_px_by_touch(visit):
     """On a phone: nothing wider than the screen, every control on screen and at least 24 x 24 px, a tap on
     Generate writes and the newest words are in view, a tap on an earlier word selects it; axe finds nothing."""
@@ -381,6 +414,9 @@ def test_the_box_at_375_px_by_touch(visit):
     newest = b.box.locator(".live-word:not(.live-caret)").last.bounding_box()
     out = b.part("output").bounding_box()
     assert out["y"] <= newest["y"] and newest["y"] + newest["height"] <= out["y"] + out["height"] + 1
+    # the attention table has scrolled to the newest words, and the heads' names stay in view beside them
+    names = b.page.evaluate(HEAD_NAMES_JS)
+    assert names["scrolled"] > 0 and len(names["heads"]) == 8 and names["hidden"] == [], names
     b.part("output").evaluate("(o) => { o.scrollTop = 0; }")
     b.box.locator(".live-word[data-k='3']").tap()
     assert b.box.locator(".live-word[data-k='3']").get_attribute("aria-selected") == "true"

@@ -239,6 +239,16 @@ def test_vocabulary_round_trip_and_unknown_words():
         Vocabulary(("the", UNK))
 
 
+def test_what_the_tokenizer_reads_past_is_listed_as_characters_are_shown():
+    from compute.data.tokenizer import dropped
+    assert dropped("3 cats, 12 dogs & x²!") == ["3", "1", "2", "&", "²"]            # each once, in order
+    family, thumb, flag = "👩\u200d👩\u200d👧", "👍\U0001f3fd", "\U0001f1eb\U0001f1f7"
+    england = "🏴" + "".join(chr(0xE0000 + ord(c)) for c in "gbeng") + "\U000e007f"
+    assert dropped(f"a {family} {thumb} {flag}{flag} {england} ❤\ufe0f") == [family, thumb, flag, england, "❤\ufe0f"]
+    assert dropped("cafe\u0301 and 👍 \U0001f3fd") == ["👍", "\U0001f3fd"]   # an accent goes with its letter; a tone
+                                                                             # apart from its emoji is its own
+
+
 def test_a_prompt_is_read_from_the_start_of_a_story_with_unknown_words_as_unk():
     v = build_vocabulary([["the", "cat", "sat", "."]])
     assert v.prompt("The zebra sat.") == [v.index(EOS), v.index("the"), v.index(UNK), v.index("sat"), v.index(".")]
