@@ -18,8 +18,17 @@ from .models.decoder import Decoder
 class Sampling:
     temperature: float = 0.8   # logits are divided by it: below 1 sharpens, above 1 flattens
     top_k: int | None = None   # keep only the k highest-scoring words (None: all)
+    top_p: float = 1.0         # then only the fewest best words whose probability reaches top_p (1: all)
     greedy: bool = False       # always take the highest-scoring word
     max_tokens: int = 200      # new tokens at most (a story ends earlier at <eos>)
+
+    def __post_init__(self):
+        if not self.temperature > 0:
+            raise ValueError(f"the temperature must be above 0, not {self.temperature}")
+        if not 0 < self.top_p <= 1:
+            raise ValueError(f"top-p must be above 0 and at most 1, not {self.top_p}")
+        if self.top_k is not None and self.top_k < 0:
+            raise ValueError(f"top-k must be 0 or more, not {self.top_k}")
 
 
 _WORD = 0xFFFFFFFF  # arithmetic modulo 2^32, as JavaScript's Math.imul and >>> 0
@@ -41,23 +50,41 @@ class Mulberry32:
 
 def choose_one(logits: list[float], sampling: Sampling, random: Mulberry32) -> int:
     """The next id from one row of logits: the largest when greedy (the first of equals); otherwise one draw from
-    softmax(logits / temperature) over the top_k largest (ties by id), summed and drawn in that order."""
+    softmax(logits / temperature) over the top_k largest (ties by id) and, when top_p < 1, over the fewest of those,
+    best first, whose weights reach top_p of their total; summed and drawn in that order."""
     if sampling.greedy:
         return max(range(len(logits)), key=lambda i: (logits[i], -i))
+    best = lambda i: (-logits[i], i)  # noqa: E731
     keep = list(range(len(logits)))
     if sampling.top_k and sampling.top_k < len(logits):
-        keep = sorted(keep, key=lambda i: (-logits[i], i))[: sampling.top_k]
+        keep = sorted(keep, key=best)[: sampling.top_k]
     top = max(logits[i] / sampling.temperature for i in keep)
     weights = [math.exp(logits[i] / sampling.temperature - top) for i in keep]
-    total = 0.0
-    for w in weights:       # left to right, as the page's reduce (Python 3.12's sum() compensates)
-        total += w
+    total = _left_to_right(weights)
+    if sampling.top_p < 1:
+        weight = dict(zip(keep, weights))
+        keep, reach, reached = sorted(keep, key=best), sampling.top_p * total, 0.0
+        n = 0
+        while n < len(keep) and reached < reach:
+            reached += weight[keep[n]]
+            n += 1
+        keep = keep[:n]
+        weights = [weight[i] for i in keep]
+        total = _left_to_right(weights)
     u = random() * total
     for i, w in zip(keep, weights):
         u -= w
         if u < 0:
             return i
     return keep[-1]
+
+
+def _left_to_right(values: list[float]) -> float:
+    """Their sum, added left to right as the page's reduce (Python 3.12's sum() compensates)."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total
 
 
 def choose(logits: torch.Tensor, sampling: Sampling, randoms: list[Mulberry32]) -> torch.Tensor:

@@ -130,16 +130,22 @@ export class StoryModel {
     }
   }
 
-  // One token at position `pos` (the cache holds positions 0..pos-1): next-token logits, and
-  // every head's attention weights over positions 0..pos (layer by layer, head by head).
-  // `silenced`: a Set of heads (layer * n_head + head) whose output is zeroed before W_O, as
-  // compute's head_mask knocks a head out; their weights are still computed and returned.
-  step(token, pos, cache, silenced = null) {
+  // One token at position `pos` (the cache holds positions 0..pos-1): next-token logits, every head's
+  // attention weights over positions 0..pos (layer by layer, head by head), every head's z = A V (head by head,
+  // d_v each) and `parts`: what the embedding, each head and each MLP write into the residual stream at this
+  // position, one row of d_model each, in the order compute/models/readout.py names them.
+  // `silenced`: a Set of heads (layer * n_head + head) whose output is zeroed before W_O, as compute's head_mask
+  // knocks a head out; their weights are still computed and returned. `patch`: {head, z}, a head whose z here is
+  // replaced (by what it was at another prompt's last word).
+  step(token, pos, cache, silenced = null, patch = null) {
     const { n_layer: L, n_head: H, d_model: D, context: C, d_k: d, d_v: dv, norm_eps: eps } = this.cfg;
     const w = this.w;
     const E = w.E;
     let x = E.data.slice(token * D, (token + 1) * D);          // E[token]: a row vector
-    const attention = [];
+    const parts = new Float64Array((1 + L * (H + 1)) * D);
+    parts.set(x, 0);
+    let part = 1;
+    const attention = [], zs = [];
     for (let l = 0; l < L; l++) {
       const p = `blocks.${l}.`;
       const h1 = layerNorm(x, w[p + "ln1.weight"], w[p + "ln1.bias"], eps);
@@ -177,23 +183,106 @@ export class StoryModel {
         heads.push(scores);
       }
       attention.push(heads);
-      const out = matvec(z, w[p + "attn.W_O"]);                // heads side by side, mixed by W_O
-      for (let i = 0; i < D; i++) x[i] += out[i];
+      if (patch && Math.floor(patch.head / H) === l) z.set(patch.z, (patch.head % H) * dv);
+      zs.push(z);
+      const WO = w[p + "attn.W_O"];                             // heads side by side, mixed by W_O:
+      for (let hh = 0; hh < H; hh++) {                          // head h's rows of W_O take its z
+        const out = parts.subarray(part * D, (part + 1) * D);
+        for (let c = 0; c < dv; c++) {
+          const zc = z[hh * dv + c];
+          if (zc === 0) continue;
+          const off = (hh * dv + c) * D;
+          for (let i = 0; i < D; i++) out[i] += zc * WO.data[off + i];
+        }
+        for (let i = 0; i < D; i++) x[i] += out[i];
+        part += 1;
+      }
       const h2 = layerNorm(x, w[p + "ln2.weight"], w[p + "ln2.bias"], eps);
       const hidden = matvec(h2, w[p + "ffn.W1"], w[p + "ffn.b1"]);
       for (let i = 0; i < hidden.length; i++) if (hidden[i] < 0) hidden[i] = 0;   // ReLU
       const ffn = matvec(hidden, w[p + "ffn.W2"], w[p + "ffn.b2"]);
       for (let i = 0; i < D; i++) x[i] += ffn[i];
+      parts.set(ffn, part * D);
+      part += 1;
     }
     const logits = matvec(layerNorm(x, w["ln_f.weight"], w["ln_f.bias"], eps), w.W_U);
-    return { logits, attention };
+    return { logits, attention, z: zs, parts };
   }
 
-  // Logits after reading all of `ids` from scratch, with these heads silenced (the parity tests use it).
-  logitsAfter(ids, silenced = null) {
+  // The reading after all of `ids` from scratch, with these heads silenced and the patch at the last word.
+  readAll(ids, silenced = null, patch = null) {
     const cache = this.newCache();
     let out = null;
-    ids.forEach((id, pos) => { out = this.step(id, pos, cache, silenced); });
-    return out.logits;
+    ids.forEach((id, pos) => { out = this.step(id, pos, cache, silenced, pos === ids.length - 1 ? patch : null); });
+    return out;
+  }
+
+  // Logits after reading all of `ids` (the parity tests use it).
+  logitsAfter(ids, silenced = null, patch = null) {
+    return this.readAll(ids, silenced, patch).logits;
+  }
+
+  // What `head` (layer * n_head + head) carries at the last word of `ids`: its z, for a patch.
+  headOutput(ids, head) {
+    const { n_head: H, d_v: dv } = this.cfg;
+    const z = this.readAll(ids).z[Math.floor(head / H)];
+    return z.slice((head % H) * dv, (head % H + 1) * dv);
+  }
+
+  // The names of a step's parts, in their order: "embedding", "L1 H1" ... "L1 MLP", ...
+  partNames() {
+    const { n_layer: L, n_head: H } = this.cfg;
+    const names = ["embedding"];
+    for (let l = 0; l < L; l++) {
+      for (let h = 0; h < H; h++) names.push(`L${l + 1} H${h + 1}`);
+      names.push(`L${l + 1} MLP`);
+    }
+    return names;
+  }
+
+  // Direct logit attribution of `word` at a step: what each part pushes its logit, through the final LayerNorm
+  // with its scale frozen at that position, and the LayerNorm's bias; [[name, push], ...], adding up to the logit.
+  attribution(parts, word) {
+    const { d_model: D, vocab_size: V, norm_eps: eps } = this.cfg;
+    const g = this.w["ln_f.weight"].data, b = this.w["ln_f.bias"].data, WU = this.w.W_U.data;
+    const n = parts.length / D;
+    const x = new Float64Array(D);
+    for (let k = 0; k < n; k++) for (let i = 0; i < D; i++) x[i] += parts[k * D + i];
+    let mean = 0;
+    for (let i = 0; i < D; i++) mean += x[i];
+    mean /= D;
+    let v = 0;
+    for (let i = 0; i < D; i++) v += (x[i] - mean) * (x[i] - mean);
+    const s = Math.sqrt(v / D + eps);
+    const out = this.partNames().map((name, k) => {
+      const c = parts.subarray(k * D, (k + 1) * D);
+      let m = 0;
+      for (let i = 0; i < D; i++) m += c[i];
+      m /= D;
+      let push = 0;
+      for (let i = 0; i < D; i++) push += ((c[i] - m) / s) * g[i] * WU[i * V + word];
+      return [name, push];
+    });
+    let bias = 0;
+    for (let i = 0; i < D; i++) bias += b[i] * WU[i * V + word];
+    out.push(["final LayerNorm bias", bias]);
+    return out;
+  }
+
+  // The next-word logits read from the residual stream after the embedding and after each block (the final
+  // LayerNorm and W_U applied there): n_layer + 1 rows.
+  layerLogits(parts) {
+    const { n_layer: L, n_head: H, d_model: D, norm_eps: eps } = this.cfg;
+    const x = new Float64Array(D), rows = [];
+    const read = () => rows.push(matvec(layerNorm(x, this.w["ln_f.weight"], this.w["ln_f.bias"], eps), this.w.W_U));
+    let k = 0;
+    const add = () => { for (let i = 0; i < D; i++) x[i] += parts[k * D + i]; k += 1; };
+    add();
+    read();
+    for (let l = 0; l < L; l++) {
+      for (let h = 0; h <= H; h++) add();
+      read();
+    }
+    return rows;
   }
 }

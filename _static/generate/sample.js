@@ -1,4 +1,5 @@
-// Choosing the next word: greedy, or a seeded draw at a temperature from the top k (compute/generate.py).
+// Choosing the next word: greedy, or a seeded draw at a temperature from the top k words and the top p of the
+// probability (compute/generate.py).
 
 // A small, well-known 32-bit generator (mulberry32): the same seed gives the same draws in any browser.
 export function seeded(seed) {
@@ -18,19 +19,33 @@ export function argmax(values) {
   return best;
 }
 
-// The words a draw keeps (the topK best, ties by id; 0: every word) and their weights
-// exp(logits / temperature - max), in that order, with their sum: the steps compute/generate.py's choose_one takes.
-function weighted(logits, { temperature, topK }) {
+const best = (logits) => (a, b) => logits[b] - logits[a] || a - b;   // the higher score first, ties by id
+
+// The words a draw keeps (the topK best, ties by id; 0: every word; then, when topP < 1, the fewest of the best
+// whose weights reach topP of the total) and their weights exp(logits / temperature - max), in that order, with
+// their sum: the steps compute/generate.py's choose_one takes.
+function weighted(logits, { temperature, topK, topP = 1 }) {
   const n = logits.length;
   let keep = Array.from({ length: n }, (_, i) => i);
-  if (topK && topK < n) keep = keep.sort((a, b) => logits[b] - logits[a] || a - b).slice(0, topK);
+  if (topK && topK < n) keep = keep.sort(best(logits)).slice(0, topK);
   let max = -Infinity;
   for (const i of keep) max = Math.max(max, logits[i] / temperature);
-  const weights = keep.map((i) => Math.exp(logits[i] / temperature - max));
-  return { keep, weights, total: weights.reduce((s, x) => s + x, 0) };
+  let weights = keep.map((i) => Math.exp(logits[i] / temperature - max));
+  let total = weights.reduce((s, x) => s + x, 0);
+  if (topP < 1) {
+    const weight = new Map(keep.map((i, k) => [i, weights[k]]));
+    keep = [...keep].sort(best(logits));
+    const reach = topP * total;
+    let sum = 0, n = 0;
+    while (n < keep.length && sum < reach) sum += weight.get(keep[n++]);
+    keep = keep.slice(0, n);
+    weights = keep.map((i) => weight.get(i));
+    total = weights.reduce((s, x) => s + x, 0);
+  }
+  return { keep, weights, total };
 }
 
-// The next id: argmax when greedy; otherwise softmax(logits / temperature) over the topK best, one draw.
+// The next id: argmax when greedy; otherwise softmax(logits / temperature) over the words kept, one draw.
 export function choose(logits, settings, random) {
   if (settings.greedy) return argmax(logits);
   const { keep, weights, total } = weighted(logits, settings);

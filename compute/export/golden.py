@@ -1,7 +1,8 @@
 """A golden file for the page's model: what Python's tokenizer, exported model and sampler give for fixed inputs,
 for the JavaScript of _static/generate/ to be checked against in a browser (tests/browser/test_live_model.py).
 
-    golden(export_files())  ->  {"texts": [...], "logits": [...], "samples": [...]}
+    golden(export_files())  ->  {"texts": [...], "logits": [...], "samples": [...], "readouts": [...],
+                                 "patches": [...]}
 """
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ import torch
 
 from ..data.tokenizer import UNK, dropped, readable, words
 from ..generate import Sampling, generate
+from ..models.readout import Patch, attribution, layer_logits, read
 from .story import FILES, model_from_files
 
 # The tokenizer's edge cases: capitals, possessives and contractions, quotes straight and curly, punctuation runs,
 # digits, emoji, numbers that are not digits (², ½, Ⅻ), accents, words the model has never seen, nothing at all.
+UNKNOWN = "Zorblax and the quantum toaster went home."    # words the model has never seen
 TEXTS = (
     "Once upon a time, there was a little girl named Mia.",
     "LILY'S dog didn’t bark! Tom's cat did.",
@@ -25,12 +28,19 @@ TEXTS = (
     "Thumbs 👍🏽 up, flags 🇫🇷🇩🇪 and 🏴\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f, a heart ❤️, cafe\u0301.",
     "x² and ½ cup, chapter Ⅻ",
     "A naïve café in Zürich.",
-    "Zorblax and the quantum toaster went home.",
+    UNKNOWN,
     "ice-cream: 3 scoops; yum & more <b>bold</b> @home #1",
     "",
 )
 SAMPLINGS = (Sampling(greedy=True, max_tokens=40), Sampling(temperature=0.8, max_tokens=40),
-             Sampling(temperature=1.3, top_k=5, max_tokens=40))
+             Sampling(temperature=1.3, top_k=5, max_tokens=40), Sampling(temperature=1.2, top_p=0.9, max_tokens=40),
+             Sampling(temperature=1.5, top_k=30, top_p=0.6, max_tokens=40))
+# Prompts read apart (attribution, the layer view) and pairs for patching: the first differs from the second only
+# in a child's name, so a head that carries the name carries the other one; the last pair differs in length.
+READ = (TEXTS[0], TEXTS[1], UNKNOWN,
+        "Tom met a girl named Sue at the park. Sue had a red ball. Tom asked")
+PAIRS = ((READ[3], "Tom met a girl named Amy at the park. Amy had a red ball. Tom asked"),
+         (TEXTS[0], "One day, a boy named Ben went to the park with his dog."))
 SEED = 11
 
 
@@ -70,6 +80,38 @@ def golden(files: dict[str, bytes]) -> dict:
         for s in SAMPLINGS:
             new = generate(model, torch.tensor([[0] + prompt]), s, SEED)[0]
             samples.append({"prompt": prompt, "options": {"greedy": s.greedy, "temperature": s.temperature,
-                                                          "topK": s.top_k or 0, "seed": SEED, "maxTokens": s.max_tokens},
+                                                          "topK": s.top_k or 0, "topP": s.top_p, "seed": SEED,
+                                                          "maxTokens": s.max_tokens},
                             "ids": new, "words": [vocab[i] for i in new]})
-    return {"texts": texts, "logits": scored, "samples": samples}
+    encode = lambda text: [0] + [index.get(t, index[UNK]) for t in words(text)]  # noqa: E731
+    return {"texts": texts, "logits": scored, "samples": samples,
+            "readouts": readouts(model, [encode(t) for t in READ]),
+            "patches": patches(model, [(encode(a), encode(b)) for a, b in PAIRS], n_heads // arch["n_layer"])}
+
+
+def readouts(model, prompts: list[list[int]]) -> list[dict]:
+    """For each prompt, at its last word and at its fourth: the likeliest word's and the sixth likeliest's
+    attribution, and the logits read after each layer."""
+    out = []
+    for ids in prompts:
+        r = read(model, ids)
+        for position in (len(ids) - 1, 3):
+            order = torch.argsort(r.logits[position], descending=True, stable=True)
+            lens = layer_logits(model, r, position)
+            for word in (int(order[0]), int(order[5])):
+                out.append({"ids": ids[:position + 1], "word": word, "logit": float(r.logits[position, word]),
+                            "attribution": list(attribution(model, r, position, word).items()),
+                            "layers": lens.tolist()})
+    return out
+
+
+def patches(model, pairs: list[tuple[list[int], list[int]]], n_head: int) -> list[dict]:
+    """The logits after each pair's first prompt with one head's output at its last word taken from the second:
+    every head for the first pair, two for the others."""
+    out = []
+    for k, (ids, source) in enumerate(pairs):
+        heads = [(l, h) for l in range(model.cfg.n_layer) for h in range(n_head)] if k == 0 else [(0, 1), (1, 2)]
+        for l, h in heads:
+            r = read(model, ids, patch=Patch((l, h), tuple(source)))
+            out.append({"ids": ids, "source": source, "head": l * n_head + h, "logits": r.logits[-1].tolist()})
+    return out

@@ -1,5 +1,6 @@
 """The page's model (_static/generate/) against Python in Chromium: a golden file of tokens, logits, knocked-out
-logits and sampled words; the architecture read from the export's header; the sampler draw for draw."""
+logits, sampled words, attribution, the layer view and patched logits; the architecture read from the export's
+header; the sampler draw for draw."""
 from __future__ import annotations
 
 import copy
@@ -32,6 +33,14 @@ GOLDEN_JS = """async ([base, golden]) => {
     }),
     logits: golden.logits.map((c) => Array.from(model.logitsAfter(c.ids, c.head === null ? null : new Set([c.head])))),
     samples: golden.samples.map((s) => Array.from(run.generate(model, s.prompt, s.options), (t) => t.id)),
+    readouts: golden.readouts.map((c) => {
+      const out = model.readAll(c.ids);
+      return { logit: out.logits[c.word], attribution: model.attribution(out.parts, c.word),
+               layers: model.layerLogits(out.parts).map((row) => Array.from(row)) };
+    }),
+    patches: golden.patches.map((c) => ({
+      patched: Array.from(model.logitsAfter(c.ids, null, { head: c.head, z: model.headOutput(c.source, c.head) })),
+      plain: Array.from(model.logitsAfter(c.ids)) })),
   };
 }""" % MODELS
 
@@ -76,6 +85,25 @@ def test_the_golden_file_holds_in_the_page(js, gold):
             assert np.abs(np.array(case["logits"]) - whole[tuple(case["ids"])]).max() > 1e-3
     assert [s["ids"] for s in gold["samples"]] == got["samples"]
     assert len({tuple(s["ids"]) for s in gold["samples"]}) == len(gold["samples"])
+
+
+def test_attribution_the_layer_view_and_patching_hold_in_the_page(js, gold):
+    """Each part's push on a word's logit, the logits read after each layer and the logits with a head patched in
+    from another prompt within 1e-4 of Python's, on prompts the page does not prepare; the bars add up to the logit
+    the page shows."""
+    got = js.page.evaluate(GOLDEN_JS, [js.base, gold])
+    assert len(gold["readouts"]) >= 12 and len(gold["patches"]) >= 10
+    for want, have in zip(gold["readouts"], got["readouts"]):
+        assert [name for name, _ in have["attribution"]] == [name for name, _ in want["attribution"]]
+        pushes = np.array([v for _, v in have["attribution"]])
+        assert np.abs(pushes - np.array([v for _, v in want["attribution"]])).max() < 1e-4, want["ids"][-3:]
+        assert abs(pushes.sum() - have["logit"]) < 1e-4 and abs(have["logit"] - want["logit"]) < 1e-4
+        assert np.abs(np.array(have["layers"]) - np.array(want["layers"])).max() < 1e-4
+        assert abs(have["layers"][-1][want["word"]] - have["logit"]) < 1e-9   # the last layer's is the model's
+    for want, have in zip(gold["patches"], got["patches"]):
+        patched = np.array(have["patched"])
+        assert np.abs(patched - np.array(want["logits"])).max() < 1e-4, (want["head"], want["source"][-3:])
+        assert np.abs(patched - np.array(have["plain"])).max() > 1e-3                # each patch changes something
 
 
 # A model built in the page from the exported header with its architecture changed (null: unchanged):
@@ -128,11 +156,13 @@ SAMPLER_JS = """async ([base, seed, rows, settings]) => {
 
 
 @pytest.mark.parametrize("sampling", [Sampling(temperature=0.8), Sampling(temperature=1.7, top_k=5),
-                                      Sampling(temperature=0.3, top_k=1), Sampling(greedy=True)])
+                                      Sampling(temperature=0.3, top_k=1), Sampling(greedy=True),
+                                      Sampling(temperature=1.1, top_p=0.8), Sampling(temperature=1.4, top_k=12, top_p=0.5)])
 def test_the_page_samples_as_python_does(js, sampling):
     """sample.js and compute.generate: the same draws for a seed, the same word from the same logits, ties too."""
     rows = np.round(np.random.default_rng(5).normal(scale=3, size=(300, 40)), 1).tolist()  # rounded: ties
-    settings = {"greedy": sampling.greedy, "temperature": sampling.temperature, "topK": sampling.top_k or 0}
+    settings = {"greedy": sampling.greedy, "temperature": sampling.temperature, "topK": sampling.top_k or 0,
+                "topP": sampling.top_p}
     got = js.page.evaluate(SAMPLER_JS, [js.base, 11, rows, settings])
     draws, random = Mulberry32(11), Mulberry32(11)
     assert got["draws"] == [draws() for _ in range(5)]
@@ -146,7 +176,8 @@ RESUME_JS = """async ([base, prompt, n]) => {
   const m = await import(base + '_static/generate/model.js');
   const run = await import(base + '_static/generate/run.js');
   const model = await m.loadModel(base + '%s');
-  const options = { seed: 4, silenced: [1] }, settings = { temperature: 1.2, topK: 0, greedy: false };
+  const patch = { head: 5, z: model.headOutput([0, 7, 8, 9], 5) };
+  const options = { seed: 4, silenced: [1], patch }, settings = { temperature: 1.2, topK: 0, topP: 0.95, greedy: false };
   const s = new run.Session(model, prompt, options);
   for (let k = 0; k < n; k++) { const id = s.draw(settings); s.take(id === 0 ? 5 : id); }
   const r = run.Session.resume(model, prompt, s.written, { ...options, draws: s.draws });
