@@ -85,3 +85,18 @@ def test_the_top_k_claim_fails_when_the_kept_words_hold_everything_or_are_not_th
         monkeypatch.setattr(explain, "top_k_example", lambda k=None, d=damaged: d)
         outcome = claims_heads.top_k_divides_by_the_kept_share()
         assert not outcome.holds and "share" in outcome.evidence
+
+
+def test_the_patching_claim_fails_when_the_name_head_does_not_carry_the_name_or_another_head_does(monkeypatch):
+    from compute.lessons.story import claims_heads
+    from compute.lessons.story.states import box
+    real = box.patch_pair()
+    assert claims_heads.the_name_head_carries_the_name().holds
+    new, head = real["other"], real["head"]
+    weak = {**real, "patched": {**real["patched"], head: {real["name"]: 0.6, new: 0.3}}}       # the old name stays
+    shared = {**real, "patched": {lh: ({real["name"]: 0.2, new: 0.7} if lh != head else p)    # every head carries it
+                                  for lh, p in real["patched"].items()}}
+    for damaged in (weak, shared):
+        monkeypatch.setattr(box, "patch_pair", lambda d=damaged: d)
+        outcome = claims_heads.the_name_head_carries_the_name()
+        assert not outcome.holds and f"patched name head: {new}" in outcome.evidence

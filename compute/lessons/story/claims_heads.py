@@ -135,6 +135,19 @@ def the_name_heads_effect_runs_through_the_second_layer():
                        f"{other} {f['logit'][other]['all']:.3f} -> {f['logit'][other]['off']:.3f}")
 
 
+@claim("Patched in from the prepared story with the friend renamed, the name head's output at the last word makes "
+       "the model name the new friend (probability above one half, where it was below 0.01) and drops the old name "
+       "below 0.01; the same patch of any other head leaves the new name below 0.01. The head carries the name.")
+def the_name_head_carries_the_name():
+    t = box.patch_pair()
+    old, new, head = t["name"], t["other"], t["head"]
+    others = max(p[new] for lh, p in t["patched"].items() if lh != head)
+    ok = (t["patched"][head][new] > 0.5 and t["plain"][new] < 0.01 and t["patched"][head][old] < 0.01
+          and others < 0.01)
+    return Outcome(ok, f"patched name head: {new} {t['patched'][head][new]:.4f} (unpatched {t['plain'][new]:.2e}), "
+                       f"{old} {t['patched'][head][old]:.2e}; any other head patched: {new} at most {others:.2e}")
+
+
 def name_head_layers() -> tuple[int, int]:
     """The layer (from 1) of the name head in the published model and in the second seed."""
     return heads.looks(FOUR)["name"][0] + 1, heads.looks(SECOND_SEED)["name"][0] + 1

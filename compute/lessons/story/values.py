@@ -87,6 +87,11 @@ def prose_values() -> dict[str, object]:
              fol_alike=f["value_alike"], fol_direct_name=f["direct"][name], fol_direct_other=f["direct"][other],
              fol_logit_all=f["logit"][name]["all"], fol_logit_off=f["logit"][name]["off"],
              fol_other_all=f["logit"][other]["all"], fol_other_off=f["logit"][other]["off"])
+    pair = box.patch_pair()
+    name_head = pair["patched"][pair["head"]]
+    v.update(patch_other=pair["other"].capitalize(), patch_new=name_head[pair["other"]], patch_old=name_head[pair["name"]],
+             patch_plain_new=pair["plain"][pair["other"]],
+             patch_others_max=max(p[pair["other"]] for lh, p in pair["patched"].items() if lh != pair["head"]))
     tried = box.knockout_prompt()
     v.update(try_name=tried["name"].capitalize(), try_distance=tried["distance"], try_p_all=tried["p_all"],
              try_p_off=tried["p_off"], try_top_off=tried["top_off"].capitalize())

@@ -10,6 +10,7 @@ import torch
 from ....data.story import KINDS
 from ....data.tokenizer import EOS, words
 from ....export.story import export_files, model_from_files
+from ....models.readout import Patch, read
 from ....published.story import FOUR_HEAD, story_corpus
 from .heads import needed
 from .samples import as_text
@@ -65,6 +66,30 @@ def knockout_prompt() -> dict:
                         "p_off": float(off[want]), "top_off": data.vocab.itos[wrong], "p_top_off": float(off[wrong]),
                         "distance": p.distance}
     raise ValueError(f"no name probe in the first {SEARCHED} validation stories goes wrong without the name head")
+
+
+@lru_cache(maxsize=1)
+def patch_pair() -> dict:
+    """Section 6's story and the same story with the friend renamed at every mention (the first name of the
+    generator's list the story does not use): the box model's next-word probabilities of both names after the
+    first story with each head's output at its last word taken from the second (a patch), and unpatched."""
+    t = knockout_prompt()
+    data, model = story_corpus(), box_model()
+    tokens = words(t["text"])
+    other = next(n for n in KINDS["name"] if n not in tokens)
+    renamed = [other if w == t["name"] else w for w in tokens]
+    ids, source = (data.vocab.encode([EOS] + ts) for ts in (tokens, renamed))
+    name, new = data.vocab.index(t["name"]), data.vocab.index(other)
+    cfg = model.cfg
+    heads = [(l, h) for l in range(cfg.n_layer) for h in range(cfg.n_head)]
+    p = {lh: torch.softmax(read(model, ids, patch=Patch(lh, tuple(source))).logits[-1], -1) for lh in heads}
+    plain = torch.softmax(read(model, ids).logits[-1], -1)
+    text = as_text(renamed)
+    if words(text) != renamed:
+        raise ValueError(f"the renamed story does not read back as its tokens: {text!r}")
+    return {"text": t["text"], "source": text, "name": t["name"], "other": other, "head": t["head"],
+            "plain": {t["name"]: float(plain[name]), other: float(plain[new])},
+            "patched": {lh: {t["name"]: float(q[name]), other: float(q[new])} for lh, q in p.items()}}
 
 
 SHOWN_KEYS = 5      # the name head's largest weights printed for the followed prediction
