@@ -15,7 +15,10 @@ Measured on the built Part III page, served locally:
 * click to first word: Generate pressed before the weights are fetched (a fresh browser profile), after a
   reload (the weights in the browser's cache), and with the model already loaded;
 * bytes: the page's first load (gzip, as run.py counts it: the weights are not fetched until the reader reaches
-  the box) and the weights file.
+  the box) and the weights file;
+* the instruments: a written word clicked, to its attribution bars and layer view drawn (a story of 200 words
+  on screen, words across it); a head chosen to patch, to the prompt's bars redrawn from the patched model; and
+  main-thread tasks over 50 ms while a run writes at 20 and at 2 words a second.
 """
 from __future__ import annotations
 
@@ -36,7 +39,9 @@ from sitebuild.serve import serve  # noqa: E402
 
 PAGE = "posts/story-models.html"
 BUDGET = {"words_per_s": 1000, "first_ms": 50, "page_bytes": 1_200_000, "screen_share": 0.8, "long_prompt": 1.5,
-          "task_ms": 50}
+          "task_ms": 50, "inspect_ms": 50, "patch_ms": 100}
+PACES = (20, 2)           # words a second, for the long-task count at a pace
+PACE_SECONDS = 3
 STORY_PROMPT = "Once upon a time"
 LONG_PROMPT = ("The dog ran to the park. " * 400)[:10_000]
 TEMPERATURE = 0.8
@@ -124,6 +129,79 @@ CLICK_JS = """async () => {
 }"""
 
 
+# A written word clicked: the time until its attribution bars are drawn for it (and the layer view, drawn with
+# them). Returns one time per clicked word.
+INSPECT_JS = """async (ks) => {
+  const box = document.querySelector('.live-generate'), why = box.querySelector('[data-part=why]');
+  const out = [];
+  for (const k of ks) {
+    const word = box.querySelector(`.live-word[data-k="${k}"]`);
+    const t0 = performance.now();
+    const drawn = new Promise((resolve) => {
+      const seen = new MutationObserver(() => {
+        const title = box.querySelector('[data-part=why-title]').textContent.toLowerCase();
+        if (title.includes(`why “${word.textContent.trim().toLowerCase()}”`)) {
+          seen.disconnect(); resolve(performance.now() - t0);
+        }
+      });
+      seen.observe(why, { childList: true });
+    });
+    word.click();
+    out.push(await drawn);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return out;
+}"""
+
+# A head chosen to patch (the other start already written): the time until the bars are redrawn from the
+# patched model, then the patch cleared.
+PATCH_JS = """async ([head, other]) => {
+  const box = document.querySelector('.live-generate'), title = box.querySelector('[data-part=bars-title]');
+  const select = box.querySelector('[data-part=patch-head]'), source = box.querySelector('[data-part=source]');
+  source.value = other;
+  const t0 = performance.now();
+  const drawn = new Promise((resolve) => {
+    const seen = new MutationObserver(() => { if (title.textContent.includes('patched')) { seen.disconnect(); resolve(performance.now() - t0); } });
+    seen.observe(title, { childList: true, characterData: true, subtree: true });
+  });
+  select.value = String(head);
+  select.dispatchEvent(new Event('change', { bubbles: true }));
+  const ms = await drawn;
+  select.value = '';
+  select.dispatchEvent(new Event('change', { bubbles: true }));
+  await new Promise((r) => setTimeout(r, 200));
+  return ms;
+}"""
+
+# A run at a pace (words a second) for `seconds`, then Stop: the main-thread tasks over 50 ms meanwhile.
+PACE_JS = """async ([pace, seconds]) => {
+  const box = document.querySelector('.live-generate');
+  box.querySelector('[data-part=pace]').value = String(pace);
+  const long = [];
+  const watch = new PerformanceObserver((l) => long.push(...l.getEntries().map((e) => e.duration)));
+  watch.observe({ type: 'longtask' });
+  box.querySelector('[data-part=generate]').click();
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  box.querySelector('[data-part=stop]').click();
+  await new Promise((r) => setTimeout(r, 300));
+  watch.disconnect();
+  box.querySelector('[data-part=pace]').value = '0';
+  return { long, words: box.querySelectorAll('.live-word:not(.live-caret)').length };
+}"""
+
+
+def instruments(page, seed: int, runs: int) -> dict:
+    """Medians: click to attribution (words across a 200-word story), head chosen to patched bars (every head of
+    the first layer and the second, in turn), and long tasks at each pace."""
+    page.evaluate(SCREEN_JS, [STORY_PROMPT, TEMPERATURE, seed])
+    ks = [k for k in range(5, 200, 200 // runs)][:runs]
+    inspect = page.evaluate(INSPECT_JS, ks)
+    patch = [page.evaluate(PATCH_JS, [k % 8, "One day, a boy named Ben went to the park."]) for k in range(runs)]
+    paced = {pace: page.evaluate(PACE_JS, [pace, PACE_SECONDS]) for pace in PACES}
+    return {"inspect_ms": statistics.median(inspect), "inspect_n": len(inspect), "patch_ms": statistics.median(patch),
+            "paced": {pace: (len(r["long"]), max(r["long"], default=0.0), r["words"]) for pace, r in paced.items()}}
+
+
 def long_story_seed(temperature: float, words: int = 200) -> int:
     """The first seed whose story from STORY_PROMPT runs to `words` words at this temperature (Python's sampler
     and the exported model: what the page writes)."""
@@ -204,6 +282,7 @@ def measure(runs: int) -> dict:
                   for name, (prompt, s) in cases.items()}
         screen = {name: [page.evaluate(SCREEN_JS, [prompt, TEMPERATURE, s]) for _ in range(runs)]
                   for name, (prompt, s) in cases.items()}
+        tools = instruments(page, seed, runs)
         page.close()
         clicks = click_to_first_word(browser, base, runs)
         loads = [page_bytes(browser, base) for _ in range(3)]
@@ -220,7 +299,7 @@ def measure(runs: int) -> dict:
             "worker_long_ms": statistics.median(r["ms"] for r in worker["long"]),
             "screen_long_ms": statistics.median(r["ms"] for r in screen["long"]),
             "long_tasks": len(tasks), "longest_task": max(tasks, default=0.0),
-            "first": statistics.median(r["first"] for r in worker["story"]), **clicks}
+            "first": statistics.median(r["first"] for r in worker["story"]), **clicks, **tools}
 
 
 def markdown(m: dict) -> str:
@@ -252,6 +331,13 @@ def markdown(m: dict) -> str:
         f"{BUDGET['page_bytes'] / 1e6:.1f} MB, {verdict(m['page'] <= BUDGET['page_bytes'])} |",
         f"| weights file (float16), fetched at the box | {m['weights'] / 1e6:.2f} MB | | 0.7 MB, "
         f"{verdict(m['weights'] <= 700_000)} |",
+        f"| a written word clicked, to its attribution and layer view drawn | {m['inspect_ms']:.1f} ms | "
+        f"{m['inspect_n']} | {BUDGET['inspect_ms']} ms, {verdict(m['inspect_ms'] <= BUDGET['inspect_ms'])} |",
+        f"| a head chosen to patch, to the prompt's bars from the patched model | {m['patch_ms']:.1f} ms | "
+        f"{m['runs']} | {BUDGET['patch_ms']} ms, {verdict(m['patch_ms'] <= BUDGET['patch_ms'])} |",
+        *(f"| main-thread tasks over {BUDGET['task_ms']} ms, {PACE_SECONDS} s at {pace} words a second "
+          f"({words} words) | {n} (longest {longest:.0f} ms) | 1 | none, {verdict(n == 0)} |"
+          for pace, (n, longest, words) in m["paced"].items()),
         "",
         f"Headless Chromium, {cpu_model()}, 2 cores; the model runs in plain JavaScript (float64 arithmetic).",
     ])

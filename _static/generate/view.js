@@ -1,4 +1,5 @@
-// What the live box draws: the probability bars and the attention table of one prediction (widget.js).
+// What the live box draws: the probability bars, the attention table, the attribution bars and the layer view of
+// one prediction (widget.js).
 import { distribution } from "./sample.js";
 
 export const VIRIDIS = ["#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725"];
@@ -29,35 +30,98 @@ function el(tag, props = {}, ...children) {
   return node;
 }
 
-// The distribution a word is drawn from (temperature and top-k applied), as bars: the ten likeliest words and
-// "all others". `choosable`: each word's label is a button that takes it as the next word (not <eos>, <unk>).
-// `chosen`: the id that was written from it, marked. Returns the chosen word's probability (0 if top-k cut it).
+// A bar of width p (0 to 1), and beside it, thinner, the unchanged model's (`was`: null when nothing is changed).
+function bar(p, was) {
+  const out = el("span", { className: "live-bar" }, el("span", { style: `width: ${(100 * p).toFixed(2)}%` }));
+  if (was !== null) out.append(el("span", { className: "live-bar-was", style: `width: ${(100 * was).toFixed(2)}%` }));
+  return out;
+}
+
+const shownP = (p, was) => (was === null ? percent(p) : `${percent(p)} (unchanged ${percent(was)})`);
+
+// The distribution a word is drawn from (temperature, top-k and top-p applied), as bars: the ten likeliest words
+// and "all others"; with a head silenced or patched (pred.plain), each bar beside the unchanged model's.
+// `choosable`: each word's label is a button that takes it as the next word (not <eos>, <unk>).
+// `chosen`: the id that was written from it, marked. Returns the chosen word's probability (0 if a cut left it out).
 export function drawBars(list, pred, settings, vocab, { choosable = false, chosen = null } = {}) {
   const dist = distribution(pred.logits, settings);
+  const plain = pred.plain ? new Map(distribution(pred.plain, settings)) : null;
+  const was = (id) => (plain ? plain.get(id) || 0 : null);
   const rows = dist.slice(0, BARS);
   const rest = dist.slice(BARS).reduce((sum, [, p]) => sum + p, 0);
+  const restWas = plain ? 1 - rows.reduce((sum, [id]) => sum + was(id), 0) : null;
   const items = rows.map(([id, p]) => {
     const word = id === 0 ? "(the end)" : vocab[id];
     const label = choosable && id > 1
       ? el("button", { type: "button", className: "live-bar-word", textContent: word, title: `Write “${word}” next` })
       : el("span", { className: "live-bar-word", textContent: word });
     label.dataset.id = String(id);
-    const li = el("li", {}, label, el("span", { className: "live-bar" }, el("span", { style: `width: ${(100 * p).toFixed(2)}%` })),
-                  el("span", { className: "live-bar-p", textContent: percent(p) }));
+    const li = el("li", {}, label, bar(p, was(id)), el("span", { className: "live-bar-p", textContent: shownP(p, was(id)) }));
     li.dataset.p = String(p);
     if (id === chosen) li.className = "live-bar-chosen";
     return li;
   });
   if (dist.length > BARS) {
     const li = el("li", { className: "live-bar-others" }, el("span", { className: "live-bar-word", textContent: `all ${dist.length - BARS} others` }),
-                  el("span", { className: "live-bar" }, el("span", { style: `width: ${(100 * rest).toFixed(2)}%` })),
-                  el("span", { className: "live-bar-p", textContent: percent(rest) }));
+                  bar(rest, restWas), el("span", { className: "live-bar-p", textContent: shownP(rest, restWas) }));
     li.dataset.p = String(rest);
     items.push(li);
   }
+  list.classList.toggle("live-bars-compared", Boolean(plain));
   list.replaceChildren(...items);
   const hit = dist.find(([id]) => id === chosen);
   return hit ? hit[1] : 0;
+}
+
+const signed = (v) => (v < 0 ? "−" : "+") + Math.abs(v).toFixed(2);
+
+// Direct logit attribution as bars from a middle line: [[part, push], ...], positive to the right, negative to the
+// left, each with its value, and a last line with their sum (the logit).
+export function drawWhy(list, attribution) {
+  const most = Math.max(...attribution.map(([, v]) => Math.abs(v)), 1e-9);
+  const items = attribution.map(([name, v]) => {
+    const width = (50 * Math.abs(v)) / most;
+    const fill = el("span", { style: `width: ${width.toFixed(2)}%; ${v < 0 ? "right: 50%" : "left: 50%"}` });
+    const li = el("li", { className: v < 0 ? "live-why-down" : "live-why-up" },
+                  el("span", { className: "live-why-name", textContent: name }), el("span", { className: "live-why-bar" }, fill),
+                  el("span", { className: "live-why-v", textContent: signed(v) }));
+    li.dataset.v = String(v);
+    return li;
+  });
+  const total = attribution.reduce((s, [, v]) => s + v, 0);
+  items.push(el("li", { className: "live-why-total" }, el("span", { className: "live-why-name", textContent: "the logit" }),
+                el("span", { className: "live-why-bar" }), el("span", { className: "live-why-v", textContent: total.toFixed(2) })));
+  list.replaceChildren(...items);
+  return total;
+}
+
+// Softmax of one row of logits (the model's own probabilities, temperature 1).
+export function softmax(logits) {
+  let max = -Infinity;
+  for (const x of logits) max = Math.max(max, x);
+  const e = Array.from(logits, (x) => Math.exp(x - max));
+  const total = e.reduce((s, x) => s + x, 0);
+  return e.map((x) => x / total);
+}
+
+const LAYER_WORDS = 3;   // the likeliest words shown after each layer
+
+// The layer view: for the stream after the embedding and after each layer, the likeliest words and the explained
+// word's probability, as a table.
+export function drawLayers(box, rows, vocab, word) {
+  const table = el("table");
+  const head = table.createTHead().insertRow();
+  for (const text of ["read after", "likeliest words", `“${vocab[word]}”`]) head.append(el("th", { textContent: text, scope: "col" }));
+  const body = table.createTBody();
+  rows.forEach((logits, l) => {
+    const p = softmax(logits);
+    const order = p.map((_, i) => i).sort((a, b) => p[b] - p[a] || a - b).slice(0, LAYER_WORDS);
+    const tr = body.insertRow();
+    tr.append(el("th", { scope: "row", textContent: l === 0 ? "the embedding" : `layer ${l}${l === rows.length - 1 ? " (the model)" : ""}` }));
+    tr.insertCell().textContent = order.map((i) => `${i === 0 ? "(the end)" : vocab[i]} ${percent(p[i])}`).join(", ");
+    tr.insertCell().textContent = percent(p[word]);
+  });
+  box.replaceChildren(table);
 }
 
 // Every head's attention at one position, over the newest SHOWN words it read: a table of coloured cells,

@@ -1,8 +1,10 @@
-// The live-generation box of Part III: a prompt, the sampler's settings, the words as they come, the next
-// word's probabilities, every head's attention for any word written, and switches that silence heads.
-// The model (about 0.6 MB) is fetched from the site only when the reader nears the box; it runs in a
-// worker (worker.js), so typing and scrolling never wait for it. What the box draws is in view.js.
-import { drawAttention, drawBars, percent } from "./view.js";
+// The live-generation box of Part III: a prompt, the sampler's settings, the words as they come at a pace the
+// reader sets, the next word's probabilities, every head's attention for any word written (in a table, and as
+// shading on the story), switches that silence heads, a head patched in from another prompt, the chosen word's
+// logit read apart (what each head, MLP and the embedding push it) and layer by layer, and a link that writes
+// the story again. The model (about 0.6 MB) is fetched from the site only when the reader nears the box; it runs
+// in a worker (worker.js), so typing and scrolling never wait for it. What the box draws is in view.js.
+import { drawAttention, drawBars, drawLayers, drawWhy, percent, weight } from "./view.js";
 import { dropped, Printer, words } from "./text.js";
 
 const UNK = 1;
@@ -10,7 +12,9 @@ const RUN = 200;          // words one Generate or Go on writes at most
 const MAX_WORDS = 1000;   // a story grows no longer (every word keeps its scores and attention)
 const VIEW_MS = 50;       // while a run writes, the bars and the attention table are redrawn at most this often
 // The number fields: [label, least, whole numbers only, most] (top-k's most is the vocabulary's size).
-const FIELDS = { temperature: ["Temperature", 0.1, false, 2], topk: ["Top-k", 0, true, null], seed: ["Seed", 0, true, 4294967295] };
+const FIELDS = { temperature: ["Temperature", 0.1, false, 2], topk: ["Top-k", 0, true, null], topp: ["Top-p", 0.01, false, 1],
+                 seed: ["Seed", 0, true, 4294967295] };
+const LINK = "#st-live?";   // the address of a story: the box's id, then its settings (link(), fromLink())
 const LONG = 24;   // letters of a listed word before it is cut
 const MOST = 8;    // items a note lists
 
@@ -23,7 +27,8 @@ function setUp(box) {
   const prompt = $("prompt"), status = $("status"), progress = $("progress"), notes = $("notes");
   const promptWords = $("prompt-words"), list = $("words"), caret = $("caret"), output = $("output");
   const stop = $("stop"), view = $("attention"), viewText = $("attention-text"), bars = $("bars"), barsTitle = $("bars-title");
-  const heads = [...box.querySelectorAll("[data-head]")];
+  const heads = [...box.querySelectorAll(".live-head[data-head]")];
+  const patchHead = $("patch-head"), source = $("source"), explain = $("explain"), shade = $("shade");
   const state = {
     worker: null, ready: null, vocab: null, index: null, proper: new Set(), context: 0,
     run: 0,                 // the request being answered: messages of an older one are dropped
@@ -35,6 +40,10 @@ function setUp(box) {
     shown: 0,               // written words on screen
     selected: null,         // the prediction shown: an index into preds; null follows the newest
     printer: null, frame: 0, viewAt: 0, notes: "", barFocus: -1,
+    inspect: 0,             // the newest "inspect" request: older answers are dropped
+    explained: null,        // the word the reader chose to read apart, kept while it is among the bars
+    finished: null,         // resolves the run being written (a link's story is written run by run)
+    runs: [],               // the runs that wrote the story: {count, take, settings}, for the link
   };
 
   function say(text) { status.textContent = text; }  // role=status: read out once per run
@@ -79,12 +88,28 @@ function setUp(box) {
 
   // The sampler's settings as the controls give them now; null while one is not a number in range.
   function sampling() {
-    const temperature = field("temperature"), topK = field("topk");
-    return temperature === null || topK === null ? null : { greedy: $("greedy").checked, temperature, topK };
+    const temperature = field("temperature"), topK = field("topk"), topP = field("topp");
+    if (temperature === null || topK === null || topP === null) return null;
+    return { greedy: $("greedy").checked, temperature, topK, topP, pace: Number($("pace").value) };
   }
 
   function silenced() {
     return heads.filter((b) => b.getAttribute("aria-pressed") === "true").map((b) => Number(b.dataset.head));
+  }
+
+  // The patch as the controls give it: {head, source ids}, or null (no head chosen, or no other start written).
+  function patch() {
+    const tokens = words(source.value);
+    if (patchHead.value === "" || !tokens.length) return null;
+    return { head: Number(patchHead.value), source: tokens.map((t) => (state.index.has(t) ? state.index.get(t) : UNK)) };
+  }
+
+  // What changes the model for a prediction, as the bars' title says it.
+  function changes(quiet, patched) {
+    const out = [];
+    if (quiet.length) out.push(`${quiet.map(headName).join(", ")} silenced`);
+    if (patched) out.push(`${headName(patched.head)} patched from the other start`);
+    return out.length ? ` With ${out.join(" and ")}; the thin bars are the unchanged model's.` : "";
   }
 
   // A new story from the prompt as it stands: nothing written yet.
@@ -92,7 +117,9 @@ function setUp(box) {
     const text = prompt.value, tokens = words(text);
     const unknown = new Set(tokens.map((t, i) => (state.index.has(t) ? -1 : i)).filter((i) => i >= 0));
     const ids = tokens.map((t, i) => (unknown.has(i) ? UNK : state.index.get(t)));
-    state.story = { text, prompt: ids, written: [], seed: state.story ? state.story.seed : 0, silenced: silenced(), draws: 0 };
+    state.story = { text, prompt: ids, written: [], seed: state.story ? state.story.seed : 0, silenced: silenced(),
+                    patch: patch(), draws: 0 };
+    state.runs = [];
     state.tokens = ["<start>", ...tokens];
     state.preds = [];
     state.draws = [];
@@ -143,7 +170,7 @@ function setUp(box) {
   function ask() {
     if (!state.vocab || state.busy) return;
     state.preds.length = state.story.written.length;
-    state.story.silenced = silenced();
+    Object.assign(state.story, { silenced: silenced(), patch: patch() });
     request("next");
   }
 
@@ -162,12 +189,15 @@ function setUp(box) {
       say(`Nothing was written: the story has reached ${MAX_WORDS} words.`);
       return;
     }
-    Object.assign(state.story, { seed, silenced: silenced() });
+    Object.assign(state.story, { seed, silenced: silenced(), patch: patch() });
     Object.assign(state, { kind, busy: true, starter: document.activeElement, runStart: state.story.written.length,
-                           runSettings: { ...settings, silenced: state.story.silenced } });
+                           runSettings: { ...settings, silenced: state.story.silenced, patch: state.story.patch, seed } });
     stop.disabled = false;
     progress.textContent = "Writing…";
-    request("write", { settings, count: Math.min(count, room), take });
+    const done = new Promise((resolve) => { state.finished = resolve; });
+    state.runCount = Math.min(count, room);
+    request("write", { settings, count: state.runCount, take });
+    return done;                                          // true once the run is written (finish)
   }
 
   function finish(reason) {
@@ -177,6 +207,11 @@ function setUp(box) {
     stop.disabled = true;
     progress.textContent = "";
     const n = state.story.written.length - state.runStart;
+    // A run that the model ended drew its end too: written again with the count it was asked for, it ends there.
+    if (n || reason === "end") {
+      state.runs.push({ count: reason === "end" ? state.runCount : n, settings: state.runSettings,
+                        take: state.kind === "take" ? state.story.written[state.runStart] : null });
+    }
     const fresh = state.runStart === 0 && state.notes ? state.notes + " " : "";
     if (n === 0 && reason === "end") say(`${fresh}The model ends the story here: choose a word from the bars, or type one, to write on.`);
     else say(`${fresh}${n} ${n === 1 ? "word" : "words"} written (${REASONS[reason === "limit" ? state.kind : reason]}).`);
@@ -184,7 +219,8 @@ function setUp(box) {
     if (focus === stop || focus === document.body || !box.contains(focus)) {
       if (state.starter && state.starter.isConnected && !state.starter.disabled && box.contains(state.starter)) state.starter.focus();
     }
-    if (silenced().join() !== state.story.silenced.join()) ask();   // a head switched during the run
+    if (silenced().join() !== state.story.silenced.join() || JSON.stringify(patch()) !== JSON.stringify(state.story.patch)) ask();
+    if (state.finished) { state.finished(true); state.finished = null; }
   }
 
   // Stop: what is on screen is the story; the words the worker sent after it are dropped.
@@ -202,6 +238,7 @@ function setUp(box) {
   }
 
   function onMessage(msg) {
+    if (msg.type === "inspect") { if (msg.run === state.inspect) showInspect(msg); return; }
     if (msg.run !== state.run) return;
     if (msg.type === "next") {
       state.preds[state.story.written.length] = msg;
@@ -220,6 +257,7 @@ function setUp(box) {
       finish(msg.reason);
       return;
     } else if (msg.type === "error") {
+      if (state.finished) { state.finished(false); state.finished = null; }
       state.busy = false;
       stop.disabled = true;
       progress.textContent = "";
@@ -291,7 +329,7 @@ function setUp(box) {
       if (again) { again.focus(); state.barFocus = -1; } else bars.focus();
     }
     const quiet = pending ? silenced() : settings.silenced || [];   // the heads silenced for this prediction
-    const off = quiet.length ? ` With ${quiet.map(headName).join(", ")} silenced.` : "";
+    const off = changes(quiet, pending ? state.story.patch : settings.patch);
     const greedy = settings.greedy ? " Greedy takes the top word." : "";
     const word = pending ? "" : `“${state.vocab[state.story.written[k]]}”`;
     const what = pending
@@ -301,6 +339,96 @@ function setUp(box) {
     const best = drawAttention(view, pred, labels, new Set(quiet));
     view.scrollLeft = view.scrollWidth;                     // the newest words read, at the right
     viewText.textContent = best.w < 0 ? "" : `${pending ? "For the next word" : "Choosing " + word}: the strongest look back is ${best.head} on “${best.word}” (${best.w.toFixed(2)}).`;
+    shadeStory(pred);
+    inspect(pred, pending ? null : state.story.written[k]);
+  }
+
+  // The words to read apart: the bars' words; the reader's choice while it is among them, else the written word
+  // (or, for the next word, the likeliest).
+  function inspect(pred, written) {
+    const ids = [...bars.querySelectorAll("[data-id]")].map((b) => Number(b.dataset.id));
+    if (written !== null && !ids.includes(written)) ids.unshift(written);
+    if (!ids.length) return;
+    const keep = state.explained !== null && ids.includes(state.explained) ? state.explained : (written ?? ids[0]);
+    const options = ids.map((id) => Object.assign(document.createElement("option"),
+      { value: String(id), textContent: id === 0 ? "(the end)" : state.vocab[id], selected: id === keep }));
+    explain.replaceChildren(...options);
+    state.inspect += 1;
+    state.worker.postMessage({ type: "inspect", run: state.inspect, parts: pred.parts, word: keep });
+  }
+
+  function showInspect(msg) {
+    const word = msg.word === 0 ? "(the end)" : state.vocab[msg.word];
+    const logit = drawWhy($("why"), msg.attribution);
+    $("why-title").textContent = `Why “${word}”: what each part pushes its logit (${logit.toFixed(2)}), read directly ` +
+      "through the final LayerNorm with its scale at this word; the bars add up to the logit.";
+    drawLayers($("layers"), msg.layers, state.vocab, msg.word);
+  }
+
+  // The story's words shaded by the chosen head's weight on them, for the shown prediction.
+  function shadeStory(pred) {
+    const spans = [...promptWords.querySelectorAll(".live-prompt"), ...list.querySelectorAll(".live-word > span")];
+    for (const s of spans) {
+      s.style.removeProperty("--shade");
+      s.classList.remove("live-shaded");
+      s.removeAttribute("title");
+      delete s.dataset.weight;
+    }
+    if (shade.value === "") return;
+    const head = Number(shade.value), H = pred.attention[0].length;
+    const row = pred.attention[Math.floor(head / H)][head % H], first = pred.end - row.length;
+    row.forEach((w, j) => {
+      const span = spans[first + j - 1];            // word 0 is <start>, which is not on screen
+      if (!span) return;
+      span.classList.add("live-shaded");
+      span.style.setProperty("--shade", (100 * w).toFixed(1) + "%");
+      span.dataset.weight = String(w);
+      span.title = `${headName(head)}: ${weight(w)}`;
+    });
+  }
+
+  // The story as an address: the prompt, the settings, the silenced heads, the patch and the runs that wrote it
+  // (how many words each, or the word the reader chose). Opening it writes the same story (fromLink).
+  function link() {
+    const s = sampling(), seed = field("seed");
+    if (!s || seed === null) { say("No link: a setting above is not a number in its range."); return; }
+    const runs = state.runs.map((r) => (r.take === null ? String(r.count) : "w" + r.take)).join(".");
+    const same = state.runs.every((r) => ["temperature", "topK", "topP", "greedy", "seed"].every((k) => r.settings[k] === { ...s, seed }[k])
+                                       && r.settings.silenced.join() === silenced().join()
+                                       && JSON.stringify(r.settings.patch) === JSON.stringify(patch()));
+    const q = new URLSearchParams({ prompt: prompt.value, t: String(s.temperature), k: String(s.topK), p: String(s.topP),
+                                    seed: String(seed), greedy: s.greedy ? "1" : "0", off: silenced().join("."),
+                                    ph: patchHead.value, ps: patchHead.value === "" ? "" : source.value, runs });
+    const url = new URL(LINK + q.toString(), location.href).href;
+    history.replaceState(null, "", LINK + q.toString());
+    const out = $("link-text");
+    out.hidden = false;
+    out.value = url;
+    out.select();
+    if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
+    say(same ? `A link to this story (${state.story.written.length} words) is in the address bar and below: opening it writes the same words.`
+             : "A link is in the address bar and below; the settings changed while this story was written, so it writes the story with the settings above.");
+  }
+
+  // A story's address, opened: the settings put back and the story written again, run by run.
+  async function fromLink(hash) {
+    const q = new URLSearchParams(hash.slice(LINK.length));
+    await load();
+    halt();
+    prompt.value = q.get("prompt") || "";
+    for (const [part, key] of [["temperature", "t"], ["topk", "k"], ["topp", "p"], ["seed", "seed"]]) if (q.has(key)) $(part).value = q.get(key);
+    $("greedy").checked = q.get("greedy") === "1";
+    const off = new Set((q.get("off") || "").split(".").filter(Boolean).map(Number));
+    for (const b of heads) b.setAttribute("aria-pressed", String(off.has(Number(b.dataset.head))));
+    patchHead.value = q.get("ph") || "";
+    source.value = q.get("ps") || "";
+    box.scrollIntoView({ block: "start" });
+    newStory();
+    for (const run of (q.get("runs") || "").split(".").filter(Boolean)) {
+      const written = await (run.startsWith("w") ? write("take", 1, Number(run.slice(1))) : write("generate", Number(run)));
+      if (!written) break;                                  // a setting out of range: write() said so
+    }
+    if (!state.story.written.length) ask();
   }
 
   function headName(k) {
@@ -376,6 +504,26 @@ function setUp(box) {
     ask();
     say(`Section 6's story, with ${silenced().map(headName).join(", ")} silenced: the bars show the next word.`);
   });
+  $("try-patch").addEventListener("click", async () => {
+    await load();
+    halt();
+    const t = $("try-patch").dataset;
+    for (const b of heads) b.setAttribute("aria-pressed", "false");
+    patchHead.value = t.patch;
+    source.value = t.source;
+    prompt.value = t.prompt;
+    shade.value = t.patch;
+    newStory();
+    ask();
+    say(`Section 6's story, with ${headName(Number(t.patch))} patched from the same story with the friend renamed: the bars show the next word beside the unchanged model's.`);
+  });
+  const repatch = () => { if (state.vocab && !state.busy) { ask(); schedule(); } };
+  let patching = 0;
+  patchHead.addEventListener("change", repatch);
+  source.addEventListener("input", () => { clearTimeout(patching); patching = setTimeout(repatch, 150); });  // typing
+  explain.addEventListener("change", () => { state.explained = Number(explain.value); schedule(); });
+  shade.addEventListener("change", schedule);
+  $("link").addEventListener("click", async () => { await load(); link(); });
   box.addEventListener("keydown", (e) => { if (e.key === "Escape" && state.busy) { e.preventDefault(); halt(); } });
   let typing = 0;
   prompt.addEventListener("input", () => {
@@ -385,9 +533,10 @@ function setUp(box) {
       halt(); newStory(); ask();
     }, 150);
   });
-  for (const part of ["temperature", "topk", "greedy"]) $(part).addEventListener("input", schedule);
+  for (const part of ["temperature", "topk", "topp", "greedy"]) $(part).addEventListener("input", schedule);
   $("seed").addEventListener("input", () => field("seed"));
   stop.addEventListener("click", halt);
+  if (location.hash.startsWith(LINK)) fromLink(location.hash);
   const observer = new IntersectionObserver((entries) => {
     if (entries.some((e) => e.isIntersecting)) { observer.disconnect(); load().catch(() => {}); }
   }, { rootMargin: "50% 0px" });

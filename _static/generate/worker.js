@@ -1,14 +1,17 @@
 // The model runs here, off the page's thread, so the page never freezes while it writes.
 //
-// The page sends the story as it stands on screen ({prompt, written, seed, silenced, draws}) with every request;
-// the worker keeps one Session and goes on from it when it holds that story, or reads the story again when it
-// does not (the page stopped a run part-way, a head was silenced, the seed changed).
+// The page sends the story as it stands on screen ({prompt, written, seed, silenced, patch, draws}) with every
+// request; the worker keeps one Session and goes on from it when it holds that story, or reads the story again
+// when it does not (the page stopped a run part-way, a head was silenced or patched, the seed changed). While a
+// head is silenced or patched, a second Session (`plain`) reads the same words with the model unchanged, so every
+// prediction comes with the unchanged model's too.
 import { loadModel } from "./model.js";
 import { EOS, Session } from "./run.js";
 
 let model = null;
-let session = null, key = "";
-let current = null; // the request being answered: {run, stopped}
+let session = null, plain = null, key = "";
+let patched = { key: "", z: null };   // the patch's head output, taken from its prompt once
+let current = null; // the request being answered: {run, stopped, wake}
 
 // Let the page's messages (Stop) in between words, without the timer clamping of setTimeout.
 function breathe() {
@@ -20,18 +23,38 @@ function same(a, b) {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
+// The patch as the model takes it: {head, z}, z the head's output at the last word of the patch's prompt.
+function patchFor(story) {
+  if (!story.patch) return null;
+  const want = JSON.stringify(story.patch);
+  if (patched.key !== want) patched = { key: want, z: model.headOutput([EOS, ...story.patch.source], story.patch.head) };
+  return { head: story.patch.head, z: patched.z };
+}
+
 // The session holding this story, made again only when the one kept holds another.
 function sessionFor(story) {
-  const want = JSON.stringify([story.prompt, story.seed, story.silenced]);
+  const want = JSON.stringify([story.prompt, story.seed, story.silenced, story.patch]);
   if (!session || key !== want || session.draws !== story.draws || !same(session.written, story.written)) {
-    session = Session.resume(model, story.prompt, story.written, story);
+    session = Session.resume(model, story.prompt, story.written, { ...story, patch: patchFor(story) });
+    plain = story.silenced.length || story.patch ? Session.resume(model, story.prompt, story.written) : null;
     key = want;
   }
   return session;
 }
 
+// What the page is sent for a prediction: the logits, every head's attention (over the words read, which end at
+// word `end` of the story, <start> being word 0), what each part wrote into the stream (for attribution and the
+// layer view, asked for with "inspect"), and the unchanged model's logits.
 function prediction(s) {
-  return { logits: s.out.logits, attention: s.out.attention, end: s.ids.length };
+  return { logits: s.out.logits, attention: s.out.attention, parts: s.out.parts, end: 1 + s.promptLength + s.written.length,
+           plain: plain ? plain.out.logits : null };
+}
+
+// Until the next word is due at `pace` words a second (0: at once), or the run is stopped.
+function wait(me, since, pace) {
+  const ms = pace ? 1000 / pace - (performance.now() - since) : 0;
+  if (ms <= 0) return breathe();
+  return new Promise((resolve) => { const timer = setTimeout(resolve, ms); me.wake = () => { clearTimeout(timer); resolve(); }; });
 }
 
 // Write up to `count` words (or take the reader's word `take`), posting each with the prediction after it.
@@ -40,14 +63,16 @@ async function write(run, story, settings, count, take) {
   const me = current, s = sessionFor(story);
   postMessage({ type: "next", run, ...prediction(s), slid: s.slid });
   let last = performance.now(), reason = "limit", n = 0;
+  const pace = settings.pace || 0;
   while (n < count) {
     const id = take ?? s.draw(settings);
     if (id === EOS) { reason = "end"; break; }
     const slid = s.take(id);
+    if (plain) plain.take(id);
     n += 1;
     postMessage({ type: "token", run, id, chosen: take !== undefined, draws: s.draws, slid, next: prediction(s) });
-    if (performance.now() - last > 8) {
-      await breathe();
+    if (pace || performance.now() - last > 8) {
+      if (n < count) await wait(me, last, pace);
       last = performance.now();
     }
     if (me.stopped) { reason = "stopped"; break; }
@@ -69,8 +94,14 @@ onmessage = async (event) => {
     } else if (msg.type === "write") {
       if (current) current.stopped = true;
       await write(msg.run, msg.story, msg.settings, msg.count, msg.take);
+    } else if (msg.type === "inspect") {       // a prediction read apart, for one word
+      postMessage({ type: "inspect", run: msg.run, word: msg.word, attribution: model.attribution(msg.parts, msg.word),
+                    layers: model.layerLogits(msg.parts) });
     } else if (msg.type === "stop") {
-      if (current && current.run === msg.run) current.stopped = true;
+      if (current && current.run === msg.run) {
+        current.stopped = true;
+        if (current.wake) current.wake();
+      }
     }
   } catch (err) {
     postMessage({ type: "error", run: msg.run, message: String(err && err.message ? err.message : err) });

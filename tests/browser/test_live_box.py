@@ -11,7 +11,8 @@ import torch
 from compute.data.tokenizer import words
 from compute.export.story import FILES, model_from_export
 from compute.lessons.story import live
-from compute.lessons.story.states.box import knockout_prompt
+from compute.lessons.story.states.box import followed, knockout_prompt, patch_pair
+from compute.models.readout import attribution, layer_logits, read
 
 PATH = "posts/story-models.html"
 MODELS = "_static/models/"
@@ -31,7 +32,11 @@ def cell_matches(text: str, want: float) -> bool:
     if text == ">.99":
         return 0.995 < want < 1
     return abs(float(text) - want) <= 0.0051
-DEFAULTS = {"temperature": "0.8", "topk": "0", "seed": "0"}
+DEFAULTS = {"temperature": "0.8", "topk": "0", "topp": "1", "seed": "0"}
+WHY_JS = """() => [...document.querySelectorAll('.live-generate [data-part=why] li:not(.live-why-total)')].map((li) =>
+  [li.querySelector('.live-why-name').textContent, Number(li.dataset.v)])"""
+LAYERS_JS = """() => [...document.querySelectorAll('.live-generate [data-part=layers] tbody tr')].map((tr) =>
+  [...tr.cells].map((c) => c.textContent))"""
 
 
 @pytest.fixture(scope="module")
@@ -123,6 +128,11 @@ def same_bars(got, want) -> bool:
     return [w for w, _, _ in got] == [w for w, _ in want] and np.allclose([p for _, p, _ in got], [p for _, p in want], atol=1e-6)
 
 
+def ids_of(reference, tokens: list[str]) -> list[int]:
+    vocab = reference[1]["vocabulary"]
+    return [0] + [vocab.index(w) if w in vocab else 1 for w in tokens]
+
+
 def test_the_bars_show_the_next_words_distribution_before_any_word(box, reference):
     """Before any word: the ten likeliest next words and the rest, as Python's model gives them at the box's
     temperature and top-k, summing to one; changing either redraws the bars, and no word is written."""
@@ -151,6 +161,8 @@ def test_a_setting_out_of_range_is_named_next_to_it_and_nothing_is_written(box, 
              ("temperature", "", "Temperature must be a number from 0.1 to 2."),
              ("topk", "-1", f"Top-k must be a whole number from 0 to {vocab}."),
              ("topk", str(vocab + 1), f"Top-k must be a whole number from 0 to {vocab}."),
+             ("topp", "0", "Top-p must be a number from 0.01 to 1."),
+             ("topp", "1.5", "Top-p must be a number from 0.01 to 1."),
              ("seed", "2.5", "Seed must be a whole number from 0 to 4294967295.")]
     for part, value, message in cases:
         for name, good in DEFAULTS.items():
@@ -162,11 +174,11 @@ def test_a_setting_out_of_range_is_named_next_to_it_and_nothing_is_written(box, 
         assert "Nothing was written" in box.status()
         assert box.part(part).get_attribute("aria-invalid") == "true"
         assert box.written() == []
-        assert [box.part(f"{n}-error").text_content() for n in DEFAULTS if n != part] == ["", ""]
+        assert [box.part(f"{n}-error").text_content() for n in DEFAULTS if n != part] == [""] * (len(DEFAULTS) - 1)
     box.start("Once upon a time", greedy=True)
     box.press("generate")
     assert len(box.written()) > 10
-    assert [box.part(f"{n}-error").inner_text() for n in DEFAULTS] == ["", "", ""]
+    assert [box.part(f"{n}-error").inner_text() for n in DEFAULTS] == [""] * len(DEFAULTS)
 
 
 def test_step_writes_what_generate_writes_and_the_readers_word_is_written(box, reference):
@@ -402,8 +414,8 @@ def test_the_box_at_375_px_by_touch(visit):
     b.part("generate").tap()
     b.page.wait_for_function(f"{STATUS}.includes('written')", timeout=30_000)
     assert b.page.evaluate("document.documentElement.scrollWidth") <= 375
-    controls = b.box.locator("button, input, textarea").all()
-    assert len(controls) > 25
+    controls = b.box.locator("button:visible, input:visible, textarea:visible, select:visible").all()
+    assert len(controls) > 30
     for control in controls:
         rect = control.bounding_box()
         assert rect["x"] >= 0 and rect["x"] + rect["width"] <= 375, control.evaluate("(c) => c.outerHTML.slice(0, 80)")
@@ -459,3 +471,181 @@ def test_print_shows_a_sample_and_the_first_bars_instead_of_the_controls(page, b
     assert note.is_visible() and note.locator(".sample-text").inner_text().startswith("Once upon a time")
     first, p = live.next_words()[0]
     assert f"“{first}”" in note.inner_text()
+
+
+def test_a_word_read_apart_gives_pythons_attribution_and_layer_view_for_the_next_word_and_an_earlier_one(box, reference):
+    """The likeliest next word, then an earlier written word: each part's push on its logit is Python's
+    (compute.models.readout on the same export) within 1e-4, the bars add up to the logit shown, and the layer view's
+    last row gives the word the model's own probability."""
+    model, header = reference
+    vocab = header["vocabulary"]
+    prompt = "Once upon a time, there was a little girl named Mia. She had a red"
+    box.start(prompt, temperature="1", greedy=True)
+    ids = ids_of(reference, words(prompt))
+    r = read(model, ids)
+    top = int(r.logits[-1].argmax())
+    box.page.wait_for_function(f"document.querySelector('.live-generate [data-part=explain]').value === '{top}' && "
+                               f"({WHY_JS})().length === 12", timeout=10_000)
+    want = attribution(model, r, -1, top)
+    got = box.page.evaluate(WHY_JS)
+    assert [name for name, _ in got] == list(want)
+    assert max(abs(v - want[name]) for name, v in got) < 1e-4
+    total = box.part("why").locator(".live-why-total .live-why-v").text_content()
+    assert abs(float(total) - float(r.logits[-1, top])) <= 0.005 and abs(sum(v for _, v in got) - float(total)) <= 0.005
+    layers = box.page.evaluate(LAYERS_JS)
+    lens = torch.softmax(layer_logits(model, r, -1), -1)
+    assert [row[0] for row in layers] == ["the embedding", "layer 1", "layer 2 (the model)"]
+    for row, p in zip(layers, lens):
+        assert row[1].startswith(vocab[int(p.argmax())] + " ") and row[2] == view_percent(float(p[top]))
+    box.press("generate")                                # greedy: the written words are the argmax chain
+    written = box.written()
+    box.box.locator(".live-word[data-k='4']").click()
+    chosen = ids_of(reference, [written[4]])[1]
+    box.page.wait_for_function(f"document.querySelector('.live-generate [data-part=explain]').value === '{chosen}' && "
+                               f"({WHY_JS})().length === 12", timeout=10_000)
+    earlier = ids_of(reference, words(prompt) + written[:4])
+    want = attribution(model, read(model, earlier), -1, chosen)
+    box.page.wait_for_function(f"Math.abs(({WHY_JS})()[0][1] - {want['embedding']}) < 1e-4", timeout=10_000)
+    assert max(abs(v - want[name]) for name, v in box.page.evaluate(WHY_JS)) < 1e-4
+    assert f"Why “{written[4]}”" in box.part("why-title").text_content()
+
+
+def view_percent(p: float) -> str:
+    """A probability as view.js's percent() writes it."""
+    return "< 0.1 %" if p < 0.0005 else "> 99.9 %" if p > 0.9995 else f"{100 * p:.1f} %"
+
+
+def test_the_prepared_patch_names_the_renamed_friend_beside_the_unchanged_model(box, reference):
+    """Section 6's pair: with the name head patched from the renamed story, the bars give the new name Python's
+    probability (the lesson's claim), each beside the unchanged model's; clearing the head restores the model."""
+    pair = patch_pair()
+    box.start("Once", temperature="1")
+    box.part("try-patch").click()
+    box.page.wait_for_function(f"{TITLE}.includes('patched')", timeout=10_000)
+    want = pair["patched"][pair["head"]][pair["other"]]
+    box.page.wait_for_function(f"Math.abs(({BARS_JS})()[0][1] - {want}) < 1e-6", timeout=10_000)
+    bars = box.bars()
+    assert bars[0][0] == pair["other"] and f"(unchanged {view_percent(pair['plain'][pair['other']])})" in bars[0][2]
+    unchanged = [text for w, _, text in bars if w == pair["name"]]
+    assert not unchanged or f"(unchanged {view_percent(pair['plain'][pair['name']])})" in unchanged[0]
+    assert box.part("bars").locator(".live-bar-was").count() == len(bars)
+    box.part("patch-head").select_option("")
+    box.page.wait_for_function(f"({BARS_JS})()[0][0] === '{pair['name']}'", timeout=10_000)
+    assert box.part("bars").locator(".live-bar-was").count() == 0 and "patched" not in box.page.evaluate(TITLE)
+
+
+def test_top_p_keeps_the_fewest_likeliest_words_as_python_does(box, reference):
+    model, header = reference
+    prompt = "One day, Tom went to the"
+    box.start(prompt, temperature="1.3", topp="0.6")
+    with torch.no_grad():
+        logits = model(torch.tensor([ids_of(reference, words(prompt))]))[0, -1].numpy() / 1.3
+    order = np.argsort(-logits, kind="stable")
+    p = np.exp(logits[order] - logits[order].max())
+    p /= p.sum()
+    n = int(np.searchsorted(np.cumsum(p), 0.6) + 1)                 # the fewest whose share reaches 0.6
+    kept = p[:n] / p[:n].sum()
+    box.page.wait_for_function(f"({BARS_JS})().length === {min(n, 10) + (n > 10)}", timeout=10_000)
+    got = box.bars()
+    assert [w for w, _, _ in got[:min(n, 10)]] == ["(the end)" if i == 0 else header["vocabulary"][i] for i in order[:min(n, 10)]]
+    assert np.allclose([q for _, q, _ in got[:min(n, 10)]], kept[:10], atol=1e-9) and 1 < n < 40
+    box.part("topp").fill("0")
+    box.page.wait_for_function("document.querySelector('.live-generate [data-part=topp-error]').textContent === "
+                               "'Top-p must be a number from 0.01 to 1.'", timeout=10_000)
+    box.part("topp").fill("1")
+
+
+def test_at_a_slow_pace_the_bars_and_table_follow_each_word_and_stop_lands(box):
+    """At five words a second the run takes its time, every word gets its own bars and attention table drawn, and
+    Stop, pressed mid-run, ends it at once."""
+    box.start("Once upon a time", temperature="1.2", seed="4")
+    box.part("pace").select_option("5")
+    box.page.evaluate("""() => {
+      window.__titles = [];
+      new MutationObserver(() => window.__titles.push(document.querySelector('.live-generate [data-part=bars-title]').textContent))
+        .observe(document.querySelector('.live-generate [data-part=bars-title]'), {childList: true, characterData: true, subtree: true});
+    }""")
+    box.part("generate").click()
+    box.page.wait_for_timeout(1500)
+    n = len(box.written())
+    assert 4 <= n <= 10, n                                # about 5 a second, not the model's full rate
+    titles = box.page.evaluate("window.__titles")
+    assert len(set(titles)) >= n - 1                      # a redraw for (nearly) every word, none skipped in batches
+    box.part("stop").click()
+    box.page.wait_for_function(f"{STATUS}.includes('(stopped)')", timeout=2_000)
+    assert len(box.written()) <= n + 2
+    box.part("pace").select_option("0")
+
+
+def test_shading_the_story_follows_the_chosen_heads_row_of_the_table(box):
+    box.start("Tom had a red ball. Tom gave the ball to", temperature="1")
+    box.part("shade").select_option("1")
+    box.page.wait_for_function("document.querySelectorAll('.live-generate .live-shaded').length > 0", timeout=10_000)
+    shades = box.page.evaluate("""() => [...document.querySelectorAll('.live-generate .live-prompt')].map((s) =>
+      [s.textContent, Number(s.dataset.weight), s.title])""")
+    row = box.page.evaluate(CELLS_JS)[1]                  # L1 H2's weights on the words, <start> first
+    assert len(shades) == len(row) - 1
+    for (word, shade, title), cell in zip(shades, row[1:]):
+        assert cell_matches(cell, shade) and title.startswith("L1 H2: ")
+    box.part("shade").select_option("")
+    box.page.wait_for_function("document.querySelectorAll('.live-generate .live-shaded').length === 0", timeout=10_000)
+
+
+def test_a_link_writes_the_same_story_with_its_settings_heads_and_patch(box, page):
+    """A story written in three runs (a seeded run, a chosen word, a step) at top-p, with a head silenced and one
+    patched: its link, opened in another tab, puts every setting back and writes the same words."""
+    box.start("Once upon a time, there was a girl named Sue.", temperature="1.3", topp="0.9", seed="21", heads=(6,))
+    box.part("patch-head").select_option("2")
+    box.part("source").fill("One day, a boy named Ben went to the park.")
+    box.page.wait_for_function(f"{TITLE}.includes('patched')", timeout=10_000)
+    box.part("pace").select_option("0")
+    box.press("step")
+    box.press("step")
+    box.part("bars").locator("button").last.click()       # the least likely word the bars offer
+    box.page.wait_for_function(f"{STATUS}.endsWith('(your word).')", timeout=10_000)
+    box.press("go-on")
+    written = box.written()
+    box.part("link").click()
+    url = box.part("link-text").input_value()
+    assert url.split("#")[1].startswith("st-live?") and "written" not in box.status()
+    page.page.goto(url)
+    again = Box(page)
+    page.page.wait_for_function(f"{STATUS}.includes('written')", timeout=30_000)
+    page.page.wait_for_function(f"document.querySelectorAll('.live-generate .live-word:not(.live-caret)').length >= {len(written)}",
+                                timeout=30_000)
+    page.page.wait_for_timeout(300)
+    assert again.written() == written
+    for name, value in (("temperature", "1.3"), ("topp", "0.9"), ("seed", "21"), ("patch-head", "2")):
+        assert again.part(name).input_value() == value
+    assert again.box.locator("[data-head='6']").get_attribute("aria-pressed") == "true"
+    for b in box.box.locator(".live-head[aria-pressed=true]").all():
+        b.click()
+    box.part("patch-head").select_option("")
+
+
+def test_the_prepared_storys_name_head_pushes_the_name_as_section_6_says(box):
+    """Section 6's direct push of the name head on the name's logit (its prose number) is the box's attribution
+    bar for that head, within 1e-4."""
+    t, f = knockout_prompt(), followed()
+    (l, h) = t["head"]
+    box.start(t["text"], temperature="1")
+    box.page.wait_for_function(f"({WHY_JS})().length === 12 && document.querySelector('.live-generate "
+                               f"[data-part=why-title]').textContent.includes('“{t['name']}”')", timeout=10_000)
+    pushes = dict(box.page.evaluate(WHY_JS))
+    assert abs(pushes[f"L{l + 1} H{h + 1}"] - f["direct"][t["name"]]) < 1e-4
+    heads = {name: v for name, v in pushes.items() if " H" in name}
+    assert max(heads, key=heads.get) == f"L{l + 1} H{h + 1}"          # of the eight heads, the name head pushes most
+
+
+def test_every_new_control_is_reached_by_tab(box):
+    box.part("prompt").focus()
+    seen = []
+    for _ in range(80):
+        part = box.page.evaluate("document.activeElement.closest('.live-generate') ? "
+                                 "(document.activeElement.dataset.part || document.activeElement.className) : null")
+        if part is None:
+            break
+        seen.append(part)
+        box.page.keyboard.press("Tab")
+    for part in ("topp", "pace", "patch-head", "source", "try-patch", "explain", "layers", "shade", "link"):
+        assert part in seen, (part, seen)

@@ -19,7 +19,7 @@ from ...present.numbers import shown
 from ...present.prose import said
 from ...published.story import FOUR_HEAD, load, story_corpus
 from .data import corpus_facts
-from .states.box import box_model, knockout_prompt, next_word
+from .states.box import box_model, knockout_prompt, next_word, patch_pair
 from .states.heads import head_label
 from .states.samples import as_text, whole_sentences
 
@@ -72,6 +72,46 @@ def _head_switches(n_layer: int, n_head: int) -> str:
                    f"L{l + 1} H{h + 1}</button>" for l in range(n_layer) for h in range(n_head))
 
 
+def _head_options(n_layer: int, n_head: int, none: str) -> str:
+    return f'<option value="">{none}</option>' + "".join(
+        f'<option value="{l * n_head + h}">L{l + 1} H{h + 1}</option>' for l in range(n_layer) for h in range(n_head))
+
+
+PACES = (0, 20, 10, 5, 2, 1)    # words a second a run writes at (0: as fast as the model goes)
+
+
+def _pace() -> str:
+    said = lambda n: "the model’s full rate" if n == 0 else f"{n} word{'s' if n > 1 else ''} a second"  # noqa: E731
+    options = "".join(f'<option value="{n}">{said(n)}</option>' for n in PACES)
+    return f'<label class="live-pace">Pace <select data-part="pace">{options}</select></label>'
+
+
+def _patch(cfg) -> str:
+    """A head whose output at the prompt's last word is taken from another prompt, and section 6's pair."""
+    pair = patch_pair()
+    l, h = pair["head"]
+    esc = html.escape
+    return f'''<div class="live-patch" role="group" aria-labelledby="st-live-patch-label">
+<p id="st-live-patch-label" class="live-patch-title">Patch a head: at the prompt's last word, the head writes what it
+wrote at the last word of another start of a story.</p>
+<div class="live-controls"><label>Head <select data-part="patch-head">{_head_options(cfg.n_layer, cfg.n_head, "none")}</select></label>
+<label class="live-source">The other start <textarea data-part="source" rows="2"></textarea></label></div>
+<p class="live-try"><button type="button" data-part="try-patch" data-prompt="{esc(pair["text"])}"
+data-source="{esc(pair["source"])}" data-patch="{l * cfg.n_head + h}">Patch the name head</button> loads the story
+of <a href="#st-roles">section 6</a> with {head_label(pair["head"])}'s output taken from the same story with {esc(pair["name"].capitalize())}
+renamed {esc(pair["other"].capitalize())}.</p></div>'''
+
+
+INSPECT = '''<div class="live-inspect" data-part="inspect">
+<p class="live-inspect-head"><label>Read apart the word <select data-part="explain"></select></label></p>
+<p class="live-why-title" id="st-live-why-title" data-part="why-title"></p>
+<ol class="live-why" data-part="why" aria-labelledby="st-live-why-title"></ol>
+<p class="live-why-title" id="st-live-layers-title">Layer by layer: the next word read from the residual stream after
+each layer (the final LayerNorm and <var>W</var><sub>U</sub> applied there).</p>
+<div class="live-layers" data-part="layers" role="region" tabindex="0" aria-labelledby="st-live-layers-title"></div>
+</div>'''
+
+
 def _field(name: str, label: str, attrs: str) -> str:
     return (f'<span class="live-field"><label>{label} <input type="number" data-part="{name}" {attrs} '
             f'aria-describedby="st-live-{name}-error"></label>\n'
@@ -107,6 +147,7 @@ def box() -> HTML:
 <div class="live-controls">
 {_field("temperature", "Temperature", f'min="0.1" max="2" step="0.1" value="{PRINT_SAMPLING.temperature:g}"')}
 {_field("topk", "Top-k", 'min="0" step="1" value="0"')}
+{_field("topp", "Top-p", 'min="0.01" max="1" step="0.05" value="1"')}
 {_field("seed", "Seed", f'min="0" step="1" value="{PRINT_SEED}"')}
 <label class="live-check"><input type="checkbox" data-part="greedy"> Greedy</label>
 </div>
@@ -115,6 +156,7 @@ def box() -> HTML:
 <button type="button" data-part="step">Step</button>
 <button type="button" data-part="go-on">Go on</button>
 <button type="button" data-part="stop" disabled>Stop</button>
+{_pace()}
 </div>
 </form>
 <p class="live-help">{esc(help_text)}</p>
@@ -122,6 +164,7 @@ def box() -> HTML:
 {_head_switches(cfg.n_layer, cfg.n_head)}</div>
 <p class="live-try"><button type="button" data-part="try" data-prompt="{esc(ko["text"])}" data-silence="{silence}">Silence the
 name head</button> loads a story from <a href="#st-roles">section 6</a> whose next word is a name, with {name_head} silenced.</p>
+{_patch(cfg)}
 <p class="live-status"><span data-part="progress"></span> <span data-part="status" role="status">The model ({shown(mb, '.2f')} MB)
 loads when you reach this box.</span></p>
 <div class="live-output" data-part="output"><span data-part="prompt-words"></span><span class="live-words" data-part="words"
@@ -133,10 +176,15 @@ data-part="caret" id="st-live-next" role="option" aria-selected="true" aria-labe
 aria-describedby="st-live-word-error" autocomplete="off" spellcheck="false"></label>
 <span class="live-error" data-part="word-error" id="st-live-word-error"></span></span>
 <button type="button" data-part="add">Write it</button></p></div>
+{INSPECT}
 <div class="live-attention" data-part="attention" tabindex="0" role="region" aria-label="Attention of every head for the selected word"></div>
 <p class="live-legend" aria-hidden="true"><span>weight 0</span><span class="live-scale"></span><span>1</span></p>
 <p class="live-attention-text" data-part="attention-text"></p>
-<p><button type="button" data-part="numbers" aria-pressed="false">Show the numbers</button></p>
+<p class="live-controls"><button type="button" data-part="numbers" aria-pressed="false">Show the numbers</button>
+<label>Shade the story by where <select data-part="shade">{_head_options(cfg.n_layer, cfg.n_head, "no head")}</select>
+looks</label></p>
+<p class="live-link"><button type="button" data-part="link">Link to this story</button>
+<input type="text" data-part="link-text" readonly hidden aria-label="A link that writes this story again"></p>
 <noscript><p>Live generation needs JavaScript.</p></noscript>
 </section>
 <script type="module" src="../_static/generate/widget.js"></script>
