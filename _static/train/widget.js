@@ -2,12 +2,17 @@
 //
 // The box's HTML is written by compute/lessons/walkthrough/trainbox.py; this script brings it to life. The
 // trainer's JSON (sizes, data, recipe, the seed record's results) is fetched when the reader nears the box,
-// a seed's initial weights (1,992 bytes) when the reader trains it. Training runs in worker.js.
+// a seed's initial weights (1,992 bytes) when the reader trains it. Training runs in worker.js; Cancel ends
+// it (the worker is stopped). The reader's runs are kept in this browser (localStorage), with their curves,
+// which can be drawn under the current one.
 import { VIRIDIS, percent, weight } from "../generate/view.js";
 
 const SPEC = "walkthrough.json";
 const EVERY = 20;                 // steps between reports: 100 points on the curve for the recipe's 2,000
 const W = 320, H = 150, PAD = { l: 42, r: 8, t: 8, b: 30 };
+const KEPT = "wt-train-runs";     // localStorage: the reader's runs, across reloads
+const MOST_RUNS = 50;             // runs kept (the oldest go first)
+const CURVE_POINTS = 100;         // a kept run's curve: this many (step, loss) points
 
 function el(tag, props = {}, ...children) {
   const node = Object.assign(document.createElement(tag), props);
@@ -35,17 +40,24 @@ function setup(box) {
   const fields = { seed: part("seed"), lr: part("lr"), steps: part("steps") };
   const status = part("status"), result = part("result"), tally = part("tally"), runsBody = part("runs");
   const scrub = part("scrub"), scrubOut = part("scrub-step"), curve = part("curve"), rowsTable = part("rows");
-  const button = part("train");
+  const button = part("train"), cancel = part("cancel"), overlay = part("overlay");
   let spec = null, specLoading = null, worker = null, run = 0;
-  let current = null;               // the run being drawn: {losses, snapshots: [{step, rows}], steps}
-  const runs = [];
+  let current = null;               // the run being drawn: {losses, snapshots: [{step, rows}], steps, done}
+  const runs = [];                  // the reader's runs, as kept: {seed, lr, steps, loss, converged, looks, cue, agrees, curve}
+
+  // Train and Cancel are never disabled (focus would fall to the page): each says with aria-disabled whether it
+  // does anything now.
+  function busy(on) {
+    button.setAttribute("aria-disabled", String(on));
+    cancel.setAttribute("aria-disabled", String(!on));
+  }
 
   function loadSpec() {
     if (!specLoading) {
       specLoading = fetch(base + SPEC).then((r) => {
         if (!r.ok) throw new Error(`${base + SPEC}: ${r.status}`);
         return r.json();
-      }).then((s) => { spec = s; return s; });
+      }).then((s) => { spec = s; restore(); return s; });
     }
     return specLoading;
   }
@@ -73,6 +85,8 @@ function setup(box) {
   function drawCurve(losses, total, mark) {
     curve.replaceChildren();
     if (!losses.length) return;
+    const earlier = overlay.checked ? runs.filter((r) => r !== current.kept && r.curve.length) : [];
+    total = Math.max(total, ...earlier.map((r) => r.steps));
     const top = Math.log(Math.max(...losses.slice(0, 5), 2.5)), bottom = Math.log(0.15);
     const x = (i) => PAD.l + (W - PAD.l - PAD.r) * (i / Math.max(1, total - 1));
     const y = (v) => PAD.t + (H - PAD.t - PAD.b) * (top - Math.log(Math.max(v, 0.15))) / (top - bottom);
@@ -93,6 +107,10 @@ function setup(box) {
     const yl = svg("text", { x: 10, y: (H - PAD.b) / 2, transform: `rotate(-90 10 ${(H - PAD.b) / 2})`, "text-anchor": "middle", class: "train-tick" });
     yl.textContent = "loss (nats)";
     curve.append(xl, yl);
+    for (const r of earlier) {
+      const points = r.curve.map(([step, v]) => `${x(step - 1).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+      curve.append(svg("polyline", { points, class: "train-earlier" }));
+    }
     const stride = Math.max(1, Math.floor(losses.length / 400));
     const points = [];
     for (let i = 0; i < losses.length; i += stride) points.push(`${x(i).toFixed(1)},${y(losses[i]).toFixed(1)}`);
@@ -101,7 +119,8 @@ function setup(box) {
     if (mark) curve.append(svg("line", { x1: x(mark - 1), x2: x(mark - 1), y1: PAD.t, y2: H - PAD.b, class: "train-mark" }));
     const last = losses[losses.length - 1];
     curve.setAttribute("aria-label", `Loss at each step: ${loss4(losses[0])} at step 1, ${loss4(last)} at step ${losses.length}` +
-      (losses.length < total ? ` of ${total} so far.` : "."));
+      (losses.length < current.steps ? ` of ${current.steps} so far.` : ".") +
+      (earlier.length ? ` Under it, in grey, your ${earlier.length} earlier ${earlier.length === 1 ? "run" : "runs"}.` : ""));
   }
 
   // The goal sentence's answer rows at one step: a cell per earlier word, shaded and written by its weight.
@@ -130,7 +149,7 @@ function setup(box) {
       }
       body.append(tr);
     }
-    rowsTable.caption.textContent = `Where rows ${spec.goal.rows.join(" and ")} of the goal sentence look at step ${step}` +
+    part("rows-caption").textContent = `Where rows ${spec.goal.rows.join(" and ")} of the goal sentence look at step ${step}` +
       ` (a row's largest weight is outlined)`;
   }
 
@@ -162,21 +181,65 @@ function setup(box) {
       (recipe ? (same ? "; the same rows as here." : "; other rows than here.") : ".");
   }
 
+  // Whether a run found the lesson's pattern, and if not, why: its rows elsewhere, or on the cue words but the
+  // run not converged (the seed record's test: mean loss and the determined words' probability).
+  function pattern(r) {
+    if (r.converged && r.cue) return "yes";
+    if (r.cue) return `no: the rows look at the cue words, but the run did not converge (loss ${loss4(r.loss)}; ` +
+      `converged means below ${spec.converged.loss_below} with every determined word above ${percent(spec.converged.determined_above)})`;
+    return "no: the rows look elsewhere";
+  }
+
+  function runRow(r) {
+    const cells = [r.seed, r.lr, r.steps, loss4(r.loss), r.converged ? "yes" : "no",
+      ...spec.goal.rows.map((row) => `${r.looks[row][1]} ${weight(r.looks[row][2])}`), pattern(r), r.agrees];
+    return el("tr", {}, ...cells.map((c) => el("td", { textContent: String(c) })));
+  }
+
+  function showRuns() {
+    runsBody.replaceChildren(...runs.map(runRow));
+    const found = runs.filter((r) => r.converged && r.cue).length;
+    tally.textContent = runs.length ? `${runs.length} ${runs.length === 1 ? "run" : "runs"} here, ${found} found the lesson's pattern ` +
+      `(${spec.goal.rows.map((row) => `${row} → ${spec.goal.cue[row]}`).join(", ")}); the seed record: ` +
+      `${spec.record.n_cue_both} of ${spec.record.seeds[1] - spec.record.seeds[0] + 1} seeds.` : "";
+    part("runs-table").hidden = !runs.length;
+  }
+
+  // The runs kept in this browser: read once the trainer's data is here; written after every run. A browser that
+  // keeps nothing (private mode, storage off) still shows this visit's runs.
+  function restore() {
+    try {
+      const kept = JSON.parse(localStorage.getItem(KEPT) || "[]");
+      if (Array.isArray(kept)) runs.push(...kept.filter((r) => r && r.looks && Number.isInteger(r.seed)));
+    } catch { /* nothing kept, or not ours: start afresh */ }
+    showRuns();
+  }
+
+  function keep() {
+    try { localStorage.setItem(KEPT, JSON.stringify(runs.slice(-MOST_RUNS))); } catch { /* storage off or full */ }
+  }
+
+  // A run's curve as at most CURVE_POINTS (step, loss) points, the last step among them.
+  function thin(losses) {
+    const stride = Math.max(1, Math.ceil(losses.length / CURVE_POINTS));
+    const out = [];
+    for (let i = 0; i < losses.length; i += stride) out.push([i + 1, losses[i]]);
+    if (out[out.length - 1][0] !== losses.length) out.push([losses.length, losses[losses.length - 1]]);
+    return out;
+  }
+
   function addRun(settings, msg) {
     const { seed, lr, steps } = settings;
     const rec = spec.record.results[String(seed)];
     const recipe = lr === spec.recipe.lr && steps === spec.recipe.steps;
     const agrees = rec && recipe ? (sameRows(rec, msg.looks) ? "same" : "differs") : "—";
-    runs.push({ ...settings, cue: msg.converged && msg.cue });
-    const cells = [seed, lr, steps, loss4(msg.result.loss), msg.converged ? "yes" : "no",
-      ...spec.goal.rows.map((row) => `${msg.looks[row][1]} ${weight(msg.looks[row][2])}`),
-      msg.converged && msg.cue ? "yes" : "no", agrees];
-    runsBody.append(el("tr", {}, ...cells.map((c) => el("td", { textContent: String(c) }))));
-    const found = runs.filter((r) => r.cue).length;
-    tally.textContent = `${runs.length} ${runs.length === 1 ? "run" : "runs"} here, ${found} found the lesson's pattern ` +
-      `(${spec.goal.rows.map((row) => `${row} → ${spec.goal.cue[row]}`).join(", ")}); the seed record: ` +
-      `${spec.record.n_cue_both} of ${spec.record.seeds[1] - spec.record.seeds[0] + 1} seeds.`;
-    part("runs-table").hidden = false;
+    const r = { seed, lr, steps, loss: msg.result.loss, converged: msg.converged, looks: msg.looks, cue: msg.cue, agrees,
+                curve: thin(current.losses) };
+    runs.push(r);
+    if (runs.length > MOST_RUNS) runs.shift();
+    current.kept = r;
+    keep();
+    showRuns();
   }
 
   function onMessage(event) {
@@ -199,17 +262,30 @@ function setup(box) {
         for (let v = 1; v < probs.length; v++) if (probs[v] > probs[best]) best = v;
         return `after row ${row} (“${spec.goal.words[row]}”) “${spec.vocab[best]}” ${percent(probs[best])}`;
       }).join(", ");
+      const why = !msg.converged && msg.cue ? ` (the rows look at the lesson's cue words, but the run did not converge, so ` +
+        `it does not count as the lesson's pattern)` : "";
       result.textContent = `Seed ${s.seed}: final loss ${loss4(msg.result.loss)}, ${msg.converged ? "converged" : "not converged"}; ` +
-        `${describe(msg.looks)}${msg.converged && msg.cue ? " (the lesson's pattern)" : ""}; next words ${p}.` +
+        `${describe(msg.looks)}${msg.converged && msg.cue ? " (the lesson's pattern)" : why}; next words ${p}.` +
         recordLine(s.seed, s.lr, s.steps, msg.looks);
       addRun(s, msg);
       status.textContent = `Trained ${s.steps} steps in ${Math.round(msg.ms)} ms.`;
-      button.disabled = false;
+      busy(false);
       current.done = true;
     } else if (msg.type === "error") {
       status.textContent = `Training failed: ${msg.message}`;
-      button.disabled = false;
+      busy(false);
     }
+  }
+
+  // Cancel: the worker is stopped where it is; what was drawn stays, and the run is not added to the runs.
+  function stop() {
+    if (!current || current.done || cancel.getAttribute("aria-disabled") === "true") return;
+    if (worker) { worker.terminate(); worker = null; }
+    run += 1;
+    current.done = true;
+    const step = current.snapshots.length ? current.snapshots[current.snapshots.length - 1].step : 0;
+    status.textContent = `Cancelled at step ${step} of ${current.steps}; nothing was added to your runs.`;
+    busy(false);
   }
 
   async function start(event) {
@@ -220,9 +296,14 @@ function setup(box) {
       status.textContent = `The trainer's data did not load (${err.message}).`;
       return;
     }
+    if (button.getAttribute("aria-disabled") === "true") return;   // a run is on: Cancel ends it
     const settings = read();
-    if (!settings) return;
-    button.disabled = true;
+    if (!settings) {                                              // the field says why; the status says it once more
+      const first = Object.keys(fields).find((name) => part(`${name}-error`).textContent);
+      status.textContent = `Nothing was trained: ${part(`${first}-error`).textContent}`;
+      return;
+    }
+    busy(true);
     status.textContent = `Training seed ${settings.seed}…`;
     let init;
     try {
@@ -231,7 +312,7 @@ function setup(box) {
       init = await r.arrayBuffer();
     } catch (err) {
       status.textContent = `Seed ${settings.seed}'s initial weights did not load (${err.message}).`;
-      button.disabled = false;
+      busy(false);
       return;
     }
     if (!worker) {
@@ -239,13 +320,28 @@ function setup(box) {
       worker.onmessage = onMessage;
     }
     run += 1;
-    current = { settings, steps: settings.steps, losses: [], snapshots: [], done: false };
+    current = { settings, steps: settings.steps, losses: [], snapshots: [], done: false, kept: null };
     scrub.disabled = true;
     worker.postMessage({ run, spec, init, lr: settings.lr, steps: settings.steps, every: EVERY });
   }
 
   part("form").addEventListener("submit", start);
+  cancel.addEventListener("click", stop);
+  box.addEventListener("keydown", (e) => { if (e.key === "Escape" && current && !current.done) { e.preventDefault(); stop(); } });
   scrub.addEventListener("input", () => showStep(Number(scrub.value)));
+  overlay.addEventListener("change", () => {
+    if (!current || !current.losses.length) return;
+    const snap = current.done ? current.snapshots[Number(scrub.value)] : null;
+    drawCurve(current.losses, current.steps, snap ? snap.step : undefined);
+  });
+  part("clear").addEventListener("click", () => {
+    runs.length = 0;
+    keep();
+    showRuns();
+    status.textContent = "Your runs were cleared.";
+    button.focus();
+  });
+  busy(false);
   const near = new IntersectionObserver((entries) => {
     if (entries.some((e) => e.isIntersecting)) {
       near.disconnect();

@@ -166,7 +166,7 @@ def test_by_keyboard_a_bad_seed_is_refused_and_a_good_one_trains(visit):
     scrub.focus()
     page.keyboard.press("Home")
     assert box_part(page, "scrub-step").text_content() == "step 20 of 2000"
-    assert "at step 20 " in page.locator("#wt-train table.train-rows caption").text_content()
+    assert "at step 20 " in box_part(page, "rows-caption").text_content()
     page.keyboard.press("End")
     assert box_part(page, "scrub-step").text_content() == "step 2000 of 2000"
 
@@ -227,3 +227,103 @@ def test_print_shows_the_published_run_and_a_few_seeds_instead_of_the_box(visit)
         cells = [c.text_content() for c in rows.nth(i).locator("td").all()]
         assert cells[1] == f"{record[s]['final_loss']:.4f}" and cells[3].startswith(record[s]["rows"]["5"]["word"])
     assert seeds == sorted(seeds)
+
+
+RUN_ROWS = "document.querySelectorAll('#wt-train [data-part=runs] tr').length"
+ACTIVE = "document.activeElement.dataset.part"
+
+
+def test_focus_stays_on_train_and_a_refused_run_is_said_in_the_status(visit):
+    """Keyboard on Train: a seed the site has no weights for is refused in the field and in the status (what a
+    screen reader hears); a good run ends with focus still on Train."""
+    page = open_page(visit)
+    box_part(page, "seed").scroll_into_view_if_needed()
+    box_part(page, "seed").fill("200")
+    box_part(page, "train").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelector('#wt-train [data-part=status]').textContent.startsWith('Nothing')")
+    assert box_part(page, "status").text_content() == (
+        "Nothing was trained: Choose a whole number from 0 to 199: the seeds whose initial weights this site holds.")
+    box_part(page, "seed").fill("3")
+    box_part(page, "steps").fill("5000")
+    box_part(page, "train").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelector('#wt-train [data-part=train]').getAttribute('aria-disabled') === 'true'")
+    page.keyboard.press("Enter")                          # a second press while training starts nothing
+    wait_for_result(page)
+    page.wait_for_timeout(300)
+    assert page.evaluate(ACTIVE) == "train" and box_part(page, "train").get_attribute("aria-disabled") == "false"
+    assert page.evaluate(RUN_ROWS) == 1
+
+
+def test_cancel_ends_a_run_where_it_is_and_adds_nothing(visit):
+    page = open_page(visit)
+    box_part(page, "steps").scroll_into_view_if_needed()
+    box_part(page, "steps").fill("5000")
+    box_part(page, "train").click()
+    page.wait_for_function("document.querySelector('#wt-train [data-part=rows-caption]').textContent.includes('at step')")
+    box_part(page, "cancel").click()
+    status = box_part(page, "status").text_content()
+    assert re.fullmatch(r"Cancelled at step \d+ of 5000; nothing was added to your runs\.", status), status
+    assert int(status.split()[3]) < 5000 and page.evaluate(ACTIVE) == "cancel"
+    page.wait_for_timeout(300)
+    assert page.evaluate(RUN_ROWS) == 0 and box_part(page, "result").text_content() == ""
+    box_part(page, "steps").fill("200")
+    box_part(page, "train").click()                       # a new worker trains the next run
+    assert wait_for_result(page).startswith(f"Seed {PUBLISHED}:") and page.evaluate(RUN_ROWS) == 1
+
+
+def test_a_run_on_the_cue_words_that_did_not_converge_says_why(visit):
+    """The published seed stopped at 100 steps: its rows already look at the cue words, but its loss is above the
+    record's bar, so it is not the lesson's pattern, and the result and the table say why."""
+    page = open_page(visit)
+    box_part(page, "steps").scroll_into_view_if_needed()
+    box_part(page, "steps").fill("100")
+    box_part(page, "train").click()
+    result = wait_for_result(page)
+    assert "not converged; 5 → rise, 13 → fall (the rows look at the lesson's cue words, but the run did not converge" in result
+    cell = box_part(page, "runs").locator("td").nth(7).text_content()
+    assert cell.startswith("no: the rows look at the cue words, but the run did not converge (loss 0.23"), cell
+
+
+def test_runs_are_kept_across_a_reload_and_earlier_curves_drawn_under_the_new_one(visit):
+    page = open_page(visit)
+    box_part(page, "steps").scroll_into_view_if_needed()
+    for seed in (0, 2):
+        box_part(page, "seed").fill(str(seed))
+        box_part(page, "steps").fill("200")
+        before = box_part(page, "result").text_content()
+        box_part(page, "train").click()
+        wait_for_result(page, before)
+    page.reload()
+    box_part(page, "steps").scroll_into_view_if_needed()
+    page.wait_for_function(f"{RUN_ROWS} === 2", timeout=10_000)
+    assert box_part(page, "tally").text_content().startswith("2 runs here, ")
+    box_part(page, "seed").fill("5")
+    box_part(page, "train").click()
+    wait_for_result(page)
+    box_part(page, "overlay").check()
+    assert page.locator("#wt-train polyline.train-earlier").count() == 2
+    assert "Under it, in grey, your 2 earlier runs." in box_part(page, "curve").get_attribute("aria-label")
+    box_part(page, "overlay").uncheck()
+    assert page.locator("#wt-train polyline.train-earlier").count() == 0
+    box_part(page, "clear").click()
+    assert page.evaluate(RUN_ROWS) == 0 and box_part(page, "runs-table").is_hidden()
+    assert page.evaluate("localStorage.getItem('wt-train-runs')") == "[]" and page.evaluate(ACTIVE) == "train"
+
+
+def test_at_375_px_no_caption_or_label_of_the_box_is_cut(visit):
+    """On a phone, after a run: every caption and label of the box lies within the screen and wraps (none cut by
+    the tables' sideways scrolling); the new controls are at least 24 x 24 px."""
+    page = open_page(visit, width=375, height=800, touch=True)
+    box_part(page, "train").scroll_into_view_if_needed()
+    box_part(page, "steps").fill("200")
+    box_part(page, "train").tap()
+    wait_for_result(page)
+    cut = page.evaluate("""() => [...document.querySelectorAll('#wt-train .train-caption, #wt-train label, #wt-train p')]
+      .filter((e) => { const r = e.getBoundingClientRect(); return r.width && (r.left < 0 || r.right > 375 || e.scrollWidth > e.clientWidth + 1); })
+      .map((e) => e.textContent.slice(0, 40))""")
+    assert cut == []
+    for name in ("cancel", "overlay", "clear"):
+        b = box_part(page, name).bounding_box()
+        assert b["width"] >= 24 and b["height"] >= 24 and b["x"] >= 0 and b["x"] + b["width"] <= 375, name

@@ -90,27 +90,33 @@ def box() -> HTML:
 {_field("lr", "Learning rate", f'min="{LR_RANGE[0]}" max="{LR_RANGE[1]}" step="0.001" value="{recipe["lr"]}"')}
 {_field("steps", "Steps", f'min="{STEPS_RANGE[0]}" max="{STEPS_RANGE[1]}" step="100" value="{recipe["steps"]}"')}
 <button type="submit" data-part="train">Train</button>
+<button type="button" data-part="cancel" aria-disabled="true">Cancel</button>
 </div>
 </form>
 <p class="train-status"><span data-part="status" role="status">Seeds {first} to {last}; the published one is
 {record["published_seed"]}.</span></p>
 <svg class="train-curve" data-part="curve" viewBox="0 0 320 150" role="img" aria-label="The loss curve appears
 here as the model trains."></svg>
+<p class="train-overlay"><label><input type="checkbox" data-part="overlay"> Draw your earlier runs' curves too (in
+grey)</label></p>
+<p class="train-caption" id="wt-train-rows-caption" data-part="rows-caption">Rows 5 and 13 of the goal sentence
+appear here as the model trains.</p>
 <div class="train-rows-wrap" tabindex="0" role="region" aria-label="Rows 5 and 13, scrolling sideways on a narrow
-screen"><table class="train-rows" data-part="rows"><caption>Rows 5 and 13 of the goal sentence
-appear here as the model trains.</caption><thead><tr><th scope="col">row</th>{"".join(
+screen"><table class="train-rows" data-part="rows" aria-labelledby="wt-train-rows-caption"><thead><tr><th scope="col">row</th>{"".join(
         f'<th scope="col">{i} {html.escape(w)}</th>' for i, w in enumerate(load(NAME).tokens))}</tr></thead>
 <tbody></tbody></table></div>
 <p class="train-scrub"><label>Replay a step <input type="range" data-part="scrub" min="0" max="0" value="0" disabled>
 </label> <output data-part="scrub-step"></output></p>
 <p class="train-result" data-part="result"></p>
 <p class="train-tally" data-part="tally"></p>
-<div class="train-runs-wrap" data-part="runs-table" tabindex="0" role="region" aria-label="Your runs, scrolling
-sideways on a narrow screen" hidden><table class="train-runs"><caption>Your runs</caption>
+<div data-part="runs-table" hidden><p class="train-caption"><span id="wt-train-runs-caption">Your runs (kept in
+this browser)</span> <button type="button" data-part="clear">Clear your runs</button></p>
+<div class="train-runs-wrap" tabindex="0" role="region" aria-label="Your runs, scrolling sideways on a narrow
+screen"><table class="train-runs" aria-labelledby="wt-train-runs-caption">
 <thead><tr><th scope="col">seed</th><th scope="col">learning rate</th><th scope="col">steps</th><th scope="col">final
 loss</th><th scope="col">converged</th><th scope="col">row 5 looks at</th><th scope="col">row 13 looks at</th><th
 scope="col">lesson's pattern</th><th scope="col">rows as in the record</th></tr></thead><tbody data-part="runs">
-</tbody></table></div>
+</tbody></table></div></div>
 <noscript><p>Training in the page needs JavaScript.</p></noscript>
 </section>
 <script type="module" src="../_static/train/widget.js"></script>
