@@ -649,3 +649,24 @@ def test_every_new_control_is_reached_by_tab(box):
         box.page.keyboard.press("Tab")
     for part in ("topp", "pace", "patch-head", "source", "try-patch", "explain", "layers", "shade", "link"):
         assert part in seen, (part, seen)
+
+
+HEADER_WORDS_JS = """() => [...document.querySelectorAll('.live-generate .live-attention thead th')].slice(1)
+  .map((th) => th.textContent)"""
+
+
+def test_after_the_context_slides_the_table_names_the_storys_own_words(box, reference):
+    """A prompt a few words short of the context, then words past it (the oldest half dropped and the rest read
+    again): the attention table's columns are still the newest words of the story, in order."""
+    context = reference[1]["architecture"]["context"]
+    colours, things = ("red", "blue", "green", "pink", "yellow", "white", "black"), ("ball", "car", "kite", "doll", "hat")
+    prompt = " ".join(f"tom had a {colours[i % 7]} {things[i % 5]} ." for i in range(40)) + " the end"
+    assert context - 15 < len(words(prompt)) + 1 < context
+    box.start(prompt, greedy=True)
+    for _ in range(20):
+        box.press("step")
+    story = words(prompt) + box.written()
+    assert len(story) + 1 > context
+    box.page.wait_for_function(f"{TITLE}.startsWith('The next word after')", timeout=10_000)
+    header = box.page.evaluate(HEADER_WORDS_JS)
+    assert header == story[-len(header):] and len(header) == 24, (header, story[-24:])
