@@ -136,8 +136,9 @@ export class StoryModel {
   // position, one row of d_model each, in the order compute/models/readout.py names them.
   // `silenced`: a Set of heads (layer * n_head + head) whose output is zeroed before W_O, as compute's head_mask
   // knocks a head out; their weights are still computed and returned. `patch`: {head, z}, a head whose z here is
-  // replaced (by what it was at another prompt's last word).
-  step(token, pos, cache, silenced = null, patch = null) {
+  // replaced (by what it was at another prompt's last word). `logits`: false for a word read only for the words
+  // after it (its logits are not computed).
+  step(token, pos, cache, silenced = null, patch = null, logits = true) {
     const { n_layer: L, n_head: H, d_model: D, context: C, d_k: d, d_v: dv, norm_eps: eps } = this.cfg;
     const w = this.w;
     const E = w.E;
@@ -205,15 +206,18 @@ export class StoryModel {
       parts.set(ffn, part * D);
       part += 1;
     }
-    const logits = matvec(layerNorm(x, w["ln_f.weight"], w["ln_f.bias"], eps), w.W_U);
-    return { logits, attention, z: zs, parts };
+    if (!logits) return { logits: null, attention, z: zs, parts };      // a word read only for the ones after it
+    return { logits: matvec(layerNorm(x, w["ln_f.weight"], w["ln_f.bias"], eps), w.W_U), attention, z: zs, parts };
   }
 
   // The reading after all of `ids` from scratch, with these heads silenced and the patch at the last word.
   readAll(ids, silenced = null, patch = null) {
     const cache = this.newCache();
     let out = null;
-    ids.forEach((id, pos) => { out = this.step(id, pos, cache, silenced, pos === ids.length - 1 ? patch : null); });
+    ids.forEach((id, pos) => {
+      const last = pos === ids.length - 1;
+      out = this.step(id, pos, cache, silenced, last ? patch : null, last);
+    });
     return out;
   }
 

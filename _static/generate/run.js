@@ -29,7 +29,8 @@ export class Session {
   // Read this.ids from scratch: out = {logits, attention, z, parts} at the newest position.
   read() {
     this.cache = this.model.newCache();
-    this.ids.forEach((id, pos) => { this.out = this.model.step(id, pos, this.cache, this.off, this.patchHere(pos)); });
+    const last = this.ids.length - 1;
+    this.ids.forEach((id, pos) => { this.out = this.model.step(id, pos, this.cache, this.off, this.patchHere(pos), pos === last); });
   }
 
   patchHere(pos) {

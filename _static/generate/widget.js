@@ -41,6 +41,7 @@ function setUp(box) {
     selected: null,         // the prediction shown: an index into preds; null follows the newest
     printer: null, frame: 0, viewAt: 0, notes: "", barFocus: -1,
     inspect: 0,             // the newest "inspect" request: older answers are dropped
+    shaded: [],             // the story's words shaded now (shadeStory)
     explained: null,        // the word the reader chose to read apart, kept while it is among the bars
     finished: null,         // resolves the run being written (a link's story is written run by run)
     runs: [],               // the runs that wrote the story: {count, take, settings}, for the link
@@ -340,7 +341,8 @@ function setUp(box) {
     view.scrollLeft = view.scrollWidth;                     // the newest words read, at the right
     viewText.textContent = best.w < 0 ? "" : `${pending ? "For the next word" : "Choosing " + word}: the strongest look back is ${best.head} on “${best.word}” (${best.w.toFixed(2)}).`;
     shadeStory(pred);
-    inspect(pred, pending ? null : state.story.written[k]);
+    // read apart when the reader can look: not at every redraw of a run at the model's full rate
+    if (!state.busy || (state.runSettings && state.runSettings.pace)) inspect(pred, pending ? null : state.story.written[k]);
   }
 
   // The words to read apart: the bars' words; the reader's choice while it is among them, else the written word
@@ -365,16 +367,18 @@ function setUp(box) {
     drawLayers($("layers"), msg.layers, state.vocab, msg.word);
   }
 
-  // The story's words shaded by the chosen head's weight on them, for the shown prediction.
+  // The story's words shaded by the chosen head's weight on them, for the shown prediction (only the words the
+  // shading touched are cleared: a long story is not walked at every redraw).
   function shadeStory(pred) {
-    const spans = [...promptWords.querySelectorAll(".live-prompt"), ...list.querySelectorAll(".live-word > span")];
-    for (const s of spans) {
+    for (const s of state.shaded) {
       s.style.removeProperty("--shade");
       s.classList.remove("live-shaded");
       s.removeAttribute("title");
       delete s.dataset.weight;
     }
+    state.shaded = [];
     if (shade.value === "") return;
+    const spans = [...promptWords.querySelectorAll(".live-prompt"), ...list.querySelectorAll(".live-word > span")];
     const head = Number(shade.value), H = pred.attention[0].length;
     const row = pred.attention[Math.floor(head / H)][head % H], first = pred.end - row.length;
     row.forEach((w, j) => {
@@ -384,6 +388,7 @@ function setUp(box) {
       span.style.setProperty("--shade", (100 * w).toFixed(1) + "%");
       span.dataset.weight = String(w);
       span.title = `${headName(head)}: ${weight(w)}`;
+      state.shaded.push(span);
     });
   }
 

@@ -9,7 +9,7 @@ import { loadModel } from "./model.js";
 import { EOS, Session } from "./run.js";
 
 let model = null;
-let session = null, plain = null, key = "";
+let session = null, plain = null, key = "", plainKey = "";
 let patched = { key: "", z: null };   // the patch's head output, taken from its prompt once
 let current = null; // the request being answered: {run, stopped, wake}
 
@@ -35,9 +35,20 @@ function patchFor(story) {
 function sessionFor(story) {
   const want = JSON.stringify([story.prompt, story.seed, story.silenced, story.patch]);
   if (!session || key !== want || session.draws !== story.draws || !same(session.written, story.written)) {
+    // the unchanged model reads the same words: kept while it holds them (a head switched, a patch changed), and
+    // taken from the session being replaced when that one was the unchanged model on these words
+    const plainWant = JSON.stringify([story.prompt, story.written]);
+    if (session && !session.off && !session.patch && key === JSON.stringify([story.prompt, story.seed, [], null])
+        && same(session.written, story.written)) {
+      plain = session;
+      plainKey = plainWant;
+    }
     session = Session.resume(model, story.prompt, story.written, { ...story, patch: patchFor(story) });
-    plain = story.silenced.length || story.patch ? Session.resume(model, story.prompt, story.written) : null;
     key = want;
+    if ((story.silenced.length || story.patch) && (!plain || plainKey !== plainWant)) {
+      plain = Session.resume(model, story.prompt, story.written);
+      plainKey = plainWant;
+    }
   }
   return session;
 }
@@ -46,8 +57,9 @@ function sessionFor(story) {
 // word `end` of the story, <start> being word 0), what each part wrote into the stream (for attribution and the
 // layer view, asked for with "inspect"), and the unchanged model's logits.
 function prediction(s) {
+  const changed = s.off || s.patch;
   return { logits: s.out.logits, attention: s.out.attention, parts: s.out.parts, end: 1 + s.promptLength + s.written.length,
-           plain: plain ? plain.out.logits : null };
+           plain: changed && plain ? plain.out.logits : null };
 }
 
 // Until the next word is due at `pace` words a second (0: at once), or the run is stopped.
@@ -68,7 +80,10 @@ async function write(run, story, settings, count, take) {
     const id = take ?? s.draw(settings);
     if (id === EOS) { reason = "end"; break; }
     const slid = s.take(id);
-    if (plain) plain.take(id);
+    if (plain && (s.off || s.patch)) {
+      plain.take(id);
+      plainKey = JSON.stringify([story.prompt, plain.written]);
+    }
     n += 1;
     postMessage({ type: "token", run, id, chosen: take !== undefined, draws: s.draws, slid, next: prediction(s) });
     if (pace || performance.now() - last > 8) {
