@@ -17,8 +17,9 @@ Measured on the built Part III page, served locally:
 * bytes: the page's first load (gzip, as run.py counts it: the weights are not fetched until the reader reaches
   the box) and the weights file;
 * the instruments: a written word clicked, to its attribution bars and layer view drawn (a story of 200 words
-  on screen, words across it); a head chosen to patch, to the prompt's bars redrawn from the patched model; and
-  main-thread tasks over 50 ms while a run writes at 20 and at 2 words a second.
+  on screen, words across it); a head chosen to patch, to the bars of section 6's story (the prompt, nothing
+  written) redrawn from the patched model; and main-thread tasks over 50 ms while a run writes at 20 and at 2
+  words a second.
 """
 from __future__ import annotations
 
@@ -147,18 +148,25 @@ INSPECT_JS = """async (ks) => {
       seen.observe(why, { childList: true });
     });
     word.click();
-    out.push(await drawn);
+    out.push(await Promise.race([drawn, new Promise((_, no) => setTimeout(() => no(new Error(`word ${k} was not read apart in 10 s`)), 10000))]));
     await new Promise((r) => setTimeout(r, 100));
   }
   return out;
 }"""
 
-# A head chosen to patch (the other start already written): the time until the bars are redrawn from the
-# patched model, then the patch cleared.
-PATCH_JS = """async ([head, other]) => {
+# Section 6's story as the prompt and its renamed copy as the other start (the box's prepared pair, nothing
+# written): the time from a head chosen to patch until the prompt's bars are redrawn from the patched model, then
+# the patch cleared.
+PATCH_JS = """async (head) => {
   const box = document.querySelector('.live-generate'), title = box.querySelector('[data-part=bars-title]');
   const select = box.querySelector('[data-part=patch-head]'), source = box.querySelector('[data-part=source]');
-  source.value = other;
+  const pair = box.querySelector('[data-part=try-patch]').dataset, prompt = box.querySelector('[data-part=prompt]');
+  if (prompt.value !== pair.prompt) {
+    prompt.value = pair.prompt;
+    prompt.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((r) => setTimeout(r, 800));              // the prompt's bars, as a reader would wait
+  }
+  source.value = pair.source;
   const t0 = performance.now();
   const drawn = new Promise((resolve) => {
     const seen = new MutationObserver(() => { if (title.textContent.includes('patched')) { seen.disconnect(); resolve(performance.now() - t0); } });
@@ -166,7 +174,7 @@ PATCH_JS = """async ([head, other]) => {
   });
   select.value = String(head);
   select.dispatchEvent(new Event('change', { bubbles: true }));
-  const ms = await drawn;
+  const ms = await Promise.race([drawn, new Promise((_, no) => setTimeout(() => no(new Error(`head ${head}'s patch did not show in 10 s`)), 10000))]);
   select.value = '';
   select.dispatchEvent(new Event('change', { bubbles: true }));
   await new Promise((r) => setTimeout(r, 200));
@@ -196,7 +204,7 @@ def instruments(page, seed: int, runs: int) -> dict:
     page.evaluate(SCREEN_JS, [STORY_PROMPT, TEMPERATURE, seed])
     ks = [k for k in range(5, 200, 200 // runs)][:runs]
     inspect = page.evaluate(INSPECT_JS, ks)
-    patch = [page.evaluate(PATCH_JS, [k % 8, "One day, a boy named Ben went to the park."]) for k in range(runs)]
+    patch = [page.evaluate(PATCH_JS, k % 8) for k in range(runs)]
     paced = {pace: page.evaluate(PACE_JS, [pace, PACE_SECONDS]) for pace in PACES}
     return {"inspect_ms": statistics.median(inspect), "inspect_n": len(inspect), "patch_ms": statistics.median(patch),
             "paced": {pace: (len(r["long"]), max(r["long"], default=0.0), r["words"]) for pace, r in paced.items()}}
@@ -241,9 +249,14 @@ def box_page(browser, base: str):
     """The Part III page with its box's model loaded."""
     page = browser.new_page()
     page.goto(base + PAGE, wait_until="load")
-    page.locator(".live-generate").scroll_into_view_if_needed()
-    page.wait_for_function(f"{READY}.includes('ready')", timeout=60_000)
-    return page
+    for _ in range(30):     # the page lays itself out after its first screen, which can move the box off screen again
+        page.locator(".live-generate").scroll_into_view_if_needed()
+        try:
+            page.wait_for_function(f"{READY}.includes('ready')", timeout=2_000)
+            return page
+        except Exception:
+            continue
+    raise SystemExit("the live box's model did not load within a minute")
 
 
 def click_to_first_word(browser, base: str, runs: int) -> dict[str, float]:
@@ -333,7 +346,7 @@ def markdown(m: dict) -> str:
         f"{verdict(m['weights'] <= 700_000)} |",
         f"| a written word clicked, to its attribution and layer view drawn | {m['inspect_ms']:.1f} ms | "
         f"{m['inspect_n']} | {BUDGET['inspect_ms']} ms, {verdict(m['inspect_ms'] <= BUDGET['inspect_ms'])} |",
-        f"| a head chosen to patch, to the prompt's bars from the patched model | {m['patch_ms']:.1f} ms | "
+        f"| a head chosen to patch, to section 6's story's bars from the patched model | {m['patch_ms']:.1f} ms | "
         f"{m['runs']} | {BUDGET['patch_ms']} ms, {verdict(m['patch_ms'] <= BUDGET['patch_ms'])} |",
         *(f"| main-thread tasks over {BUDGET['task_ms']} ms, {PACE_SECONDS} s at {pace} words a second "
           f"({words} words) | {n} (longest {longest:.0f} ms) | 1 | none, {verdict(n == 0)} |"
