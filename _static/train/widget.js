@@ -47,9 +47,10 @@ function setup(box) {
 
   // Train and Cancel are never disabled (focus would fall to the page): each says with aria-disabled whether it
   // does anything now.
-  function busy(on) {
+  function busy(on, seed) {
     button.setAttribute("aria-disabled", String(on));
     cancel.setAttribute("aria-disabled", String(!on));
+    part("progress").textContent = on ? `Training seed ${seed}…` : "";   // on screen; the status speaks once a run
   }
 
   function loadSpec() {
@@ -303,8 +304,7 @@ function setup(box) {
       status.textContent = `Nothing was trained: ${part(`${first}-error`).textContent}`;
       return;
     }
-    busy(true);
-    status.textContent = `Training seed ${settings.seed}…`;
+    busy(true, settings.seed);
     let init;
     try {
       const r = await fetch(`${base}init/seed-${settings.seed}.f32`);

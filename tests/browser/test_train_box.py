@@ -327,3 +327,22 @@ def test_at_375_px_no_caption_or_label_of_the_box_is_cut(visit):
     for name in ("cancel", "overlay", "clear"):
         b = box_part(page, name).bounding_box()
         assert b["width"] >= 24 and b["height"] >= 24 and b["x"] >= 0 and b["x"] + b["width"] <= 375, name
+
+
+def test_one_announcement_per_run(visit):
+    """The status (role=status) changes once per run, at its end; "Training seed …" is shown beside it."""
+    page = open_page(visit)
+    box_part(page, "steps").scroll_into_view_if_needed()
+    box_part(page, "steps").fill("300")
+    page.evaluate("""() => {
+      window.__said = [];
+      new MutationObserver(() => window.__said.push(document.querySelector('#wt-train [data-part=status]').textContent))
+        .observe(document.querySelector('#wt-train [data-part=status]'), {childList: true, characterData: true, subtree: true});
+    }""")
+    box_part(page, "train").click()
+    page.wait_for_function("document.querySelector('#wt-train [data-part=progress]').textContent.startsWith('Training seed')")
+    wait_for_result(page)
+    page.wait_for_timeout(200)
+    said = page.evaluate("window.__said")
+    assert len(said) == 1 and said[0].startswith("Trained 300 steps in "), said
+    assert box_part(page, "progress").text_content() == ""

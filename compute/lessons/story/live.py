@@ -119,8 +119,9 @@ def _field(name: str, label: str, attrs: str) -> str:
 
 
 HELP = ("Generate writes a new story from the start above; Step adds one word, Go on the rest; Stop (or Escape) stops "
-        "{about}`method`. Top-k 0 keeps every word; greedy always takes the likeliest one; the same seed gives the "
-        "same story {about}`design`.")
+        "{about}`method`. Top-k 0 keeps every word; top-p keeps, of those, the fewest likeliest words whose "
+        "probability reaches p (1 keeps them all); greedy always takes the likeliest one; the same seed gives the "
+        "same story {about}`design`. Pace sets how fast the words come {about}`method`.")
 NOTE = ("On the web page, this box runs the four-head model in the browser: you write the start of a story, choose "
         "the temperature, top-k, a seed or greedy choice, and the words appear with every head's attention; you can "
         "pick any next word yourself, look back at any word written, and silence heads {about}`method`.")

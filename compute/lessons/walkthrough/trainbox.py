@@ -93,7 +93,7 @@ def box() -> HTML:
 <button type="button" data-part="cancel" aria-disabled="true">Cancel</button>
 </div>
 </form>
-<p class="train-status"><span data-part="status" role="status">Seeds {first} to {last}; the published one is
+<p class="train-status"><span data-part="progress"></span> <span data-part="status" role="status">Seeds {first} to {last}; the published one is
 {record["published_seed"]}.</span></p>
 <svg class="train-curve" data-part="curve" viewBox="0 0 320 150" role="img" aria-label="The loss curve appears
 here as the model trains."></svg>
