@@ -85,14 +85,19 @@ function matvec(x, W, b) {
   return out;
 }
 
-function layerNorm(x, gain, bias, eps) {
+// A row's mean and 1 / sqrt(variance + eps): what LayerNorm divides by (and attribution holds fixed).
+function spread(x, eps) {
   const n = x.length;
   let mean = 0;
   for (let i = 0; i < n; i++) mean += x[i];
   mean /= n;
   let v = 0;
   for (let i = 0; i < n; i++) v += (x[i] - mean) * (x[i] - mean);
-  const scale = 1 / Math.sqrt(v / n + eps);
+  return { mean, scale: 1 / Math.sqrt(v / n + eps) };
+}
+
+function layerNorm(x, gain, bias, eps) {
+  const n = x.length, { mean, scale } = spread(x, eps);
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) out[i] = (x[i] - mean) * scale * gain.data[i] + bias.data[i];
   return out;
@@ -252,19 +257,14 @@ export class StoryModel {
     const n = parts.length / D;
     const x = new Float64Array(D);
     for (let k = 0; k < n; k++) for (let i = 0; i < D; i++) x[i] += parts[k * D + i];
-    let mean = 0;
-    for (let i = 0; i < D; i++) mean += x[i];
-    mean /= D;
-    let v = 0;
-    for (let i = 0; i < D; i++) v += (x[i] - mean) * (x[i] - mean);
-    const s = Math.sqrt(v / D + eps);
+    const { scale } = spread(x, eps);                           // the position's, frozen for every part
     const out = this.partNames().map((name, k) => {
       const c = parts.subarray(k * D, (k + 1) * D);
       let m = 0;
       for (let i = 0; i < D; i++) m += c[i];
       m /= D;
       let push = 0;
-      for (let i = 0; i < D; i++) push += ((c[i] - m) / s) * g[i] * WU[i * V + word];
+      for (let i = 0; i < D; i++) push += (c[i] - m) * scale * g[i] * WU[i * V + word];
       return [name, push];
     });
     let bias = 0;

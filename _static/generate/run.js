@@ -17,6 +17,7 @@ export class Session {
     this.off = silenced.length ? new Set(silenced) : null;
     this.patch = patch;
     this.written = [];                 // the ids appended after the prompt
+    this.prompt = promptIds;
     this.promptLength = promptIds.length;
     let ids = [EOS, ...promptIds];
     this.slid = ids.length > this.context;
@@ -66,6 +67,7 @@ export class Session {
     if (s.slid) ids = ids.slice(ids.length - s.context + 1);
     s.patch = patch;
     s.patchAt = ids.length - 1;
+    s.prompt = promptIds;
     s.promptLength = promptIds.length;
     for (const id of written) {
       ids.push(id);

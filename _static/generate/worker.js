@@ -9,7 +9,7 @@ import { loadModel } from "./model.js";
 import { EOS, Session } from "./run.js";
 
 let model = null;
-let session = null, plain = null, key = "", plainKey = "";
+let session = null, plain = null, key = "";
 let patched = { key: "", z: null };   // the patch's head output, taken from its prompt once
 let current = null; // the request being answered: {run, stopped, wake}
 
@@ -21,6 +21,11 @@ function breathe() {
 
 function same(a, b) {
   return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+// Whether a session has read exactly this story's words.
+function holds(s, story) {
+  return Boolean(s) && same(s.prompt, story.prompt) && same(s.written, story.written);
 }
 
 // The patch as the model takes it: {head, z}, z the head's output at the last word of the patch's prompt.
@@ -35,20 +40,12 @@ function patchFor(story) {
 function sessionFor(story) {
   const want = JSON.stringify([story.prompt, story.seed, story.silenced, story.patch]);
   if (!session || key !== want || session.draws !== story.draws || !same(session.written, story.written)) {
-    // the unchanged model reads the same words: kept while it holds them (a head switched, a patch changed), and
+    // the unchanged model reads the same words: kept while it holds them (a head switched, a patch changed), or
     // taken from the session being replaced when that one was the unchanged model on these words
-    const plainWant = JSON.stringify([story.prompt, story.written]);
-    if (session && !session.off && !session.patch && key === JSON.stringify([story.prompt, story.seed, [], null])
-        && same(session.written, story.written)) {
-      plain = session;
-      plainKey = plainWant;
-    }
+    if (session && !session.off && !session.patch && holds(session, story)) plain = session;
     session = Session.resume(model, story.prompt, story.written, { ...story, patch: patchFor(story) });
     key = want;
-    if ((story.silenced.length || story.patch) && (!plain || plainKey !== plainWant)) {
-      plain = Session.resume(model, story.prompt, story.written);
-      plainKey = plainWant;
-    }
+    if ((story.silenced.length || story.patch) && !holds(plain, story)) plain = Session.resume(model, story.prompt, story.written);
   }
   return session;
 }
@@ -80,10 +77,7 @@ async function write(run, story, settings, count, take) {
     const id = take ?? s.draw(settings);
     if (id === EOS) { reason = "end"; break; }
     const slid = s.take(id);
-    if (plain && (s.off || s.patch)) {
-      plain.take(id);
-      plainKey = JSON.stringify([story.prompt, plain.written]);
-    }
+    if (plain && (s.off || s.patch)) plain.take(id);
     n += 1;
     postMessage({ type: "token", run, id, chosen: take !== undefined, draws: s.draws, slid, next: prediction(s) });
     if (pace || performance.now() - last > 8) {

@@ -10,9 +10,9 @@ import torch
 from ....data.story import KINDS
 from ....data.tokenizer import EOS, words
 from ....export.story import export_files, model_from_files
-from ....models.readout import Patch, read
+from ....models.readout import Patch, attribution, read
 from ....published.story import FOUR_HEAD, story_corpus
-from .heads import needed
+from .heads import head_label, needed
 from .samples import as_text
 
 SEARCHED = 100      # validation stories searched for the prepared prompt, in order
@@ -112,22 +112,19 @@ def followed() -> dict:
         att = trace.blocks[l].attention
         logits = {"all": model(ids)[0, -1], "off": model(ids, head_mask=mask)[0, -1]}
         scores, weights = att.S[0, h, q].numpy(), att.A[0, h, q].numpy()   # (T,): the last row
-        # What the head writes into the last row: its weighted value rows, through its slice of W_O (d_model,).
-        d_v = att.V.shape[-1]
-        z = att.A[0, h, q] @ att.V[0, h]                                    # (d_v,)
-        write = z @ model.blocks[l].attn.W_O[h * d_v:(h + 1) * d_v]         # (d_model,)
-        # Its direct effect on the logits: through the final LayerNorm, the row's own spread held fixed, then W_U.
-        final = trace.blocks[-1].y[0, q]
-        spread = torch.sqrt(final.var(unbiased=False) + model.ln_f.eps)
-        direct = ((write - write.mean()) / spread * model.ln_f.weight) @ model.W_U          # (vocab,)
+        z = att.A[0, h, q] @ att.V[0, h]                                    # (d_v,): the head's weighted values
         top = int(np.argmax(weights))
         alike = float(torch.nn.functional.cosine_similarity(z, att.V[0, h, top], dim=0))
     order = np.argsort(-weights, kind="stable")[:SHOWN_KEYS]
     name, other = (data.vocab.index(w) for w in (t["name"], t["top_off"]))
+    # Its direct effect on the logits (what the box's bars show): through the final LayerNorm, the row's own spread
+    # held fixed, then W_U.
+    r = read(model, ids[0].tolist())
+    direct = {w: attribution(model, r, q, i)[head_label((l, h))] for w, i in ((t["name"], name), (t["top_off"], other))}
     p = {k: torch.softmax(v, -1) for k, v in logits.items()}
     return {"query": tokens[q], "position": q, "keys": [(int(j), tokens[j], float(scores[j]), float(weights[j]))
                                                           for j in order],
             "mass": float(sum(weights[j] for j in range(q + 1) if tokens[j] == t["name"])),
-            "value_alike": alike, "direct": {t["name"]: float(direct[name]), t["top_off"]: float(direct[other])},
+            "value_alike": alike, "direct": direct,
             "logit": {w: {k: float(v[i]) for k, v in logits.items()} for w, i in ((t["name"], name), (t["top_off"], other))},
             "p": {w: {k: float(v[i]) for k, v in p.items()} for w, i in ((t["name"], name), (t["top_off"], other))}}
