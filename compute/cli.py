@@ -1,4 +1,5 @@
-"""Command line: train the walkthrough and story models, search seeds, check every lesson's claims, export.
+"""Command line: train the walkthrough and story models, search seeds, generate from a story model, check every
+lesson's claims, export.
 Each subcommand is a module of compute/commands."""
 from __future__ import annotations
 
@@ -6,11 +7,11 @@ import argparse
 import sys
 
 from .claims import ClaimError
-from .commands import bench, check, export, train
+from .commands import bench, check, export, generate, train
 from .data.tinystories import DataError
 from .store import CheckpointError
 
-COMMANDS = {"train": train, "check": check, "bench": bench, "export": export}
+COMMANDS = {"train": train, "generate": generate, "check": check, "bench": bench, "export": export}
 
 
 class OneLineParser(argparse.ArgumentParser):

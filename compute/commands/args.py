@@ -51,3 +51,19 @@ def positive_number(text: str) -> float:
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"must be a number above 0, got {text!r}")
     return value
+
+
+def device_name(text: str) -> str:
+    """'cpu', or 'cuda' / 'cuda:N' where torch finds that GPU; one sentence of error otherwise."""
+    import re
+
+    import torch
+    if text == "cpu":
+        return text
+    if not re.fullmatch(r"cuda(:\d+)?", text):
+        raise argparse.ArgumentTypeError(f"must be cpu, cuda or cuda:N, got {text!r}")
+    index = int(text.partition(":")[2] or 0)
+    if not torch.cuda.is_available() or index >= torch.cuda.device_count():
+        raise argparse.ArgumentTypeError(f"{text}: torch finds no such GPU on this machine "
+                                         f"({torch.cuda.device_count()} CUDA devices; the default, cpu, needs none)")
+    return text

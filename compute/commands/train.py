@@ -12,7 +12,7 @@ from ..models.walkthrough import CONFIG
 from ..published.walkthrough import ALTERNATIVE, NAME, SEED_RECORD, from_weights
 from ..store import checkpoint_dir, save_checkpoint
 from ..training.walkthrough import Recipe, train
-from .args import positive, positive_number, seed_range, seed_value
+from .args import device_name, positive, positive_number, seed_range, seed_value
 
 
 def add(sub) -> None:
@@ -41,6 +41,9 @@ def add(sub) -> None:
                    help="keep the weights with the lowest validation loss or the last ones "
                         "(default: best with --data, last on the generated stories)")
     s.add_argument("--name", default=None, help="checkpoint name (default story-<model>)")
+    s.add_argument("--device", type=device_name, default="cpu",
+                   help="where the training steps run: cpu, or cuda / cuda:N where torch finds a GPU (the same "
+                        "recipe, seed and batches; the bits differ from the CPU's) (default %(default)s)")
     t.add_argument("--out", type=Path, default=None, help="folder for the checkpoint (default: the published one)")
     s.add_argument("--out", type=Path, default=None,
                    help="folder for the checkpoint (default: the published one; required with --data)")
@@ -63,47 +66,77 @@ def trained(seed: int, recipe: Recipe, what: str = ""):
         return train(seed, recipe)
 
 
-def write_trained(seed: int, recipe: Recipe, out: Path, name: str, what: str) -> Path:
-    result = trained(seed, recipe, what)
-    return save_checkpoint(out / f"{name}.safetensors", result.weights, result.manifest(CONFIG))
+def judged(results, seed: int, force: bool, why: str = "") -> None:
+    """The claims' table; ClaimError naming the broken claims unless `force` (then a warning line)."""
+    print(claims_table(results))
+    broken = [c.name for c, o in results if not o.holds]
+    if broken and not force:
+        raise ClaimError(f"seed {seed} breaks the page's claims {', '.join(broken)}; nothing written"
+                         f"{why} (--force writes it anyway)")
+    if broken:
+        print(f"warning: --force: writing seed {seed} although it breaks {', '.join(broken)}; the build will "
+              f"stop on them")
+
+
+def require_recorded_seed(seed: int, force: bool) -> None:
+    """ClaimError unless the seed-search record beside the checkpoints publishes this seed (or `force`)."""
+    path = checkpoint_dir() / SEED_RECORD
+    try:
+        recorded = json.loads(path.read_text())["published_seed"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return                              # no usable record: the page's claims on it say so below
+    if recorded != seed and not force:
+        raise ClaimError(f"seed {seed} is not the seed the seed-search record {path} publishes ({recorded}); "
+                         f"nothing written (run --search-seeds to publish another seed, or --force to write this "
+                         f"one anyway, which the page's claims on the record will then refuse)")
+    if recorded != seed:
+        print(f"warning: --force: the seed-search record {path} publishes seed {recorded}, not {seed}")
 
 
 def train_one(args, recipe: Recipe) -> int:
     from ..lessons.walkthrough import claims
     out = args.out or checkpoint_dir()
+    require_recorded_seed(args.seed, args.force)
     result = trained(args.seed, recipe)
-    with progress.stage("claims", "the walkthrough's claims on the trained weights"):
-        results = claims.check_all(from_weights(result.weights))
+    with progress.stage("claims", "every claim of the walkthrough's page on the trained weights"):
+        results = claims.check_publication(from_weights(result.weights, result.manifest(CONFIG)))
     print(f"seed {args.seed}: final loss {result.final_loss:.6f} after {recipe.steps} steps")
-    print(claims_table(results))
-    broken = [c.name for c, o in results if not o.holds]
-    if broken and not args.force:
-        raise ClaimError(f"seed {args.seed} breaks the claims {', '.join(broken)}; nothing written "
-                         f"(try --search-seeds, or --force to write it anyway)")
+    judged(results, args.seed, args.force)
     path = save_checkpoint(out / f"{NAME}.safetensors", result.weights, result.manifest(CONFIG))
     print(f"wrote {path} and {path.with_suffix('.json').name}")
     return 0
 
 
 def train_search(args, recipe: Recipe) -> int:
+    """Search the seeds, train what the record would publish and its alternative, check every claim of the page on
+    them with the record, and only then write the record and both checkpoints."""
     from ..lessons.walkthrough import claims
     from ..training import seedsearch
     out = args.out or checkpoint_dir()
     with progress.stage("search", f"seeds {args.search_seeds.start}-{args.search_seeds.stop - 1} on "
                                   f"{args.workers} processes, {recipe.steps:,} steps each"):
-        entries = seedsearch.search(args.search_seeds, claims.check_all, recipe, workers=args.workers)
+        entries = seedsearch.search(args.search_seeds, claims.check_all, recipe, workers=args.workers,
+                                    page_judge=claims.check_seed)
     rec = seedsearch.record(entries, recipe, claims.DOMINANT)
     print(f"{rec['n_converged']} of {rec['n_seeds']} seeds converged; patterns among them:")
     for label, n in rec["patterns_among_converged"].items():
         print(f"  {n:4d}  {label}")
+    if rec["published_seed"] is None:
+        raise ClaimError("no seed in the range passes every selection claim and every claim the page makes of a "
+                         "model; nothing written")
+    if rec["alternative_seed"] is None:
+        raise ClaimError("no converged seed in the range answers row 13 from another word than its cue, as the "
+                         "page's alternative must; nothing written")
+    chosen = {"published": trained(rec["published_seed"], recipe, " (to publish)"),
+              "alternative": trained(rec["alternative_seed"], recipe, " (the alternative)")}
+    models = {k: from_weights(r.weights, r.manifest(CONFIG)) for k, r in chosen.items()}
+    with progress.stage("claims", "every claim of the walkthrough's page, with this search's record"):
+        results = claims.check_publication(models["published"], rec, models["alternative"])
+    judged(results, rec["published_seed"], args.force, " (neither the record nor a checkpoint)")
     out.mkdir(parents=True, exist_ok=True)
     (out / SEED_RECORD).write_text(json.dumps(rec, indent=1) + "\n")
     print(f"wrote {out / SEED_RECORD}")
-    if rec["published_seed"] is None:
-        raise ClaimError("no seed in the range satisfies every claim; nothing published")
-    path = write_trained(rec["published_seed"], recipe, out, NAME, " (to publish)")
-    print(f"published seed {rec['published_seed']}: {path}")
-    if rec["alternative_seed"] is not None:
-        alt = write_trained(rec["alternative_seed"], recipe, out, ALTERNATIVE, " (the alternative)")
-        print(f"alternative seed {rec['alternative_seed']}: {alt}")
+    for (what, result), name in zip(chosen.items(), (NAME, ALTERNATIVE)):
+        path = save_checkpoint(out / f"{name}.safetensors", result.weights, result.manifest(CONFIG))
+        print(f"{what} seed {result.seed}: {path}")
     return 0

@@ -50,20 +50,45 @@ class Published:
 
 def load_story_model(path: Path, data: Corpus) -> Published:
     """A story checkpoint, checked against its manifest, the model its config describes, and the corpus."""
+    return story_checkpoint(path, data)
+
+
+def story_checkpoint(path: Path, data: Corpus | None = None) -> Published:
+    """A story checkpoint checked against its manifest and the model its config describes; against `data` (the
+    generated corpus) too when given. Without it (an author's model, trained on any story file) the vocabulary is
+    the list its manifest records, checked against the manifest's hash of it."""
+    path = Path(path)
     manifest = read_manifest(path)
     try:
         config = StoryModelConfig(**manifest["config"])
     except (KeyError, TypeError, ValueError) as err:
         raise CheckpointError(f"{path.with_suffix('.json')}: manifest's model config is unusable ({err})") from None
-    if manifest.get("vocabulary_sha256") != data.vocab.sha256() or config.vocab_size != len(data.vocab):
-        raise CheckpointError(f"{path}: checkpoint was trained with another vocabulary than the generated corpus gives")
-    require_listed_vocabulary(manifest, path, data.vocab)
+    vocab = data.vocab if data is not None else listed_vocabulary(manifest, path)
+    if manifest.get("vocabulary_sha256") != vocab.sha256() or config.vocab_size != len(vocab):
+        raise CheckpointError(f"{path}: checkpoint was trained with another vocabulary than the generated corpus gives"
+                              if data is not None else f"{path}: the model's config has {config.vocab_size} words, "
+                              f"its manifest lists {len(vocab)}")
+    require_listed_vocabulary(manifest, path, vocab)
     model = build(config)
     shapes = {n: tuple(p.shape) for n, p in model.named_parameters()}
     require_config_fits_record(manifest, path, shapes)
-    weights, manifest = load_checkpoint(path, shapes, data.sha256, "compute/data/story.py")
+    weights, manifest = (load_checkpoint(path, shapes, data.sha256, "compute/data/story.py") if data is not None
+                         else load_checkpoint(path, shapes, manifest["data_sha256"]))
     model.load_state_dict(weights)
-    return Published(path.stem, config, model.eval(), manifest, data.vocab)
+    return Published(path.stem, config, model.eval(), manifest, vocab)
+
+
+def listed_vocabulary(manifest: dict, path: Path) -> Vocabulary:
+    """The vocabulary a manifest lists, when its list is one and matches the manifest's hash of it."""
+    listed = manifest.get("vocabulary")
+    try:
+        vocab = Vocabulary(tuple(listed))
+    except (TypeError, ValueError) as err:
+        raise CheckpointError(f"{path.with_suffix('.json')}: manifest's vocabulary list is unusable ({err})") from None
+    if manifest.get("vocabulary_sha256") != vocab.sha256():
+        raise CheckpointError(f"{path.with_suffix('.json')}: manifest's vocabulary list does not match its "
+                              f"vocabulary_sha256 (was it edited?)")
+    return vocab
 
 
 def require_config_fits_record(manifest: dict, path: Path, shapes: dict[str, tuple[int, ...]]) -> None:

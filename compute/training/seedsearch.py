@@ -12,6 +12,7 @@ from typing import Callable
 
 from .. import progress
 from ..data.walkthrough import CUE_ANSWERS, answer_rows
+from ..models.walkthrough import CONFIG
 from ..published.walkthrough import Walkthrough, from_weights
 from .walkthrough import Recipe, train
 
@@ -22,23 +23,32 @@ CONVERGED = ("determined_words_are_certain", "loss_near_floor")
 Judge = Callable[[Walkthrough], list]
 
 
-def summarize_seed(seed: int, recipe: Recipe, judge: Judge) -> dict:
-    """Train one seed and describe what it learned: loss, convergence, where the answer rows look."""
+def summarize_seed(seed: int, recipe: Recipe, judge: Judge, page_judge: Judge | None = None) -> dict:
+    """Train one seed and describe what it learned: loss, convergence, where the answer rows look, the selection
+    claims it fails (`judge`) and, with `page_judge`, the page's claims about a model that it fails."""
     result = train(seed, recipe)
-    wt = from_weights(result.weights)
+    wt = from_weights(result.weights, result.manifest(CONFIG))
     outcomes = {c.name: o.holds for c, o in judge(wt)}
     rows = {}
     for row in answer_rows():
         a = wt["A"][row]
         top = int(np.argmax(a))
         rows[str(row)] = {"position": top, "word": wt.tokens[top], "weight": float(a[top])}
-    return {
+    entry = {
         "seed": seed,
         "final_loss": result.final_loss,
         "converged": all(outcomes[n] for n in CONVERGED),
         "rows": rows,
         "failed_claims": [n for n, ok in outcomes.items() if not ok],
     }
+    if page_judge is not None:
+        entry["failed_page_claims"] = [c.name for c, o in page_judge(wt) if not o.holds]
+    return entry
+
+
+def passes(entry: dict) -> bool:
+    """Whether a seed passed every claim it was checked on (selection, and the page's where recorded)."""
+    return not entry["failed_claims"] and not entry.get("failed_page_claims")
 
 
 def pattern(entry: dict) -> str:
@@ -62,10 +72,12 @@ def _pool(workers: int):
         signal.signal(signal.SIGINT, previous)
 
 
-def search(seeds: range, judge: Judge, recipe: Recipe = Recipe(), workers: int = 2) -> list[dict]:
-    """Summaries of every seed in the range (each trained on one thread); `judge` is a module-level function
-    (the worker processes import it by name). Each seed is an item of the command's stage (compute.progress)."""
-    jobs = [(s, recipe, judge) for s in seeds]
+def search(seeds: range, judge: Judge, recipe: Recipe = Recipe(), workers: int = 2,
+           page_judge: Judge | None = None) -> list[dict]:
+    """Summaries of every seed in the range (each trained on one thread); `judge` and `page_judge` are module-level
+    functions (the worker processes import them by name). Each seed is an item of the command's stage
+    (compute.progress)."""
+    jobs = [(s, recipe, judge, page_judge) for s in seeds]
     progress.expect(len(jobs))
     entries = []
     with _pool(workers) as pool:
@@ -76,11 +88,11 @@ def search(seeds: range, judge: Judge, recipe: Recipe = Recipe(), workers: int =
 
 
 def chosen_seeds(entries: list[dict], dominant: float) -> tuple[int | None, int | None]:
-    """The published seed (first to pass every claim) and the alternative shown beside it: the first
-    converged seed whose last answer row (13) puts over `dominant` (the lesson's 0.9) on a word other than its
-    cue ('fall')."""
+    """The published seed (first to pass every claim it was checked on) and the alternative shown beside it: the
+    first converged seed whose last answer row (13) puts over `dominant` (the lesson's 0.9) on a word other than
+    its cue ('fall')."""
     row, cue = str(answer_rows()[-1]), CUE_ANSWERS[-1][0]
-    published = next((e["seed"] for e in entries if not e["failed_claims"]), None)
+    published = next((e["seed"] for e in entries if passes(e)), None)
     alternative = next((e["seed"] for e in entries if e["converged"]
                         and e["rows"][row]["word"] != cue
                         and e["rows"][row]["weight"] > dominant), None)

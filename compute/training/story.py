@@ -1,6 +1,7 @@
 """Seeded training of the story models on one token budget: AdamW, random crops, a learning curve."""
 from __future__ import annotations
 
+import copy
 import math
 import time
 from dataclasses import asdict, dataclass, field
@@ -24,7 +25,8 @@ class StoryRecipe:
     context: int = 256          # tokens per sequence
     lr: float = 3e-3            # AdamW peak learning rate
     weight_decay: float = 0.1   # AdamW decoupled decay on matrices (not on biases, gains or embeddings)
-    warmup: int = 100           # steps of linear warm-up, then cosine decay to lr / 10
+    warmup: int = 100           # steps of linear warm-up at most (a run warms up over at most a tenth of its steps),
+                                # then a cosine decay to lr / 10 that ends at the run's last step
     threads: int = 2            # torch threads: results differ bitwise across thread counts
     eval_every: int = 500_000   # training tokens between two points of the learning curve
     keep: str = "last"          # the weights kept: the "last" ones, or the "best" point of the curve (validation loss)
@@ -36,6 +38,19 @@ class StoryRecipe:
     @property
     def steps(self) -> int:
         return math.ceil(self.tokens / (self.batch * self.context))
+
+    @property
+    def warmup_steps(self) -> int:
+        """The warm-up this run uses: the recipe's, or a tenth of the run's steps where that is fewer."""
+        return min(self.warmup, self.steps // 10)
+
+    def schedule(self) -> dict:
+        """The learning-rate schedule this run follows, as the manifest records it."""
+        last = self.steps - 1
+        return {"warmup_steps": self.warmup_steps, "peak_lr": self.lr, "decay": "cosine",
+                "decay_steps": last - self.warmup_steps, "decay_ends_at_step": last,
+                "lr_end": learning_rate(last, self),
+                "warmup_shortened": self.warmup_steps < self.warmup}
 
 
 @dataclass
@@ -54,6 +69,7 @@ class StoryRun:
                 "parameters": sum(w.numel() for w in self.weights.values()), "steps": self.recipe.steps,
                 "tokens_seen": self.recipe.steps * self.recipe.batch * self.recipe.context,
                 "train_seconds": round(self.seconds, 1), "learning_curve": self.curve,
+                "schedule": self.recipe.schedule(),
                 "final_loss": self.kept.get("val_loss", float("nan")), "kept": self.kept,
                 "trained_on": self.trained_on}
 
@@ -68,7 +84,7 @@ class BestWeights:
         out = self.evaluate(model)
         if out["val_loss"] < self.loss:
             self.index, self.loss = self.calls, out["val_loss"]
-            self.weights = {n: p.detach().clone() for n, p in model.named_parameters()}
+            self.weights = {n: p.detach().cpu().clone() for n, p in model.named_parameters()}
         self.calls += 1
         return out
 
@@ -84,10 +100,12 @@ def kept_point(curve: list[dict], index: int, recipe: StoryRecipe) -> dict:
 
 
 def learning_rate(step: int, recipe: StoryRecipe) -> float:
-    """Linear warm-up over `warmup` steps, then a cosine from lr down to lr / 10 at the last step."""
-    if step < recipe.warmup:
-        return recipe.lr * (step + 1) / recipe.warmup
-    progress = (step - recipe.warmup) / max(1, recipe.steps - recipe.warmup)
+    """Linear warm-up over the run's warm-up steps (at most a tenth of the run), then a cosine from lr at the
+    first step after it down to lr / 10 at the last step (steps - 1)."""
+    warmup = recipe.warmup_steps
+    if step < warmup:
+        return recipe.lr * (step + 1) / warmup
+    progress = min(1.0, (step - warmup) / max(1, recipe.steps - 1 - warmup))
     return recipe.lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * progress)))
 
 
@@ -108,36 +126,38 @@ def optimizer(model: torch.nn.Module, recipe: StoryRecipe) -> torch.optim.AdamW:
 
 
 def train_story_model(config: StoryModelConfig, stream: torch.Tensor, seed: int, recipe: StoryRecipe = StoryRecipe(),
-                      evaluate: Callable[[torch.nn.Module], dict] | None = None) -> StoryRun:
+                      evaluate: Callable[[torch.nn.Module], dict] | None = None, device: str = "cpu") -> StoryRun:
     """Train one model from `seed` on the token stream (1-D ids, stories separated by <eos>).
 
     The run keeps the last weights, or (recipe.keep == "best") those of the learning-curve point with the lowest
-    validation loss, which needs `evaluate`."""
+    validation loss, which needs `evaluate`. `device` ("cpu", "cuda"): where the steps run; the weights are drawn
+    and the batches cut on the CPU from the seed's generator either way, and `evaluate` gets a CPU copy."""
     if recipe.keep == "best" and evaluate is None:
         raise ValueError("keeping the best weights needs an evaluate callback that gives val_loss")
     torch.set_num_threads(recipe.threads)
     generator = torch.Generator().manual_seed(seed)
     model = build(config)
     init_weights(model, generator)
-    run = StoryRun(seed, recipe, config, {}, trained_on=machine_record(recipe.threads))
+    model.to(device)
+    run = StoryRun(seed, recipe, config, {}, trained_on={**machine_record(recipe.threads), "device": device})
     desc = f"{config.kind} ({parameter_count(model):,} parameters)"
     best = BestWeights(evaluate) if recipe.keep == "best" else None
-    run.curve, run.seconds = fit(model, stream, generator, recipe, best or evaluate, desc=desc)
-    run.weights = best.weights if best else {n: p.detach().clone() for n, p in model.named_parameters()}
+    run.curve, run.seconds = fit(model, stream, generator, recipe, best or evaluate, desc=desc, device=device)
+    run.weights = best.weights if best else {n: p.detach().cpu().clone() for n, p in model.named_parameters()}
     run.kept = kept_point(run.curve, best.index if best else -1, recipe)
     return run
 
 
 def fit(model: torch.nn.Module, stream: torch.Tensor, generator: torch.Generator, recipe: StoryRecipe,
         evaluate: Callable[[torch.nn.Module], dict] | None = None, progress: bool = False,
-        desc: str = "training", record: list[float] | None = None) -> tuple[list[dict], float]:
+        desc: str = "training", record: list[float] | None = None, device: str = "cpu") -> tuple[list[dict], float]:
     """The training loop: AdamW on random crops of the stream, model(x) giving next-token logits (B, T, vocab).
 
     Returns the learning curve (a point every `eval_every` tokens and at the end, when `evaluate` is given)
     and the seconds spent in training steps. Any module works, the lab's models built from plain tensors too.
     `record`, when given, gets every step's training loss appended (the lab checks a learner's loop against it).
     Each step is an item of the command's stage (compute.progress); `progress` draws tqdm's bar as well, for a
-    learner's notebook.
+    learner's notebook. `device`: where the model is and the steps run (the batches are cut on the CPU).
     """
     opt = optimizer(model, recipe)
     per_step = recipe.batch * recipe.context
@@ -152,7 +172,7 @@ def fit(model: torch.nn.Module, stream: torch.Tensor, generator: torch.Generator
             losses, next_eval = [], next_eval + recipe.eval_every
             bar.set_postfix(val=f"{curve[-1]['val_loss']:.3f}")
         tic = time.perf_counter()
-        x, y = random_crops(stream, recipe, generator)
+        x, y = (t.to(device) for t in random_crops(stream, recipe, generator))
         for group in opt.param_groups:
             group["lr"] = learning_rate(step, recipe)
         logits = model(x)
@@ -171,9 +191,11 @@ def fit(model: torch.nn.Module, stream: torch.Tensor, generator: torch.Generator
 
 
 def _evaluated(model: torch.nn.Module, evaluate: Callable[[torch.nn.Module], dict]) -> dict:
+    """`evaluate` on the model in eval mode, on the CPU (a copy, where the model is elsewhere)."""
     model.eval()
+    on_cpu = all(p.device.type == "cpu" for p in model.parameters())
     with torch.no_grad():
-        out = evaluate(model)
+        out = evaluate(model if on_cpu else copy.deepcopy(model).cpu())
     model.train()
     return out
 

@@ -16,6 +16,7 @@ from ..models.story import preset
 from ..probes import probe_set, run_probes, summary
 from ..published.story import CHECK_STORIES, NAMES
 from ..store import checkpoint_dir, save_checkpoint
+from .baseline import frequency_loss, learned
 from .story import StoryRecipe, train_story_model
 from .story_file import budget_tokens, file_data, file_eval_every, passes, unknown_share
 
@@ -91,16 +92,21 @@ def train_story(args) -> int:
     print(f"{recipe.steps:,} steps of {recipe.batch}×{recipe.context} tokens = {passes(recipe, len(stream)):.2f} "
           f"passes over the training text; a curve point every {recipe.eval_every:,} tokens; keeping the "
           + ("weights with the lowest validation loss" if recipe.keep == "best" else "last weights"))
-    with progress.stage("train", f"{args.model}, seed {args.seed}, {recipe.steps:,} steps"):
-        run = train_story_model(config, stream, args.seed, recipe, evaluate)
+    print(schedule_line(recipe))
+    device = getattr(args, "device", "cpu")
+    with progress.stage("train", f"{args.model}, seed {args.seed}, {recipe.steps:,} steps"
+                                 + (f" on {device}" if device != "cpu" else "")):
+        run = train_story_model(config, stream, args.seed, recipe, evaluate, device=device)
     with progress.stage("score", "the kept weights on the validation stories and the probes"):
         model = _model(run)
         metrics = _scores(model, val, vocab, config.context)
         by_split = {name: _scores(model, stories, vocab, config.context) for name, stories in splits.items()}
+        baseline = frequency_loss(stream, val, vocab, config.context)
     name = args.name or NAMES[args.model]
     manifest = {**run.manifest(), "data": source, "data_sha256": source["sha256"], "unknown_share": unknown,
                 "passes": passes(recipe, len(stream)), "vocabulary": list(vocab.itos),
-                "vocabulary_sha256": vocab.sha256(), "metrics": metrics, "metrics_by_split": by_split}
+                "vocabulary_sha256": vocab.sha256(), "metrics": metrics, "metrics_by_split": by_split,
+                "frequency_loss": baseline, "learned_beyond_frequencies": learned(metrics["val_loss"], baseline)}
     path = save_checkpoint((args.out or checkpoint_dir()) / f"{name}.safetensors", run.weights, manifest)
     kept = run.kept
     print(f"trained in {run.seconds:.0f} s; kept the {kept['rule']} weights (step {kept['step']:,}, "
@@ -110,8 +116,26 @@ def train_story(args) -> int:
     for name, m in by_split.items():
         print(f"{name}: " + ", ".join(f"{k} {m[k]:.2f}" for k in ("name", "object", "colour", "place")
                                       if m.get(k) is not None))
+    print(learned_line(metrics["val_loss"], baseline, recipe))
     print(f"wrote {path} and {path.with_suffix('.json').name}")
     return 0
+
+
+def schedule_line(recipe: StoryRecipe) -> str:
+    """The learning-rate schedule this run follows, and whether its warm-up was cut to fit the run."""
+    s = recipe.schedule()
+    cut = (f" (the recipe's {recipe.warmup} cut to a tenth of the run)" if s["warmup_shortened"] else "")
+    return (f"learning rate: {s['warmup_steps']:,} warm-up steps{cut} up to {s['peak_lr']:g}, then a cosine "
+            f"decay over {s['decay_steps']:,} steps to {s['lr_end']:.2g} at the last step "
+            f"({s['decay_ends_at_step']:,})")
+
+
+def learned_line(val_loss: float, baseline: float, recipe: StoryRecipe) -> str:
+    """Whether the run learned anything beyond word frequencies; if not, that the run was too short."""
+    if learned(val_loss, baseline):
+        return (f"learned: validation loss {val_loss:.3f} against {baseline:.3f} for word frequencies alone")
+    return (f"warning: this run of {recipe.steps:,} steps was too short to learn anything: validation loss "
+            f"{val_loss:.3f} against {baseline:.3f} for word frequencies alone (give it more --passes or --tokens)")
 
 
 def _scores(model, stories: list[Story], vocab: Vocabulary, context: int) -> dict:

@@ -194,3 +194,34 @@ def test_a_resumed_story_is_the_story_written_word_by_word(js, reference):
         assert got["n"] == n and got["ids"][0] == got["ids"][1] and len(got["ids"][0]) <= context
         assert np.abs(np.array(got["logits"][0]) - np.array(got["logits"][1])).max() < 1e-9
         assert got["next"][0] == got["next"][1]
+
+
+# The page's own loop writes on from a prompt (its tokenizer, model and sampler), as the box does.
+PAGE_WRITES_JS = """async ([base, prompt, options]) => {
+  const text = await import(base + '_static/generate/text.js');
+  const m = await import(base + '_static/generate/model.js');
+  const run = await import(base + '_static/generate/run.js');
+  const model = await m.loadModel(base + '%s');
+  const index = new Map(model.vocabulary.map((w, i) => [w, i]));
+  const ids = text.words(prompt).map((w) => (index.has(w) ? index.get(w) : 1));
+  return Array.from(run.generate(model, ids, options), (t) => model.vocabulary[t.id]);
+}""" % MODELS
+
+
+@pytest.mark.parametrize("flags, options", [
+    (["--temperature", "1.3", "--top-k", "5"], {"greedy": False, "temperature": 1.3, "topK": 5, "topP": 1}),
+    (["--temperature", "1.1", "--top-p", "0.8"], {"greedy": False, "temperature": 1.1, "topK": 0, "topP": 0.8}),
+    (["--greedy"], {"greedy": True, "temperature": 0.8, "topK": 0, "topP": 1}),
+])
+def test_the_generate_command_writes_the_boxs_words(js, capsys, monkeypatch, built_site, flags, options):
+    """`python -m compute generate story-four-head --weights float16` and the page's loop, same prompt, seed and
+    settings: the same words, the unknown word of the prompt reported by the command."""
+    from compute.cli import main
+    from compute.data.tokenizer import words
+    prompt = "Once upon a time, a girl named Mia met Zorblax at the park."
+    assert main(["generate", "story-four-head", "--weights", "float16", "--prompt", prompt, "--seed", "7",
+                 "--length", "30", "--quiet", *flags]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[0].startswith("note: 1 word(s)") and out[0].endswith(": zorblax")
+    page = js.page.evaluate(PAGE_WRITES_JS, [js.base, prompt, {**options, "seed": 7, "maxTokens": 30}])
+    assert words(out[-1]) == words(prompt) + page and len(page) > 5

@@ -115,6 +115,11 @@ def test_trains_on_a_tinystories_file_into_out_and_leaves_the_published_folder_a
     assert m["kept"] == {"rule": "best", "step": curve[best]["tokens"] // (32 * 256), "tokens": curve[best]["tokens"],
                          "val_loss": curve[best]["val_loss"]}
     assert m["final_loss"] == m["kept"]["val_loss"] == pytest.approx(m["metrics"]["val_loss"], abs=1e-6)
+    # two steps: no warm-up (a tenth of the run), the decay ending at the last step; too short to learn anything
+    assert m["steps"] == 2 and m["schedule"]["warmup_steps"] == 0 and m["schedule"]["decay_ends_at_step"] == 1
+    assert "0 warm-up steps (the recipe's 100 cut to a tenth of the run)" in proc.stdout
+    assert m["learned_beyond_frequencies"] is False and m["metrics"]["val_loss"] > m["frequency_loss"] - 0.05
+    assert "warning: this run of 2 steps was too short to learn anything" in proc.stdout
 
 
 def test_data_without_out_is_refused_and_writes_nothing(tmp_path, published):
@@ -220,3 +225,26 @@ def test_keep_best_needs_a_curve():
                           StoryRecipe(tokens=64, batch=1, context=8, keep="best"))
     with pytest.raises(ValueError, match="keep must be one of last, best"):
         StoryRecipe(keep="first")
+
+
+@pytest.mark.parametrize("device, message", [
+    ("cuda", "cuda: torch finds no such GPU on this machine (0 CUDA devices; the default, cpu, needs none)"),
+    ("cuda:1", "cuda:1: torch finds no such GPU"),
+    ("tpu", "must be cpu, cuda or cuda:N, got 'tpu'"),
+])
+def test_a_device_torch_cannot_find_is_one_sentence(device, message, capsys, monkeypatch):
+    """On a machine without a GPU (made so here, whatever this one has), --device cuda is refused before any
+    work; the default runs on the CPU."""
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 0)
+    assert message in usage_error(["train", "story", "--model", "mlp", "--device", device], capsys)
+
+
+def test_the_cpu_device_is_the_default_run_and_recorded():
+    g = torch.Generator().manual_seed(0)
+    stream = torch.randint(2, 20, (4000,), generator=g)
+    recipe = StoryRecipe(tokens=4 * 4 * 32, batch=4, context=32, eval_every=10**9, threads=1)
+    plain = train_story_model(preset("one-head", 20), stream, 0, recipe)
+    on_cpu = train_story_model(preset("one-head", 20), stream, 0, recipe, device="cpu")
+    assert all(torch.equal(plain.weights[n], on_cpu.weights[n]) for n in plain.weights)
+    assert on_cpu.manifest()["trained_on"]["device"] == "cpu"

@@ -110,11 +110,23 @@ def test_seeded_sampling_repeats_and_depends_on_the_seed():
     assert all(seq[0] in top[i] for i, seq in enumerate(a))    # top-k holds for the first draw
 
 
-def test_learning_rate_warms_up_then_decays_to_a_tenth():
-    r = StoryRecipe(tokens=32 * 256 * 1000, warmup=100)
-    lrs = [learning_rate(s, r) for s in range(r.steps)]
-    assert lrs[0] < lrs[50] < lrs[99] == pytest.approx(r.lr)
-    assert lrs[-1] == pytest.approx(r.lr / 10, rel=1e-2) and all(a >= b for a, b in zip(lrs[100:], lrs[101:]))
+def schedule_of(steps: int) -> tuple[StoryRecipe, list[float]]:
+    r = StoryRecipe(tokens=32 * 256 * steps)
+    return r, [learning_rate(s, r) for s in range(r.steps)]
+
+
+@pytest.mark.parametrize("steps, warmup", [(1465, 100), (65, 6), (9, 0), (2, 0)])
+def test_the_warm_up_is_at_most_a_tenth_of_the_run_and_the_decay_ends_at_its_last_step(steps, warmup):
+    """The published run (1,465 steps) keeps the recipe's 100 warm-up steps; a 65-step run warms up over 6, not
+    100 (where its rate would only ever climb); every run peaks at lr and reaches lr / 10 at its last step."""
+    r, lrs = schedule_of(steps)
+    assert r.steps == steps and r.warmup_steps == warmup == r.schedule()["warmup_steps"]
+    assert all(a < b for a, b in zip(lrs[:warmup], lrs[1:warmup]))              # climbs through the warm-up
+    assert max(lrs) == pytest.approx(r.lr) == lrs[warmup]
+    assert all(a >= b for a, b in zip(lrs[warmup:], lrs[warmup + 1:]))           # then only falls
+    assert lrs[-1] == pytest.approx(r.lr / 10, rel=1e-12) == r.schedule()["lr_end"]
+    assert r.schedule()["decay_ends_at_step"] == steps - 1
+    assert r.schedule()["warmup_shortened"] is (warmup < 100)
 
 
 def test_a_short_training_run_learns_to_copy():
@@ -133,3 +145,19 @@ def test_a_short_training_run_learns_to_copy():
     repeats = [i for i in range(65) if (i + 1) % 6 >= 3 and i >= 6]
     loss = torch.nn.functional.cross_entropy(logits[repeats], x[0, [i + 1 for i in repeats]]).item()
     assert loss < 0.5 * np.log(18)                                        # without copying: log 18 (18 ids)
+
+
+def test_the_frequency_yardstick_is_the_loss_of_guessing_each_words_share():
+    """Counts 3, 1, 0 (+1 each) for <eos>, a, b; the stories' targets a, b, <eos> then a, <eos>: the mean of
+    -log p over those five, worked by hand; a run learned only when it beats that by more than the margin."""
+    from compute.data.story import Story
+    from compute.data.tokenizer import Vocabulary
+    from compute.training.baseline import frequency_loss, learned
+    vocab = Vocabulary(("<eos>", "<unk>", "a", "b"))
+    stream = torch.tensor([0, 2, 0, 0])
+    stories = [Story("a b", ("a", "b"), ()), Story("a", ("a",), ())]
+    p = {"<eos>": 4 / 8, "a": 2 / 8, "b": 1 / 8}
+    want = -np.mean([np.log(p[w]) for w in ("a", "b", "<eos>", "a", "<eos>")])
+    assert frequency_loss(stream, stories, vocab, context=256) == pytest.approx(want, rel=1e-12)
+    assert frequency_loss(stream, stories, vocab, context=1) == pytest.approx(-np.log(p["a"]), rel=1e-12)
+    assert learned(want - 0.2, want) and not learned(want - 0.01, want) and not learned(want + 1, want)

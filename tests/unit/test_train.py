@@ -14,7 +14,10 @@ from pathlib import Path
 import pytest
 import torch
 
+from compute.claims import Claim, Outcome
 from compute.lessons.walkthrough import claims
+from compute.published.walkthrough import SEED_RECORD
+from compute.training import seedsearch
 from compute.published.walkthrough import from_weights, load_weights
 from compute.training.machine import FIELDS, differences, machine_record
 from helpers import usage_error
@@ -98,22 +101,62 @@ def test_cli_trains_and_writes_a_checkpoint_with_manifest(tmp_path):
     assert manifest["recipe"]["threads"] == 1
 
 
-def test_cli_refuses_to_publish_a_seed_that_breaks_claims(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "compute", "train", "walkthrough", "--seed", "0",
-                           "--steps", "40", "--out", str(tmp_path), "--quiet"],
-                          cwd=ROOT, env=ENV, capture_output=True, text=True)
-    assert proc.returncode == 1
-    assert "breaks the claims" in proc.stderr and "nothing written" in proc.stderr
-    assert not (tmp_path / "walkthrough.safetensors").exists()
+def train_cli(out: Path, *args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "compute", "train", "walkthrough", *args, "--out", str(out),
+                           "--quiet"], cwd=ROOT, env=ENV, capture_output=True, text=True)
 
 
-def test_seed_search_records_every_seed(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "compute", "train", "walkthrough", "--search-seeds", "0-2",
-                           "--steps", "30", "--workers", "1", "--out", str(tmp_path), "--quiet"],
-                          cwd=ROOT, env=ENV, capture_output=True, text=True)
-    record = json.loads((tmp_path / "walkthrough-seeds.json").read_text())
-    assert [e["seed"] for e in record["entries"]] == [0, 1, 2]
-    assert record["n_seeds"] == 3
-    # 30 steps is far too short to converge: nothing passes, nothing is published.
-    assert record["published_seed"] is None and proc.returncode == 1
-    assert "no seed in the range satisfies every claim" in proc.stderr
+def test_cli_refuses_a_seed_the_seed_record_does_not_publish_before_training(tmp_path):
+    proc = train_cli(tmp_path, "--seed", "0", "--steps", "40")
+    assert proc.returncode == 1 and len(proc.stderr.strip().splitlines()) == 1
+    assert (f"seed 0 is not the seed the seed-search record {ROOT / 'compute' / 'checkpoints' / SEED_RECORD} "
+            f"publishes ({MANIFEST['seed']}); nothing written") in proc.stderr and "--force" in proc.stderr
+    assert "train:" not in proc.stdout and list(tmp_path.iterdir()) == []
+
+
+def test_cli_refuses_to_publish_the_recorded_seed_when_it_breaks_a_page_claim(tmp_path):
+    """The recorded seed, stopped after 40 steps: the selection claims and the page's both fail, and are named."""
+    proc = train_cli(tmp_path, "--seed", str(MANIFEST["seed"]), "--steps", "40")
+    assert proc.returncode == 1 and "nothing written" in proc.stderr and list(tmp_path.iterdir()) == []
+    broken = proc.stderr.split("breaks the page's claims ")[1].split(";")[0].split(", ")
+    assert "loss_near_floor" in broken and "final_loss_just_above_floor" in broken     # a selection claim, a page claim
+
+
+def test_a_search_in_which_no_seed_passes_writes_nothing(tmp_path):
+    proc = train_cli(tmp_path, "--search-seeds", "0-2", "--steps", "30", "--workers", "1")
+    # 30 steps is far too short to converge: nothing passes, nothing is published, not even the record.
+    assert proc.returncode == 1 and list(tmp_path.iterdir()) == []
+    assert "no seed in the range passes every selection claim and every claim the page makes of a model" in proc.stderr
+
+
+def selection_holds(wt):
+    """A stand-in for the selection claims (those that say a seed converged among them) that every seed passes."""
+    return [(Claim(name, "", None), Outcome(True, "")) for name in seedsearch.CONVERGED]
+
+
+def page_fails_on_seed_0(wt):
+    """A stand-in for the page's claims on a model: seed 0's model breaks one."""
+    return [(Claim("page_stand_in", "", None), Outcome(wt.manifest["seed"] != 0, f"seed {wt.manifest['seed']}"))]
+
+
+def test_the_search_passes_over_a_seed_that_passes_selection_but_breaks_a_page_claim():
+    """The case of a search that published a seed the page then refused: seed 0 passes the selection claims and
+    breaks a claim of the page; the search records that and publishes seed 1, and the page's claim on the record
+    (the published seed is the first to pass every claim) holds for it."""
+    entries = [seedsearch.summarize_seed(s, Recipe(steps=20), selection_holds, page_fails_on_seed_0) for s in (0, 1)]
+    assert [(e["failed_claims"], e["failed_page_claims"]) for e in entries] == [([], ["page_stand_in"]), ([], [])]
+    assert seedsearch.chosen_seeds(entries, claims.DOMINANT)[0] == 1
+    record = seedsearch.record(entries, Recipe(steps=20), claims.DOMINANT)
+    one = from_weights(train(1, Recipe(steps=20)).weights, {"seed": 1})
+    assert claims.PAGE.claims["published_seed_is_first_to_pass"].check(one, record=record).holds
+    zero = from_weights(train(0, Recipe(steps=20)).weights, {"seed": 0})
+    assert not claims.PAGE.claims["published_seed_is_first_to_pass"].check(zero, record=record).holds
+
+
+def test_the_page_claims_a_search_checks_on_each_seed_read_the_model_alone():
+    import inspect
+    for name in claims.model_claims():
+        assert list(inspect.signature(claims.PAGE.claims[name].check).parameters) == ["wt"], name
+    for name in claims.SEARCH_CLAIMS:
+        assert set(inspect.signature(claims.PAGE.claims[name].check).parameters) - {"wt"}, name
+    assert set(claims.model_claims()) | set(claims.SEARCH_CLAIMS) == set(claims.PAGE.claims)

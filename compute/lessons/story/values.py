@@ -79,7 +79,7 @@ def prose_values() -> dict[str, object]:
     v.update(topk_before=t["before"], topk_k=t["k"], topk_share=t["share"], topk_dropped=t["dropped"],
              topk_said=t["said"])
     r = StoryRecipe(**{k: v_ for k, v_ in recipe.items() if k in StoryRecipe.__dataclass_fields__})
-    v.update(weight_decay=r.weight_decay, warmup=r.warmup, lr_end=learning_rate(r.steps - 1, r))
+    v.update(weight_decay=r.weight_decay, warmup=r.warmup_steps, lr_end=learning_rate(r.steps - 1, r))
     f = box.followed()
     name, other = box.knockout_prompt()["name"], box.knockout_prompt()["top_off"]
     v.update(fol_query=f["query"], fol_position=f["position"], fol_name=name.capitalize(), fol_other=other.capitalize(),
