@@ -212,8 +212,9 @@ def touch_ms(browser, base: str, path: str) -> float:
 
 def page_table(runs: int, link_runs: int, site: Path) -> list[dict]:
     from playwright.sync_api import sync_playwright
-    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html")
-                   if not p.relative_to(site).parts[0].startswith("_") and p.name not in ("genindex.html",))
+    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html")          # the decks: decks.py
+                   if not p.relative_to(site).parts[0].startswith("_") and p.relative_to(site).parts[0] != "slides"
+                   and p.name not in ("genindex.html",))
     rows = []
     with served(site) as base, sync_playwright() as pw:
         browser = sb_browser.launch(pw)

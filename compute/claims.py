@@ -44,7 +44,7 @@ class Registry:
     def check_all(self, *args, names: list[str] | None = None) -> list[tuple[Claim, Outcome]]:
         """Every claim (or the named ones) with its outcome."""
         chosen = [self.claims[n] for n in names] if names else list(self.claims.values())
-        return [(c, c.check(*args)) for c in chosen]
+        return [(c, checked(c, *args)) for c in chosen]
 
     def require_all(self, *args, source: str = "") -> None:
         """Raise ClaimError naming each broken claim and its numbers."""
@@ -53,6 +53,18 @@ class Registry:
         if broken:
             where = f" ({source})" if source else ""
             raise ClaimError("; ".join(broken) + where)
+
+
+def checked(claim: Claim, *args, **kwargs) -> Outcome:
+    """The claim's outcome; one whose numbers cannot be computed (models trained on other data may lack what it
+    reads) does not hold, and says why. A checkpoint that cannot be read stays its own error."""
+    from .store import CheckpointError
+    try:
+        return claim.check(*args, **kwargs)
+    except (CheckpointError, ClaimError, KeyboardInterrupt):
+        raise
+    except Exception as err:             # noqa: BLE001: any failure to compute is reported as the claim's
+        return Outcome(False, f"its numbers cannot be computed here ({type(err).__name__}: {err})")
 
 
 def trend(values: Sequence[float | None], labels: Sequence[str], direction: str, by: float = 0.0,

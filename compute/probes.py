@@ -71,6 +71,12 @@ def probe_set(stories: list[Story], vocab: Vocabulary, context: int) -> ProbeSet
     return ProbeSet(inputs, targets, *(np.array(cols[k], dtype=np.int64) for k in cols), mentioned=mentioned)
 
 
+
+def covered(stories: list[Story], vocab: Vocabulary) -> list[Story]:
+    """The stories the vocabulary holds every word of: a model reads them as written (no <unk>), so their probes
+    can be scored."""
+    return [s for s in stories if all(vocab.index(w) != 1 for w in s.tokens)]
+
 @dataclass
 class ProbeResults:
     val_loss: float              # mean cross-entropy over every validation target (nats)

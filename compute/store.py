@@ -32,6 +32,13 @@ def checkpoint_dir() -> Path:
     return Path(os.environ.get("COMPUTE_CHECKPOINTS", PACKAGE_DIR / "checkpoints"))
 
 
+def story_models_dir() -> Path:
+    """Where Part III's story models live: COMPUTE_STORY_MODELS (an author's models, trained on the generated
+    stories or on a story file; `./build --story-models DIR` sets it), else the published checkpoint folder."""
+    folder = os.environ.get("COMPUTE_STORY_MODELS")
+    return Path(folder) if folder else checkpoint_dir()
+
+
 def checkpoint_path(name: str) -> Path:
     return checkpoint_dir() / f"{name}.safetensors"
 

@@ -196,6 +196,11 @@ def parser() -> OneLineParser:
     parser.add_argument("--url", type=site_url, default=None,
                         help="the site's public address, e.g. https://example.org/project/, printed in the "
                              "notebooks; its path is the base (default: http://localhost:8000 + --base)")
+    parser.add_argument("--story-models", default=os.environ.get("COMPUTE_STORY_MODELS") or None, metavar="FOLDER",
+                        help="build Part III from the story models in FOLDER (story-mlp, story-one-head, "
+                             "story-four-head and story-four-head-seed1, as python -m compute train story --out "
+                             "writes them, on the generated stories or a story file); the setting "
+                             "COMPUTE_STORY_MODELS=FOLDER does the same (default: the published models)")
     parser.add_argument("--quiet", action="store_true",
                         help="print only the result (one line) and any error, not each stage (default: off)")
     return parser
@@ -209,6 +214,12 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
         if args.base not in ("/", path):
             options.error(f"--base {args.base} and --url {args.url} name two paths; give --url alone")
         args.base = path
+    if args.story_models:
+        folder = Path(args.story_models).expanduser()
+        if not folder.is_dir():
+            options.error(f"--story-models: {args.story_models} is not a folder (give the --out folder of "
+                          f"python -m compute train story)")
+        os.environ["COMPUTE_STORY_MODELS"] = str(folder.resolve())    # read by compute in every lesson's kernel
     sys.dont_write_bytecode = True  # keep compute/ (a build dependency) free of __pycache__
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))  # compute's preflight is imported from the repo

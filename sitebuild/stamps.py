@@ -8,7 +8,9 @@ extension works it out from the lesson's text, before anything runs:
   with the packages that contain them;
 * the checkpoint files those modules declare in a module-level
   `CHECKPOINT_FILES = (...)`, looked up in the folder the lesson will read
-  (`COMPUTE_CHECKPOINTS`, or compute/checkpoints);
+  (`COMPUTE_CHECKPOINTS`, or compute/checkpoints), and the story models they
+  declare in `STORY_MODEL_FILES = (...)` in the folder Part III reads them from
+  (`COMPUTE_STORY_MODELS`, or the checkpoint folder);
 * the data files those modules declare in a module-level `DATA_FILES = (...)`,
   beside the module (a hand-written story set, say);
 * requirements.txt, since the pinned libraries shape the outputs too.
@@ -49,6 +51,11 @@ class Dependencies:
 def checkpoint_folder(root: Path) -> Path:
     """The folder compute reads checkpoints from (compute.store.checkpoint_dir, without importing it)."""
     return Path(os.environ.get("COMPUTE_CHECKPOINTS", root / PACKAGE / "checkpoints"))
+
+
+def story_folder(root: Path) -> Path:
+    """The folder Part III reads its story models from (compute.store.story_models_dir)."""
+    return Path(os.environ.get("COMPUTE_STORY_MODELS") or checkpoint_folder(root))
 
 
 def code_cells(text: str) -> list[str]:
@@ -96,12 +103,14 @@ def with_parents(name: str) -> list[str]:
 
 def declared_checkpoints(tree: ast.Module, variable: str = "CHECKPOINT_FILES") -> list[str]:
     """The file names in a module-level `CHECKPOINT_FILES = (...)` (or `variable`) of literal strings (or names
-    of them)."""
+    of them), or naming another such tuple of the module."""
     consts = {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             consts[node.targets[0].id] = node.value
     value = consts.get(variable)
+    if isinstance(value, ast.Name):                   # STORY_MODEL_FILES = CHECKPOINT_FILES
+        value = consts.get(value.id)
     if not isinstance(value, (ast.Tuple, ast.List)):
         return []
     out = []
@@ -120,7 +129,7 @@ def lesson_dependencies(root: Path, text: str) -> Dependencies:
         except SyntaxError:
             continue  # the kernel will report it; nothing to follow
     seen: dict[str, Path] = {}
-    checkpoints: set[str] = set()
+    checkpoints: set[Path] = set()
     data: set[Path] = set()
     while todo:
         name = todo.pop()
@@ -132,12 +141,17 @@ def lesson_dependencies(root: Path, text: str) -> Dependencies:
             tree = ast.parse(path.read_text(encoding="utf-8"))
             package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
             todo |= imported_names(tree, package) - set(seen)
-            checkpoints.update(declared_checkpoints(tree))
+            checkpoints.update(checkpoint_folder(root) / name for name in declared_checkpoints(tree))
+            checkpoints.update(story_folder(root) / name for name in declared_checkpoints(tree, "STORY_MODEL_FILES"))
             data.update(path.parent / name for name in declared_checkpoints(tree, "DATA_FILES"))
-    folder = checkpoint_folder(root)
     others = tuple(p for p in [root / "requirements.txt"] if p.is_file())
-    return Dependencies(tuple(sorted(set(seen.values()))), tuple(folder / n for n in sorted(checkpoints)), others,
-                        tuple(sorted(data)))
+    return Dependencies(tuple(sorted(set(seen.values()))), tuple(sorted(checkpoints)), others, tuple(sorted(data)))
+
+
+def checkpoint_name(root: Path, path: Path) -> str:
+    """A checkpoint file as the stamp names it: its name, and 'story-models/' before it when it is read from a
+    story-models folder other than the checkpoint folder (the same file in either is read by other lessons)."""
+    return path.name if path.parent == checkpoint_folder(root) else f"story-models/{path.name}"
 
 
 def stamp_hash(root: Path, text: str) -> str:
@@ -147,7 +161,7 @@ def stamp_hash(root: Path, text: str) -> str:
     for kind, paths in (("module", deps.modules), ("checkpoint", deps.checkpoints), ("other", deps.others),
                         ("data", deps.data)):
         for path in paths:
-            name = path.name if kind == "checkpoint" else path.relative_to(root).as_posix()
+            name = checkpoint_name(root, path) if kind == "checkpoint" else path.relative_to(root).as_posix()
             h.update(f"{kind}:{name}\0".encode())
             h.update(hashlib.sha256(path.read_bytes()).digest() if path.is_file() else b"missing")
     return h.hexdigest()
@@ -158,9 +172,9 @@ def tree_hash(root: Path) -> str:
     key)."""
     h = hashlib.sha256()
     files = sorted(p for p in (root / PACKAGE).rglob("*") if p.is_file()) if (root / PACKAGE).is_dir() else []
-    folder = checkpoint_folder(root)
-    files += sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
-    h.update(str(folder.resolve()).encode() + b"\0")
+    for folder in dict.fromkeys((checkpoint_folder(root), story_folder(root))):
+        files += sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
+        h.update(str(folder.resolve()).encode() + b"\0")
     for path in files:
         if "__pycache__" not in path.parts:
             h.update(str(path).encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())

@@ -1,5 +1,5 @@
-"""Helpers for build tests: a miniature copy of the project in a temporary folder, a folder's digest, and the
-files of the authors' guide's lesson template (docs/authors.md)."""
+"""Helpers for build tests: a miniature copy of the project in a temporary folder, a folder's digest, the
+files of the authors' guide's lesson template (docs/authors.md), and a small story file in the real format."""
 
 from __future__ import annotations
 
@@ -128,3 +128,41 @@ def torch_loss_and_grads(seed: int):
     loss.backward()
     tensors = named_tensors(model)
     return loss.item(), np.concatenate([tensors[n].grad.numpy().ravel() for n in parameter_shapes()])
+
+
+# A small story file in the TinyStories format, for training on a file: its own names and things, curly quotes
+# and dashes, one held-out story that repeats a training story.
+NAMES = ("Lily", "Tom", "Mia", "Ben", "Sue")
+THINGS = ("ball", "kite", "cake", "boat")
+N_STORIES = 220      # 11 held out (every 20th); one of them repeats a training story, so 10 validate
+REPEAT = (39, 0)     # the 40th story (held out) repeats the first (training)
+
+
+def letters(i: int) -> str:
+    """A word for the number i ('bj' for 19): each story's own word, so no two texts are the same."""
+    return "".join("abcdefghij"[int(d)] for d in str(i))
+
+
+def tiny_story(i: int) -> str:
+    """A story in the format's own style: curly quotes, an em and an en dash, a blank line inside."""
+    name, thing = NAMES[i % len(NAMES)], THINGS[i // 5 % len(THINGS)]
+    held = f" {name} said qq{letters(i)}." if (i + 1) % 20 == 0 else ""   # a word only validation has
+    return (f"Once upon a time, {name} found a {thing} \u2014 a big one.\n\n"
+            f"\u201cLook!\u201d said {name}. \u2018It is mine,\u2019 {name} thought \u2013 and smiled.{held}\n"
+            f"It was day {letters(i)}.")
+
+
+def tiny_texts() -> list[str]:
+    texts = [tiny_story(i) for i in range(N_STORIES)]
+    texts[REPEAT[0]] = texts[REPEAT[1]]
+    return texts
+
+
+def write_file(path: Path, texts: list[str], close_last: bool) -> Path:
+    from compute.data.tinystories import SEPARATOR
+    body = "".join(f"{t}\n{SEPARATOR}\n" for t in texts[:-1]) + texts[-1] + (f"\n{SEPARATOR}\n" if close_last
+                                                                             else "\n")
+    path.write_text(body, encoding="utf-8")
+    return path
+
+

@@ -33,7 +33,7 @@ import torch
 
 from .. import progress
 from ..nn.mixers import AttentionMixer, AverageMixer, ConcatMixer
-from ..published.story import load
+from ..published.story import load_published
 from ..published.timings import CONCAT_MAX, LENGTHS, SCHEMA, STORY, VARIANTS
 from ..training.machine import machine_record
 
@@ -137,7 +137,7 @@ def story_rows(T: int, repeats: int) -> list[dict]:
     rows = []
     ids = torch.randint(2, 300, (1, T), generator=torch.Generator().manual_seed(T))
     for name in STORY:
-        model = load(name).model
+        model = load_published(name).model
         if T > model.cfg.context:
             continue
         rows.append(record(name, "forward", T, lambda: model(ids), repeats))

@@ -1,21 +1,45 @@
-"""The generated corpus the story models were trained on, kept on disk once generated (compute.kept): its own
-module, so that its key follows the story generator's code and not the checkpoint loaders'."""
+"""The corpus the story models were trained on: the generated one, kept on disk once generated (compute.kept),
+or an author's story file, split as training split it. Its own module, so that the generated corpus's key follows
+the story generator's code and not the checkpoint loaders'."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+from dataclasses import dataclass, replace
+from pathlib import Path
 
-from ..data.story import CorpusConfig, Story, corpus, corpus_sha256
+from ..data.story import CorpusConfig, Story, corpus, corpus_sha256, probes_for
 from ..data.tokenizer import Vocabulary, build_vocabulary
 from ..kept import kept
+
+GENERATED = "generated"
 
 
 @dataclass(frozen=True)
 class Corpus:
     train: list[Story]
-    val: list[Story]         # validation stories of the trained template families
-    held_out: list[Story]    # validation stories of the families no model trained on
+    val: list[Story]         # validation stories (of the trained template families, for the generated corpus)
+    held_out: list[Story]    # validation stories of the families no model trained on (none for a story file)
     vocab: Vocabulary
     sha256: str
+    source: str = GENERATED  # "generated", or the story file's path
+
+    @property
+    def generated(self) -> bool:
+        """Whether this is the generated corpus, with its template families (a story file has none)."""
+        return self.source == GENERATED
+
+
+def file_corpus(path: Path) -> Corpus:
+    """An author's story file as the models trained on it saw it: every 20th story held out for validation (a
+    repeat of a training story dropped), the training text's vocabulary; each validation story probed at every
+    repeat of a name, object, colour or place word (compute.data.story.probes_for), since a file marks none."""
+    from ..data.story_file import file_data
+    from ..data.tinystories import read_story_file
+    from ..models.story import StoryModelConfig
+    data, _ = file_data(path, read_story_file(path), StoryModelConfig.context)
+    val = [replace(s, probes=probes_for(s.tokens)) for s in data.val]
+    return Corpus(data.train, val, [], build_vocabulary([s.tokens for s in data.train]),
+                  hashlib.sha256(Path(path).read_bytes()).hexdigest(), str(path))
 
 
 @kept()

@@ -10,8 +10,9 @@ import torch
 from ..data.tokenizer import Vocabulary
 from ..kept import kept
 from ..models.story import KINDS, StoryModelConfig, build
-from ..store import CheckpointError, checkpoint_path, load_checkpoint, manifest_path, read_manifest
-from .corpus import Corpus, generated_corpus
+from ..store import (CheckpointError, checkpoint_dir, load_checkpoint, manifest_path, read_manifest, sha256_file,
+                     story_models_dir)
+from .corpus import GENERATED, Corpus, file_corpus, generated_corpus
 
 MODELS = KINDS                                                  # the comparison, in order of the lesson
 NAMES = {kind: f"story-{kind}" for kind in MODELS}             # the published checkpoint of each kind
@@ -25,17 +26,68 @@ LOSS_TOLERANCE = 2e-3    # nats: float sums differ across machines by far less; 
 CHECKPOINT_FILES = ("story-mlp.safetensors", "story-mlp.json", "story-one-head.safetensors", "story-one-head.json",
                     "story-four-head.safetensors", "story-four-head.json",
                     "story-four-head-seed1.safetensors", "story-four-head-seed1.json")
+STORY_MODEL_FILES = CHECKPOINT_FILES   # Part III reads them from the story-models folder (sitebuild.stamps)
+
+# Two folders: Part III reads its models from the story-models folder (compute.store.story_models_dir: an author's,
+# where COMPUTE_STORY_MODELS names one; else the published folder): load, verified, story_corpus, checkpoint_files.
+# The lessons that set their own work beside Part III's published models (the lab, Part 2B) always read the
+# published ones: load_published, verified_published, published_corpus.
+PART_THREE, PUBLISHED = "part-three", "published"
 
 
-@lru_cache(maxsize=1)
+def model_path(name: str, reader: str = PART_THREE) -> Path:
+    """A story checkpoint's tensors file in the folder `reader` reads: Part III's, or the published one."""
+    return (story_models_dir() if reader == PART_THREE else checkpoint_dir()) / f"{name}.safetensors"
+
+
 def story_corpus() -> Corpus:
-    """The generated corpus the models were trained on (seeded: the same on every machine)."""
-    return generated_corpus()
+    """The corpus Part III's story models were trained on, as their four-head model's manifest names it: the
+    generated one (seeded: the same on every machine), or an author's story file, which must be where the manifest
+    says and hold the bytes it was trained on."""
+    return corpus_of(model_path(FOUR_HEAD))
 
 
-def checkpoint_files(name: str) -> tuple[Path, Path]:
-    """A published checkpoint's tensors and manifest, in the folder in use: what a result measured on it reads."""
-    path = checkpoint_path(name)
+def published_corpus() -> Corpus:
+    """The generated corpus the published story models were trained on."""
+    return corpus_of(model_path(FOUR_HEAD, PUBLISHED))
+
+
+def corpus_of(path: Path) -> Corpus:
+    """The corpus the story model at `path` was trained on."""
+    return _corpus(trained_on(path))
+
+
+@lru_cache(maxsize=4)
+def _corpus(source: str) -> Corpus:
+    return generated_corpus() if source == GENERATED else file_corpus(Path(source))
+
+
+@lru_cache(maxsize=8)
+def trained_on(path: Path) -> str:
+    """'generated', or the path of the story file a story model's manifest says it was trained on, checked to
+    exist and to hold the bytes the manifest records (CheckpointError naming both otherwise)."""
+    manifest = read_manifest(path)
+    data = manifest.get("data")
+    source = data.get("source") if isinstance(data, dict) else None
+    if source == GENERATED:
+        return source
+    if not isinstance(source, str) or not source:
+        raise CheckpointError(f"{path.with_suffix('.json')}: manifest does not say what the model was trained on "
+                              f"(its data.source)")
+    file = Path(source)
+    if not file.is_file():
+        raise CheckpointError(f"{path.with_suffix('.json')}: the model was trained on {file}, which is not there "
+                              f"(put the story file back at that path to build from this model)")
+    if sha256_file(file) != manifest.get("data_sha256"):
+        raise CheckpointError(f"{path.with_suffix('.json')}: the model was trained on {file}, whose text has changed "
+                              f"since (its sha256 differs from the manifest's data_sha256)")
+    return source
+
+
+def checkpoint_files(name: str, reader: str = PART_THREE) -> tuple[Path, Path]:
+    """A story checkpoint's tensors and manifest, in the folder `reader` reads: what a result measured on it
+    reads."""
+    path = model_path(name, reader)
     return path, manifest_path(path)
 
 
@@ -65,17 +117,22 @@ def story_checkpoint(path: Path, data: Corpus | None = None) -> Published:
         raise CheckpointError(f"{path.with_suffix('.json')}: manifest's model config is unusable ({err})") from None
     vocab = data.vocab if data is not None else listed_vocabulary(manifest, path)
     if manifest.get("vocabulary_sha256") != vocab.sha256() or config.vocab_size != len(vocab):
-        raise CheckpointError(f"{path}: checkpoint was trained with another vocabulary than the generated corpus gives"
+        raise CheckpointError(f"{path}: checkpoint was trained with another vocabulary than {corpus_name(data)} gives"
                               if data is not None else f"{path}: the model's config has {config.vocab_size} words, "
                               f"its manifest lists {len(vocab)}")
     require_listed_vocabulary(manifest, path, vocab)
     model = build(config)
     shapes = {n: tuple(p.shape) for n, p in model.named_parameters()}
     require_config_fits_record(manifest, path, shapes)
-    weights, manifest = (load_checkpoint(path, shapes, data.sha256, "compute/data/story.py") if data is not None
+    weights, manifest = (load_checkpoint(path, shapes, data.sha256, corpus_name(data)) if data is not None
                          else load_checkpoint(path, shapes, manifest["data_sha256"]))
     model.load_state_dict(weights)
     return Published(path.stem, config, model.eval(), manifest, vocab)
+
+
+def corpus_name(data: Corpus) -> str:
+    """How an error names a corpus: the generator's module, or the story file."""
+    return "the generated corpus (compute/data/story.py)" if data.generated else f"the story file {data.source}"
 
 
 def listed_vocabulary(manifest: dict, path: Path) -> Vocabulary:
@@ -110,13 +167,14 @@ def require_config_fits_record(manifest: dict, path: Path, shapes: dict[str, tup
                               f"tensors (it builds no {', '.join(extra[:3])})")
 
 
-def require_recorded_loss(name: str, tolerance: float = LOSS_TOLERANCE) -> None:
-    """CheckpointError naming the manifest unless the published model `name`, as its config builds it, scores
+def require_recorded_loss(name: str, tolerance: float = LOSS_TOLERANCE, reader: str = PART_THREE) -> None:
+    """CheckpointError naming the manifest unless the story model `name`, as its config builds it, scores
     the validation loss its training recorded on the first CHECK_STORIES validation stories (an edited n_head
     keeps every shape but not the loss)."""
-    p, path = load(name), checkpoint_path(name)
+    path = model_path(name, reader)
+    p = _cached(path)
     recorded = (p.manifest.get("kept") or {}).get("val_loss", p.manifest.get("final_loss"))
-    loss = check_loss(name)
+    loss = check_loss(name, reader)
     if not isinstance(recorded, (int, float)) or abs(loss - recorded) > tolerance:
         raise CheckpointError(f"{path.with_suffix('.json')}: the model its config describes scores validation "
                               f"loss {loss:.4f} on the first {CHECK_STORIES} validation stories, the manifest "
@@ -124,10 +182,11 @@ def require_recorded_loss(name: str, tolerance: float = LOSS_TOLERANCE) -> None:
 
 
 @kept(reads=checkpoint_files)
-def check_loss(name: str) -> float:
-    """A published model's validation loss on the first CHECK_STORIES validation stories."""
+def check_loss(name: str, reader: str = PART_THREE) -> float:
+    """A story model's validation loss on the first CHECK_STORIES validation stories."""
     from ..probes import probe_set, run_probes
-    p, data = load(name), story_corpus()
+    path = model_path(name, reader)
+    p, data = _cached(path), corpus_of(path)
     ps = probe_set(data.val[:CHECK_STORIES], data.vocab, p.config.context)
     return run_probes(p.model, ps, data.vocab).val_loss
 
@@ -138,28 +197,39 @@ def require_listed_vocabulary(manifest: dict, path: Path, vocab: Vocabulary) -> 
     listed = manifest.get("vocabulary")
     if not isinstance(listed, list) or tuple(listed) != vocab.itos:
         raise CheckpointError(f"{path.with_suffix('.json')}: manifest's vocabulary list does not match its "
-                              f"vocabulary_sha256 and the generated corpus (was it edited?)")
+                              f"vocabulary_sha256 and the corpus (was it edited?)")
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=16)
 def _cached(path: Path) -> Published:
-    return load_story_model(path, story_corpus())
+    return load_story_model(path, corpus_of(path))
 
 
-@lru_cache(maxsize=8)
-def _verified(path: Path) -> Published:
-    require_recorded_loss(path.stem)
+@lru_cache(maxsize=16)
+def _verified(path: Path, reader: str) -> Published:
+    require_recorded_loss(path.stem, reader=reader)
     return _cached(path)
 
 
 def verified(name: str) -> Published:
-    """A published story model, loaded and checked to score the validation loss it recorded (the pre-check)."""
-    return _verified(checkpoint_path(name))
+    """One of Part III's story models, loaded and checked to score the validation loss it recorded (the
+    pre-check)."""
+    return _verified(model_path(name), PART_THREE)
+
+
+def verified_published(name: str) -> Published:
+    """A published story model, loaded and checked as verified() checks Part III's."""
+    return _verified(model_path(name, PUBLISHED), PUBLISHED)
 
 
 def load(name: str) -> Published:
-    """A published story model by checkpoint name (story-mlp, story-one-head, ...), cached per path."""
-    return _cached(checkpoint_path(name))
+    """One of Part III's story models by checkpoint name (story-mlp, story-one-head, ...), cached per path."""
+    return _cached(model_path(name))
+
+
+def load_published(name: str) -> Published:
+    """A published story model by checkpoint name, whatever folder Part III reads."""
+    return _cached(model_path(name, PUBLISHED))
 
 
 def models() -> dict[str, Published]:

@@ -9,16 +9,17 @@ import torch
 
 from .. import progress
 from ..data.handwritten import read_handwritten
-from ..data.story import CorpusConfig, Story, corpus, corpus_sha256
+from ..data.story import CorpusConfig, Story, corpus, corpus_sha256, probes_for
 from ..data.tinystories import SEPARATOR, read_story_file
 from ..data.tokenizer import EOS, Vocabulary, build_vocabulary
 from ..models.story import preset
-from ..probes import probe_set, run_probes, summary
+from ..probes import covered, probe_set, run_probes, summary
 from ..published.story import CHECK_STORIES, NAMES
 from ..store import checkpoint_dir, save_checkpoint
 from .baseline import frequency_loss, learned
 from .story import StoryRecipe, train_story_model
-from .story_file import budget_tokens, file_data, file_eval_every, passes, unknown_share
+from ..data.story_file import file_data
+from .story_file import budget_tokens, file_eval_every, passes, unknown_share
 
 
 
@@ -35,10 +36,11 @@ def story_data(path: Path | None) -> tuple[list[Story], list[Story], dict[str, l
     if story_file.last_unclosed:
         print(f"note: the last story of {path} has no closing {SEPARATOR} line; it is kept as a story "
               "(check that the file was not cut short)")
-    data, source = file_data(path, story_file)
+    data, source = file_data(path, story_file, StoryRecipe.context)
     print(f"{source['stories']:,} stories in {path}: {source['held_out']} held out for validation, "
           f"{source['val_dropped_as_repeats']:,} of those dropped as repeats of other stories")
-    return data.train, data.val, {}, source
+    val = [replace(s, probes=probes_for(s.tokens)) for s in data.val]       # a file marks no probes: find them
+    return data.train, val, {"hand-written": [h.story for h in read_handwritten()]}, source
 
 
 def token_stream(stories: list[Story], vocab: Vocabulary) -> torch.Tensor:
@@ -100,7 +102,9 @@ def train_story(args) -> int:
     with progress.stage("score", "the kept weights on the validation stories and the probes"):
         model = _model(run)
         metrics = _scores(model, val, vocab, config.context)
-        by_split = {name: _scores(model, stories, vocab, config.context) for name, stories in splits.items()}
+        scored = {name: covered(stories, vocab) for name, stories in splits.items()}   # read without <unk>
+        by_split = {name: {**_scores(model, stories, vocab, config.context), "stories_scored": len(stories),
+                           "stories": len(splits[name])} for name, stories in scored.items() if stories}
         baseline = frequency_loss(stream, val, vocab, config.context)
     name = args.name or NAMES[args.model]
     manifest = {**run.manifest(), "data": source, "data_sha256": source["sha256"], "unknown_share": unknown,
@@ -113,9 +117,12 @@ def train_story(args) -> int:
           f"{kept['tokens']:,} tokens, curve validation loss {kept['val_loss']:.3f}); validation loss "
           f"{metrics['val_loss']:.3f}" + "".join(f", {k} {v:.2f}" for k, v in metrics.items()
                                                if k in ("name", "object", "colour", "place") and v is not None))
-    for name, m in by_split.items():
-        print(f"{name}: " + ", ".join(f"{k} {m[k]:.2f}" for k in ("name", "object", "colour", "place")
-                                      if m.get(k) is not None))
+    for name, stories in splits.items():
+        m = by_split.get(name)
+        print(f"{name}: " + (", ".join(f"{k} {m[k]:.2f}" for k in ("name", "object", "colour", "place")
+                                       if m.get(k) is not None) + f" ({m['stories_scored']} of {m['stories']} "
+                             f"stories, those the vocabulary holds every word of)" if m else
+                             f"none of the {len(stories)} stories has every word in the vocabulary; not scored"))
     print(learned_line(metrics["val_loss"], baseline, recipe))
     print(f"wrote {path} and {path.with_suffix('.json').name}")
     return 0

@@ -12,10 +12,14 @@ machine it is a warm one, so this also checks that a warm build leaves nothing s
 The copy reads compute's kept measurements (compute.kept: the corpus, the probe passes) from the repository's
 _build/results, keyed by the bytes they were computed from; every lesson still executes, and
 tests/lessons/test_kept_results.py checks that a kept measurement equals a fresh one.
+
+A copy of that built copy then takes an author's other route: Part III rebuilt from story models trained on a
+story file (`./build --story-models`).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -164,3 +168,36 @@ def test_the_clean_build_gives_the_tested_site_byte_for_byte(built_site, with_he
     # every other file, byte for byte: handouts, notebooks, _static/
     different = [name for name in bytes_a if name not in pages | LISTING and bytes_a[name] != bytes_b[name]]
     assert not different, f"files differ between builds: {different}"
+
+
+# An author's other route in the same clean copy: Part III from story models of their own, trained here on a small
+# file in the real format. Models this small learn too little for the page's claims, so the build stops on them:
+# naming each claim and its sentence, in `error:` lines and the line that says site/ was left as it was.
+STORY_MODELS = (("mlp", ()), ("one-head", ()), ("four-head", ()),
+                ("four-head", ("--seed", "1", "--name", "story-four-head-seed1")))
+
+
+def test_part_three_built_from_an_authors_story_models_stops_naming_its_claims(with_hello, tmp_path):
+    from helpers import tiny_texts, write_file
+    root = Path(shutil.copytree(with_hello[0], tmp_path / "copy", symlinks=True))
+    story_file = write_file(tmp_path / "stories.txt", tiny_texts(), close_last=True)
+    models = tmp_path / "models"
+    for kind, more in STORY_MODELS:
+        proc = subprocess.run([sys.executable, "-m", "compute", "train", "story", "--model", kind, *more,
+                               "--data", str(story_file), "--tokens", "16384", "--out", str(models), "--quiet"],
+                              cwd=root, capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr
+    before = tree_digest(root / "site")
+    kept = results_folder()
+    proc = subprocess.run([sys.executable, "-m", "sitebuild", "--story-models", str(models)], cwd=root,
+                          capture_output=True, text=True, timeout=1800,
+                          env={**os.environ, "COMPUTE_RESULTS": str(kept) if kept else "off"})
+    assert proc.returncode == 1
+    *lines, last = proc.stderr.strip().splitlines()
+    assert last == "site/ was left unchanged." and "Traceback" not in proc.stderr
+    assert lines and all(line.startswith("error: ") for line in lines), proc.stderr[-3000:]
+    failing = [line for line in lines if re.match(r'error: posts/story-models\.md, line \d+: ".+" rests on claim '
+                                                  r'\w+, which fails: ', line)]
+    assert failing, proc.stderr[-3000:]
+    assert any("four_heads_name_the_friend" in line for line in failing)
+    assert tree_digest(root / "site") == before

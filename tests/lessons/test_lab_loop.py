@@ -6,6 +6,7 @@ import torch
 import torch.nn.functional as F
 
 from compute.lessons import lab
+from compute.training.story import StoryRecipe
 
 
 def bigram(params, tokens):
@@ -45,6 +46,11 @@ def test_the_notebooks_loop_gives_computes_losses(params, capsys):
     assert torch.get_num_threads() == 2                          # the lab's threads again afterwards
 
 
-def test_a_loop_without_the_schedule_is_caught_at_the_first_loss_after_an_update(params):
-    with pytest.raises(AssertionError, match="part at step 2"):
+def test_a_loop_without_the_schedule_is_caught_at_the_first_loss_after_the_rate_moves(params):
+    """A 3-step check has no warm-up (at most a tenth of its steps): its first step takes the peak rate, the
+    optimizer's own, so a loop without the schedule agrees until the decay lowers the rate at the second step,
+    and the third loss parts."""
+    recipe = StoryRecipe(tokens=3 * StoryRecipe.batch * StoryRecipe.context)
+    assert recipe.warmup_steps == 0 and lab.learning_rate(0, recipe) == recipe.lr > lab.learning_rate(1, recipe)
+    with pytest.raises(AssertionError, match="part at step 3"):
         lab.check_loop(lambda *a: loop(*a, schedule=False), bigram, params, 0, steps=3)

@@ -18,13 +18,18 @@ def test_a_refused_command_line_of_compute_is_one_error_line(argv, names, capsys
     assert err.count("\n") == 1 and err.startswith(f"error: {names}"), err
 
 
-def test_a_refused_command_line_of_the_build_is_one_error_line(capsys):
+@pytest.mark.parametrize("argv, said", [
+    (["--base", "foo"], "error: argument --base: 'foo' is not a URL path like /project/ (it must start and end "
+                        "with '/')"),
+    (["--story-models", "/no/such/folder"], "error: --story-models: /no/such/folder is not a folder (give the "
+                                            "--out folder of python -m compute train story)"),
+])
+def test_a_refused_command_line_of_the_build_is_one_error_line(capsys, argv, said):
     from sitebuild.__main__ import main
     with pytest.raises(SystemExit) as stop:
-        main(["--base", "foo"])
+        main(argv)
     err = capsys.readouterr().err
-    assert stop.value.code == 2 and err == ("error: argument --base: 'foo' is not a URL path like /project/ "
-                                            "(it must start and end with '/')\n")
+    assert stop.value.code == 2 and err == said + "\n"
 
 
 def undocumented_defaults(parser, name: str) -> list[str]:

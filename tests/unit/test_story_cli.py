@@ -18,43 +18,11 @@ from compute.data.tinystories import SEPARATOR
 from compute.data.tokenizer import words
 from compute.models.story import preset
 from compute.training.story import StoryRecipe, train_story_model
-from compute.training.story_file import FileSplit, budget_tokens, file_eval_every, split_stories
-from helpers import cli_error, usage_error
+from compute.data.story_file import FileSplit, split_stories
+from compute.training.story_file import budget_tokens, file_eval_every
+from helpers import N_STORIES, REPEAT, cli_error, letters, tiny_story, tiny_texts, usage_error, write_file
 
 ROOT = Path(__file__).resolve().parents[2]
-NAMES = ("Lily", "Tom", "Mia", "Ben", "Sue")
-THINGS = ("ball", "kite", "cake", "boat")
-N_STORIES = 220      # 11 held out (every 20th); one of them repeats a training story, so 10 validate
-REPEAT = (39, 0)     # the 40th story (held out) repeats the first (training)
-
-
-def letters(i: int) -> str:
-    """A word for the number i ('bj' for 19): each story's own word, so no two texts are the same."""
-    return "".join("abcdefghij"[int(d)] for d in str(i))
-
-
-def tiny_story(i: int) -> str:
-    """A story in the format's own style: curly quotes, an em and an en dash, a blank line inside."""
-    name, thing = NAMES[i % len(NAMES)], THINGS[i // 5 % len(THINGS)]
-    held = f" {name} said qq{letters(i)}." if (i + 1) % 20 == 0 else ""   # a word only validation has
-    return (f"Once upon a time, {name} found a {thing} \u2014 a big one.\n\n"
-            f"\u201cLook!\u201d said {name}. \u2018It is mine,\u2019 {name} thought \u2013 and smiled.{held}\n"
-            f"It was day {letters(i)}.")
-
-
-def tiny_texts() -> list[str]:
-    texts = [tiny_story(i) for i in range(N_STORIES)]
-    texts[REPEAT[0]] = texts[REPEAT[1]]
-    return texts
-
-
-def write_file(path: Path, texts: list[str], close_last: bool) -> Path:
-    body = "".join(f"{t}\n{SEPARATOR}\n" for t in texts[:-1]) + texts[-1] + (f"\n{SEPARATOR}\n" if close_last
-                                                                             else "\n")
-    path.write_text(body, encoding="utf-8")
-    return path
-
-
 def folder_hashes(folder: Path) -> dict[str, str]:
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
 
@@ -120,6 +88,10 @@ def test_trains_on_a_tinystories_file_into_out_and_leaves_the_published_folder_a
     assert "0 warm-up steps (the recipe's 100 cut to a tenth of the run)" in proc.stdout
     assert m["learned_beyond_frequencies"] is False and m["metrics"]["val_loss"] > m["frequency_loss"] - 0.05
     assert "warning: this run of 2 steps was too short to learn anything" in proc.stdout
+    # the hand-written stories: scored where the vocabulary holds every word, which this file's does for none
+    assert "hand-written: none of the" in proc.stdout and "hand-written" not in m["metrics_by_split"]
+    # a file marks no probes: they are found at every repeat of a name, object, colour or place word
+    assert m["metrics"]["name"] is not None
 
 
 def test_data_without_out_is_refused_and_writes_nothing(tmp_path, published):

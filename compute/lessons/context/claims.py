@@ -5,7 +5,7 @@ import math
 
 from ...claims import Outcome, Registry, trend
 from ...costs import GPT2_SMALL, GPT3, MIXERS, costs, kv_cache_bytes
-from ...published.story import FOUR_HEAD, MLP, load
+from ...published.story import FOUR_HEAD, MLP, load_published
 from ...published.timings import timings
 from .states.growth import (KEPT, LARGE_T, LENGTHS, RUNNING, SHOWN_D, SHOWN_T, SMALL_T, at, build_per_byte_ratio,
                             build_seconds, cache_speedup, counted, counted_slope, counted_steps, longest,
@@ -71,7 +71,7 @@ def training_costs_three_forward_passes():
 @claim("Attention's KV cache, as a story model allocates it, holds a key and a value of every earlier token: "
        "exactly 2 × n_layer × T × d_model numbers.")
 def kv_cache_bytes_equal_the_formula():
-    model = load(FOUR_HEAD).model
+    model = load_published(FOUR_HEAD).model
     cfg = model.cfg
     held = sum(c.K.nbytes + c.V.nbytes for c in model.new_caches(1))
     want = kv_cache_bytes(cfg.n_layer, cfg.d_model, cfg.context, bytes_per_number=4)

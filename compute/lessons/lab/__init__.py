@@ -61,10 +61,10 @@ def run_time() -> str:
 
 def preflight() -> None:
     """Raise CheckpointError (one line) unless the two published models and the measured run are usable."""
-    from ...published.story import MLP, ONE_HEAD, verified
+    from ...published.story import MLP, ONE_HEAD, verified_published
     from .states.run import measured_run
-    verified(MLP)
-    verified(ONE_HEAD)
+    verified_published(MLP)
+    verified_published(ONE_HEAD)
     measured_run()
 
 

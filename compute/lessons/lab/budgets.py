@@ -15,7 +15,7 @@ from IPython.display import HTML
 from ...present.prose import said
 from ...present.tables import fmt, rows_html
 from ...probes import chance
-from ...published.story import NAMES, load
+from ...published.story import NAMES, load_published
 from .states.budgets import budgets, copies_names, default_budget, longer_budget
 from .states.published import published_runs
 from .states.run import LabRun, measured_run
@@ -34,7 +34,7 @@ def budgets_table() -> HTML:
 
 def against_published(mlp: LabRun, head: LabRun) -> HTML:
     """One paragraph under the scores: what this run shows against Part III's published one, and why."""
-    published = load(NAMES["one-head"]).manifest["tokens_seen"]
+    published = load_published(NAMES["one-head"]).manifest["tokens_seen"]
     default, longer = default_budget(), longer_budget()
     if head.source == "published checkpoint":
         text = (f"These are Part III's models, trained on {published:,} tokens each. Run with its default "

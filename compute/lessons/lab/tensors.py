@@ -7,7 +7,7 @@ import torch
 from torch import nn
 
 from ...claims import ClaimError
-from ...published.story import story_corpus
+from ...published.story import published_corpus
 
 Params = dict[str, torch.Tensor]
 LogitsFn = Callable[[Params, torch.Tensor], torch.Tensor]
@@ -35,14 +35,14 @@ class TensorModel(nn.Module):
 def compute_model(kind: str, params: Params) -> nn.Module:
     """compute's own model of this kind (compute.models.story) holding the same tensors."""
     from ...models.story import build, preset
-    model = build(preset(kind, len(story_corpus().vocab)))
+    model = build(preset(kind, len(published_corpus().vocab)))
     model.load_state_dict({k: v.detach() for k, v in params.items()})
     return model.eval()
 
 
 def sample_batch(n: int = 4) -> torch.Tensor:
     """The first n validation stories as one batch of ids (B, T), cut to the shortest."""
-    data = story_corpus()
+    data = published_corpus()
     rows = [data.vocab.encode(s.tokens) for s in data.val[:n]]
     T = min(len(r) for r in rows)
     return torch.tensor([r[:T] for r in rows])

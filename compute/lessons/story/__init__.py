@@ -7,8 +7,9 @@ from .subjects import SUBJECTS, WHOLES
 
 def claim_results():
     """(heading, [(claim, outcome), ...]) for the published story models."""
+    from ...store import story_models_dir
     from . import claims
-    return [("the published story models (compute/checkpoints/story-*)", claims.check_all())]
+    return [(f"the story models in {story_models_dir()} (story-*)", claims.check_all())]
 
 
 def preflight() -> None:
@@ -63,7 +64,7 @@ LESSON = Lesson(
     # the training recipe and the sampler's settings: chosen, not measured
     settings=("n_templates", "n_names", "n_objects", "n_colours", "n_places", "n_recalls", "n_train", "n_val",
               "train_tokens", "tokens_per_story", "n_held_families", "held_families", "n_held_out", "n_hand",
-              "n_hand_probes", "d_four", "heads_four", "layers_four", "ln_eps", "n_heads_total", "lr", "batch",
+              "n_hand_probes", "n_hand_scored", "n_hand_probes_scored", "d_four", "heads_four", "layers_four", "ln_eps", "n_heads_total", "lr", "batch",
               "budget_millions", "weight_decay", "warmup", "lr_end", "window", "mlp_hidden", "context",
               "temperature", "topk_k", "n_samples", "cast_limit", "colour_limit", "role_stories", "second_seed",
               "d_one", "ln_d", "weights_mb"),

@@ -20,8 +20,10 @@ def prose_values() -> dict[str, object]:
     v["n_recalls"] = len(RECALLS)
     v["n_held_families"], v["held_families"] = len(HELD_OUT), " and ".join(f"“{f}”" for f in HELD_OUT)
     v["n_held_out"] = len(story_corpus().held_out)
-    v["n_hand"] = len(ev.handwritten())
-    v["n_hand_probes"] = sum(len(h.story.probes) for h in ev.handwritten())
+    v["n_hand"] = len(ev.written_by_hand())
+    v["n_hand_probes"] = sum(len(h.story.probes) for h in ev.written_by_hand())
+    v["n_hand_scored"] = len(ev.handwritten())
+    v["n_hand_probes_scored"] = sum(len(h.story.probes) for h in ev.handwritten())
     for kind, words in KINDS.items():
         v[f"n_{kind}s"] = len(words)
         v[f"chance_{kind}"] = 1 / len(words)

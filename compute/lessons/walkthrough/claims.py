@@ -17,7 +17,7 @@ to publish on every claim of the page, its search record and alternative include
 """
 from __future__ import annotations
 
-from ...claims import Claim, ClaimError, Outcome
+from ...claims import Claim, ClaimError, Outcome, checked
 import inspect
 
 from .page_claims import ANSWER_CLAIMS, CONVERGENCE_CLAIMS, PAGE, SEARCH_CLAIMS, model_claims
@@ -57,7 +57,7 @@ def check_publication(wt: Walkthrough, record: dict | None = None, alt: Walkthro
     results = check_all(wt)
     for claim in PAGE.claims.values():
         takes = inspect.signature(claim.check).parameters
-        results.append((claim, claim.check(wt, **{k: v for k, v in given.items() if k in takes and v is not None})))
+        results.append((claim, checked(claim, wt, **{k: v for k, v in given.items() if k in takes and v is not None})))
     return results
 
 

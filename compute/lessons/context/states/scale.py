@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from ....costs import PUBLISHED, ModelSize, kv_cache_bytes, token_macs
-from ....published.story import FOUR_HEAD, load
+from ....published.story import FOUR_HEAD, load_published
 
 
 def story_size() -> dict:
-    cfg = load(FOUR_HEAD).config
+    cfg = load_published(FOUR_HEAD).config
     return {"name": "Part III, 2 × 4 heads", "n_layer": cfg.n_layer, "d_model": cfg.d_model,
             "context": cfg.context, "vocab": cfg.vocab_size}
 

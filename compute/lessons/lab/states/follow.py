@@ -8,8 +8,7 @@ import numpy as np
 import torch
 
 from ....probes import KIND_NAMES
-from ...story.states.evaluation import probes
-from .run import LabRun, config, data
+from .run import LabRun, config, data, probes
 
 KIND = "object"          # the followed probe's kind: the one-head model's skill in Part III
 MAX_POSITION = 120       # keep the followed story short enough to read

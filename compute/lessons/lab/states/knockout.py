@@ -4,8 +4,7 @@ from __future__ import annotations
 import torch
 
 from ....probes import run_probes, summary
-from ...story.states.evaluation import probes
-from .run import LabRun, data
+from .run import LabRun, data, probes
 
 
 def knocked_out(head: LabRun) -> dict:

@@ -10,12 +10,11 @@ from functools import lru_cache
 import torch
 
 from ....models.story import StoryModelConfig, build, init_weights, preset
-from ....probes import ProbeResults, run_probes, summary
+from ....probes import ProbeResults, ProbeSet, probe_set, run_probes, summary
 from ....store import CheckpointError, checkpoint_dir, read_bytes
 from ....training.story import StoryRecipe, fit
 from ....training.story_cli import token_stream
-from ....published.story import MODELS, NAMES, Corpus, load, story_corpus
-from ...story.states.evaluation import probes
+from ....published.story import FOUR_HEAD, MODELS, NAMES, Corpus, load_published, published_corpus
 from ..tensors import LogitsFn, Params, TensorModel
 
 KINDS = MODELS[:2]                      # the window MLP and the one-head model
@@ -97,7 +96,7 @@ def setup(train: object, tokens: object, seed: object) -> Settings:
 
 def config(kind: str, **changes) -> StoryModelConfig:
     """The sizes compute uses for this model (compute.models.story.preset), with any changed."""
-    return replace(preset(kind, len(story_corpus().vocab)), **changes)
+    return replace(preset(kind, len(published_corpus().vocab)), **changes)
 
 
 @dataclass(frozen=True)
@@ -112,8 +111,16 @@ class LabData:
 
 @lru_cache(maxsize=1)
 def data() -> LabData:
-    c = story_corpus()
+    c = published_corpus()
     return LabData(c, token_stream(c.train, c.vocab))
+
+
+@lru_cache(maxsize=1)
+def probes() -> ProbeSet:
+    """The probes of the generated corpus's validation stories, as Part III scores its published models on them
+    (the lab reads the published models whatever story models Part III is built from)."""
+    c = published_corpus()
+    return probe_set(c.val, c.vocab, load_published(FOUR_HEAD).config.context)
 
 
 def _seeded_model(kind: str, seed: int, **changes) -> tuple[torch.nn.Module, torch.Generator]:
@@ -160,7 +167,7 @@ def train_or_load(kind: str, fn: LogitsFn, params: Params, s: Settings, loop=Non
         run = LabRun(kind, fn, {k: v.detach() for k, v in trained.items()},
                      f"trained here on {recipe.steps * recipe.batch * recipe.context:,} tokens", seconds)
     else:
-        published = load(NAMES[kind]).model
+        published = load_published(NAMES[kind]).model
         run = LabRun(kind, fn, {n: p.detach().clone() for n, p in published.named_parameters()},
                      "published checkpoint")
     torch.set_num_threads(THREADS)

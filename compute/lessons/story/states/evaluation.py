@@ -7,7 +7,8 @@ import numpy as np
 import torch
 
 from ....data.story import KINDS
-from ....probes import BUCKETS, KIND_NAMES, ProbeResults, ProbeSet, bucket_label, probe_set, run_probes, summary
+from ....probes import (BUCKETS, KIND_NAMES, ProbeResults, ProbeSet, bucket_label, covered, probe_set, run_probes,
+                        summary)
 from ....data.handwritten import read_handwritten
 from ....data.story import Story
 from ....kept import kept
@@ -20,9 +21,16 @@ SPLITS = ("in-template", "held-out", "hand-written")
 
 
 @lru_cache(maxsize=1)
+def written_by_hand() -> tuple:
+    """Every hand-written probe story (compute/data/handwritten_stories.txt), read once."""
+    return tuple(read_handwritten())
+
+
 def handwritten() -> tuple:
-    """The hand-written probe stories (compute/data/handwritten_stories.txt), read once."""
-    return tuple(read_handwritten())  # validation stories: trained families, held-out ones, by hand
+    """The hand-written stories the models' vocabulary holds every word of: the ones scored. They were written
+    in the generated corpus's words, so all of them there; models trained on a story file may lack some words."""
+    vocab = story_corpus().vocab
+    return tuple(h for h in written_by_hand() if covered([h.story], vocab))
 
 
 def split_stories(split: str) -> list[Story]:

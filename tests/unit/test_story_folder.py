@@ -1,0 +1,117 @@
+"""Part III from an author's story models (COMPUTE_STORY_MODELS, `./build --story-models`): the folder is read for
+story-* checkpoints only; the corpus is the one their manifest names, a story file split as training split it,
+with probes found in its held-out stories; a moved or edited file is one sentence."""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+import torch
+
+from compute.data.story import KINDS
+from compute.data.tinystories import read_story_file
+from compute.data.tokenizer import build_vocabulary
+from compute.models.story import build, init_weights, preset
+from compute.published import story as published
+from compute.store import CheckpointError, checkpoint_dir, checkpoint_path, save_checkpoint, sha256_file
+from compute.data.story_file import file_data
+from helpers import tiny_texts, write_file
+from sitebuild.stamps import lesson_dependencies
+
+MODELS = ("story-mlp", "story-one-head", "story-four-head", "story-four-head-seed1")
+
+
+def authors_folder(root: Path) -> tuple[Path, Path]:
+    """A story file and a folder of the four story models `train story --data FILE --out FOLDER` would write for
+    it (untrained weights: what is read here is where they come from, not what they learned)."""
+    story_file = write_file(root / "stories.txt", tiny_texts(), close_last=True)
+    data, source = file_data(story_file, read_story_file(story_file), 256)
+    vocab = build_vocabulary([s.tokens for s in data.train])
+    folder = root / "models"
+    for name in MODELS:
+        kind = name.removeprefix("story-").removesuffix("-seed1")
+        config = preset(kind, len(vocab))
+        model = build(config)
+        init_weights(model, torch.Generator().manual_seed(0))
+        manifest = {"seed": 0, "config": asdict(config), "data": source, "data_sha256": source["sha256"],
+                    "final_loss": 3.0, "vocabulary": list(vocab.itos), "vocabulary_sha256": vocab.sha256()}
+        save_checkpoint(folder / f"{name}.safetensors", dict(model.named_parameters()), manifest)
+    return story_file, folder
+
+
+@pytest.fixture
+def authors(tmp_path, monkeypatch):
+    story_file, folder = authors_folder(tmp_path)
+    monkeypatch.setenv("COMPUTE_STORY_MODELS", str(folder))
+    return story_file, folder
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_part_three_reads_the_folder_and_the_lab_the_published_models(authors):
+    _, folder = authors
+    assert published.model_path("story-four-head") == folder / "story-four-head.safetensors"
+    assert published.model_path("story-four-head", published.PUBLISHED) == checkpoint_path("story-four-head")
+    assert published.load("story-mlp").vocab != published.load_published("story-mlp").vocab
+    assert published.published_corpus().generated and not published.story_corpus().generated
+
+
+def test_a_lessons_stamp_follows_the_folder_it_reads(authors):
+    """Part III's build stamp hashes the author's models; the lab's, which imports the same module, the published
+    ones too (it reads them), so a lesson re-executes when either changes."""
+    _, folder = authors
+    part_three = lesson_dependencies(ROOT, (ROOT / "posts" / "story-models.md").read_text()).checkpoints
+    assert folder / "story-four-head.json" in part_three
+    assert checkpoint_dir() / "story-four-head.json" in part_three
+    assert checkpoint_dir() / "walkthrough.json" not in part_three
+
+
+def test_the_corpus_is_the_story_file_split_as_training_split_it_with_probes_found(authors):
+    story_file, _ = authors
+    corpus = published.story_corpus()
+    assert corpus.source == str(story_file) and not corpus.generated and corpus.held_out == []
+    assert (len(corpus.train), len(corpus.val)) == (209, 10)                     # every 20th held out, a repeat dropped
+    assert corpus.sha256 == sha256_file(story_file)
+    model = published.load("story-four-head")
+    assert model.vocab == corpus.vocab and model.config.vocab_size == len(corpus.vocab)
+    # each held-out story names one child again and again: every mention after the first is a probe of its kind
+    for story in corpus.val:
+        names = [p for p in story.probes if p.kind == "name"]
+        child = story.tokens[names[0].source]
+        assert len(names) == story.tokens.count(child) - 1 >= 2
+        assert all(story.tokens[p.target] == story.tokens[p.source] == child in KINDS["name"] for p in names)
+
+
+def test_a_moved_or_edited_story_file_is_one_sentence(authors):
+    story_file, folder = authors
+    manifest = folder / "story-four-head.json"
+    story_file.rename(story_file.with_suffix(".moved"))
+    with pytest.raises(CheckpointError) as err:
+        published.trained_on(folder / "story-four-head.safetensors")
+    assert str(err.value) == (f"{manifest}: the model was trained on {story_file}, which is not there (put the "
+                              f"story file back at that path to build from this model)")
+    published.trained_on.cache_clear()
+    story_file.with_suffix(".moved").rename(story_file)
+    story_file.write_text(story_file.read_text() + "One more story.\n")
+    with pytest.raises(CheckpointError, match="whose text has changed since"):
+        published.trained_on(folder / "story-four-head.safetensors")
+    published.trained_on.cache_clear()
+
+
+def test_a_manifest_that_does_not_say_what_the_model_read_is_one_sentence(authors):
+    _, folder = authors
+    manifest = folder / "story-four-head.json"
+    record = json.loads(manifest.read_text())
+    del record["data"]
+    manifest.write_text(json.dumps(record))
+    with pytest.raises(CheckpointError, match=r"manifest does not say what the model was trained on"):
+        published.trained_on(folder / "story-four-head.safetensors")
+    published.trained_on.cache_clear()
+
+
+def test_the_published_folder_still_means_the_generated_corpus(monkeypatch):
+    monkeypatch.delenv("COMPUTE_STORY_MODELS", raising=False)
+    assert published.trained_on(checkpoint_path("story-four-head")) == "generated"
