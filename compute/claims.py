@@ -55,15 +55,16 @@ class Registry:
             raise ClaimError("; ".join(broken) + where)
 
 
+COMPUTING = (ArithmeticError, LookupError, ValueError, TypeError)   # what numbers that cannot be computed raise
+
+
 def checked(claim: Claim, *args, **kwargs) -> Outcome:
     """The claim's outcome; one whose numbers cannot be computed (models trained on other data may lack what it
-    reads) does not hold, and says why. A checkpoint that cannot be read stays its own error."""
-    from .store import CheckpointError
+    reads: no rise in a curve, no probe a head decides) does not hold, and says why. Anything else (a checkpoint
+    that cannot be read, an interruption) stays its own error."""
     try:
         return claim.check(*args, **kwargs)
-    except (CheckpointError, ClaimError, KeyboardInterrupt):
-        raise
-    except Exception as err:             # noqa: BLE001: any failure to compute is reported as the claim's
+    except COMPUTING as err:
         return Outcome(False, f"its numbers cannot be computed here ({type(err).__name__}: {err})")
 
 

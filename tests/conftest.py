@@ -93,8 +93,8 @@ def pytest_configure(config):
     """In the controller of a parallel run (pytest -n N), start building the site at once, in the background;
     the workers (started after this hook, so they inherit SITE_BUILD) wait for it in `built_site`."""
     parallel = config.pluginmanager.hasplugin("xdist") and config.getoption("numprocesses", None)
-    if hasattr(config, "workerinput") or not parallel or not _wants_site(config):
-        return
+    if hasattr(config, "workerinput") or not parallel or not _wants_site(config) or config.getoption("help", False):
+        return                          # (`./test --help` runs no test: it builds nothing, and waits for nothing)
     folder = Path(tempfile.mkdtemp(prefix="site-build-"))
     with open(folder / "output", "w") as out:
         config._site_build = subprocess.Popen(

@@ -115,3 +115,21 @@ def test_a_manifest_that_does_not_say_what_the_model_read_is_one_sentence(author
 def test_the_published_folder_still_means_the_generated_corpus(monkeypatch):
     monkeypatch.delenv("COMPUTE_STORY_MODELS", raising=False)
     assert published.trained_on(checkpoint_path("story-four-head")) == "generated"
+
+
+def test_a_claim_whose_numbers_cannot_be_computed_fails_saying_why_and_a_checkpoint_error_stays_one():
+    from compute.claims import Registry
+    registry = Registry()
+
+    @registry.claim("The curve has a largest rise.")
+    def has_a_rise():
+        return max([])                                       # a curve of one point: no rise to take
+
+    @registry.claim("The checkpoint reads.")
+    def reads():
+        raise CheckpointError("story-mlp.json: manifest not found")
+
+    (claim, outcome), = registry.check_all(names=["has_a_rise"])
+    assert not outcome.holds and outcome.evidence.startswith("its numbers cannot be computed here (ValueError: ")
+    with pytest.raises(CheckpointError, match="manifest not found"):
+        registry.check_all(names=["reads"])
