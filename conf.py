@@ -46,6 +46,13 @@ exclude_patterns = [
     "_static", "_templates", "README.md", "**/README.md", "**/__pycache__",
 ]
 
+# A lesson's `:::{only} <tag>` blocks are published where the tag's condition holds for the models this build
+# reads (compute.conditions: Part III's template families exist only in the generated stories).
+from sitebuild.notebooks import conditions_holding  # noqa: E402
+
+for _tag in conditions_holding():
+    tags.add(_tag)  # noqa: F821 - Sphinx gives conf.py its tags
+
 # --- MyST-NB: execute lessons at build time, cache outputs -------------------
 nb_execution_mode = "cache"
 nb_execution_cache_path = str(ROOT / "_build" / ".jupyter_cache")

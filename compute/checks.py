@@ -58,9 +58,16 @@ def claim_statements(names: list[str] | None = None) -> dict[str, str]:
     return {claim: statement for claim, (_, statement) in _claims(names).items()}
 
 
-def _claims(names: list[str] | None = None) -> dict[str, tuple[str, str]]:
+def claim_conditions(names: list[str] | None = None) -> dict[str, str]:
+    """{claim name: the condition it needs} for every claim of the lessons (default: all) that needs one
+    (compute.conditions): its sentences sit in the page's `{only} <condition>` blocks."""
+    return {claim: record.only.name for _, registry in _registries(names) for claim, record in registry.claims.items()
+            if record.only}
+
+
+def _registries(names: list[str] | None):
+    """(lesson, registry) for every claims registry of the lessons (default: all)."""
     from .claims import Registry
-    out: dict[str, tuple[str, str]] = {}
     for name in names or lesson_names():
         try:
             module = importlib.import_module(f"{lessons.__name__}.{name}.claims")
@@ -68,11 +75,16 @@ def _claims(names: list[str] | None = None) -> dict[str, tuple[str, str]]:
             if exc.name == f"{lessons.__name__}.{name}.claims":
                 continue
             raise
-        for registry in (v for v in vars(module).values() if isinstance(v, Registry)):
-            for claim, record in registry.claims.items():
-                if claim in out:
-                    raise ValueError(f"claim {claim!r} is defined by two lessons, {out[claim][0]} and {name}")
-                out[claim] = (name, record.statement)
+        yield from ((name, v) for v in vars(module).values() if isinstance(v, Registry))
+
+
+def _claims(names: list[str] | None = None) -> dict[str, tuple[str, str]]:
+    out: dict[str, tuple[str, str]] = {}
+    for name, registry in _registries(names):
+        for claim, record in registry.claims.items():
+            if claim in out:
+                raise ValueError(f"claim {claim!r} is defined by two lessons, {out[claim][0]} and {name}")
+            out[claim] = (name, record.statement)
     return out
 
 

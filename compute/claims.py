@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from .conditions import Condition
+
 
 class ClaimError(Exception):
     """A claim a lesson relies on does not hold."""
@@ -19,6 +21,7 @@ class ClaimError(Exception):
 class Outcome:
     holds: bool
     evidence: str  # the numbers that decided it
+    applies: bool = True  # False: the claim's condition does not hold here, so nothing was checked
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,7 @@ class Claim:
     name: str
     statement: str
     check: Callable[..., Outcome]
+    only: Condition | None = None  # checked only where this holds (compute.conditions)
 
 
 class Registry:
@@ -34,10 +38,10 @@ class Registry:
     def __init__(self):
         self.claims: dict[str, Claim] = {}
 
-    def claim(self, statement: str):
-        """Register a check function under its own name."""
+    def claim(self, statement: str, only: Condition | None = None):
+        """Register a check function under its own name; with `only`, it is checked only where that holds."""
         def register(fn: Callable[..., Outcome]):
-            self.claims[fn.__name__] = Claim(fn.__name__, statement, fn)
+            self.claims[fn.__name__] = Claim(fn.__name__, statement, fn, only)
             return fn
         return register
 
@@ -61,7 +65,10 @@ COMPUTING = (ArithmeticError, LookupError, ValueError, TypeError)   # what numbe
 def checked(claim: Claim, *args, **kwargs) -> Outcome:
     """The claim's outcome; one whose numbers cannot be computed (models trained on other data may lack what it
     reads: no rise in a curve, no probe a head decides) does not hold, and says why. Anything else (a checkpoint
-    that cannot be read, an interruption) stays its own error."""
+    that cannot be read, an interruption) stays its own error. A claim whose condition does not hold is not checked:
+    it stops nothing, and its sentences are not published (compute.conditions)."""
+    if claim.only is not None and not claim.only.holds():
+        return Outcome(True, f"not checked: {claim.only.otherwise}", applies=False)
     try:
         return claim.check(*args, **kwargs)
     except COMPUTING as err:
@@ -92,5 +99,6 @@ def claims_table(results: list[tuple[Claim, Outcome]]) -> str:
     width = max(len(c.name) for c, _ in results)
     lines = [f"{'claim':<{width}}  holds  evidence"]
     for c, o in results:
-        lines.append(f"{c.name:<{width}}  {'yes' if o.holds else 'NO ':<5}  {o.evidence}")
+        mark = "n/a" if not o.applies else "yes" if o.holds else "NO "
+        lines.append(f"{c.name:<{width}}  {mark:<5}  {o.evidence}")
     return "\n".join(lines)

@@ -113,13 +113,16 @@ def clauses(sentence: Sentence) -> list[tuple[str, list[str]]]:
 
 
 def audit_page(path: str, text: str, known_claims: dict[str, str] | set[str] | None,
-               subjects: coverage.Subjects = coverage.NO_SUBJECTS, settings: frozenset[str] = frozenset()) -> PageAudit:
+               subjects: coverage.Subjects = coverage.NO_SUBJECTS, settings: frozenset[str] = frozenset(),
+               conditions: dict[str, str] | None = None) -> PageAudit:
     """Bound and marked sentences of one page, and a finding for every sentence that is neither, that says what
     its claims do not, or that is marked but cites computed values.
 
     `known_claims`: every claim there is, {name: statement} (a set of names: names are checked, what the claims
     cover is not; None: neither, as in a project without claims). `subjects`: the page's lesson's subjects;
     `settings`: the glued values that are settings (chosen, not computed), which a marked sentence may cite.
+    `conditions`: {claim: the condition it needs} (compute.checks.claim_conditions): a sentence bound to such a
+    claim must sit in an `{only} <condition>` block, so that it is not published where the claim is not checked.
     """
     result = PageAudit(path)
     statements = known_claims if isinstance(known_claims, dict) else None
@@ -135,6 +138,13 @@ def audit_page(path: str, text: str, known_claims: dict[str, str] | set[str] | N
             result.findings.append(Finding(path, s.line, f"no claim is called {n!r}: {quote(s)}"))
         if names:
             result.bound.append((s, names))
+            for n in names:
+                needed = (conditions or {}).get(n)
+                if needed and s.only != needed:
+                    result.findings.append(Finding(
+                        path, s.line, f"{quote(s)} rests on claim {n}, which is checked only where {needed} holds: "
+                                      f"put the sentence in a ':::{{only}} {needed}' block, so that it is published "
+                                      "only where the claim is checked"))
             if statements is not None and not unknown:
                 gaps = [g for part, claims in clauses(s)
                         for g in coverage.uncovered(part, [statements[n] for n in claims], subjects)]
@@ -170,18 +180,31 @@ def audit_page(path: str, text: str, known_claims: dict[str, str] | set[str] | N
     return result
 
 
-def known_claim_names() -> dict[str, str] | set[str] | None:
-    """Every claim of every lesson with its statement (compute.checks.claim_statements), its names only in a
-    project whose compute has no statements, or None in a project without claims."""
+def compute_checks():
+    """The project's compute.checks module, or None in a project without one."""
     try:
-        checks = importlib.import_module("compute.checks")
+        return importlib.import_module("compute.checks")
     except ModuleNotFoundError as exc:
         if exc.name in ("compute", "compute.checks"):
             return None
         raise
+
+
+def known_claim_names() -> dict[str, str] | set[str] | None:
+    """Every claim of every lesson with its statement (compute.checks.claim_statements), its names only in a
+    project whose compute has no statements, or None in a project without claims."""
+    checks = compute_checks()
+    if checks is None:
+        return None
     if hasattr(checks, "claim_statements"):
         return checks.claim_statements()
     return set(checks.claim_lessons()) if hasattr(checks, "claim_lessons") else None
+
+
+def known_claim_conditions() -> dict[str, str]:
+    """{claim: the condition it needs} (compute.checks.claim_conditions); none in a project without them."""
+    checks = compute_checks()
+    return checks.claim_conditions() if hasattr(checks, "claim_conditions") else {}
 
 
 def page_subjects(root: Path) -> dict[str, tuple[coverage.Subjects, frozenset[str]]]:
@@ -258,12 +281,12 @@ def unlisted_pages(root: Path) -> list[str]:
 
 def audit_pages(root: Path, paths: list[Path], known: set[str] | None) -> list[PageAudit]:
     """Each page's audit; the landing page's includes the lesson list its records write."""
-    lessons = page_subjects(root)
+    lessons, conditions = page_subjects(root), known_claim_conditions()
     audits = []
     for p in paths:
         rel = p.relative_to(root).as_posix()
         subjects, settings = lessons.get(rel, (coverage.NO_SUBJECTS, frozenset()))
-        audits.append(audit_page(rel, page_text(p, root), known, subjects, settings))
+        audits.append(audit_page(rel, page_text(p, root), known, subjects, settings, conditions))
     for a in audits:
         if a.path == "index.md":
             listed = record_audit(root, known)

@@ -11,6 +11,9 @@ The markdown cells read in plain Jupyter as the page reads: each glued value
 the lesson's build run glued (`<build>/jupyter_execute/posts/<stem>.glue.json`);
 the {claim} and {about} roles that bind sentences for the build
 (sitebuild.audit) are left out, and so is web-only text (`[...]{.web-only}`);
+a `:::{only} tag` (or `:::{only} not tag`) block keeps its text where the
+page shows it (the tag names one of compute.conditions' that holds for this
+build) and is gone elsewhere;
 a MyST label line, `(bh-s04)=`, becomes an HTML anchor of that id, so the
 lesson's own links (`#bh-s04`) land; a link to another lesson's page
 (`attention-by-hand.md#bh-s04`) points to that page on the site, at the
@@ -66,6 +69,8 @@ BINDING = re.compile(r"(?P<before>\s*)\{(?:claim|about)\}`[^`]*`")
 TARGET = re.compile(r"^\([A-Za-z0-9_-]+\)=[ \t]*\n?", re.MULTILINE)  # a MyST label line: Jupyter shows it raw
 
 
+ONLY_BLOCK = re.compile(r"^(?P<fence>:{3,})\{only\}[ \t]*(?P<not>not[ \t]+)?(?P<tag>\S+)[ \t]*\n(?P<body>.*?)^(?P=fence)[ \t]*(?:\n|\Z)",
+                        re.MULTILINE | re.DOTALL)
 WEB_ONLY = re.compile(r"[ \t]*\[(?P<text>[^\]]*)\]\{\.web-only\}", re.S)
 LABEL = re.compile(r"^\((?P<id>[A-Za-z0-9_-]+)\)=[ \t]*$", re.MULTILINE)
 LESSON_LINK = re.compile(r"\]\((?P<stem>[\w-]+)\.md(?P<anchor>#[\w-]+)?\)")
@@ -84,9 +89,12 @@ def written_in(markdown: str, glue: dict[str, str], where: str = "") -> str:
     return GLUE.sub(value, markdown)
 
 
-def for_jupyter(markdown: str, glue: dict[str, str], url: str, where: str = "") -> str:
+def for_jupyter(markdown: str, glue: dict[str, str], url: str, where: str = "",
+                tags: frozenset[str] = frozenset()) -> str:
     """A lesson's markdown cell as plain Jupyter reads it: roles gone, values written in, web-only text gone,
-    labels as anchors, links to other lessons at the site's address."""
+    an {only} block's text kept where its tag is in `tags` and gone elsewhere, labels as anchors, links to other
+    lessons at the site's address."""
+    markdown = ONLY_BLOCK.sub(lambda m: m["body"] if (m["tag"] in tags) != bool(m["not"]) else "", markdown)
     text = WEB_ONLY.sub("", LABEL.sub(lambda m: f'<a id="{m["id"]}"></a>', without_bindings(markdown, labels=False)))
     text = LESSON_LINK.sub(lambda m: f"]({url}posts/{m['stem']}.html{m['anchor'] or ''})", text)
     return written_in(text, glue, where)
@@ -130,6 +138,7 @@ class Provenance:
     build: str = "of an unknown source"     # 'of 2026-12-03 (source 435a1f0)'
     glue: dict = field(default_factory=dict)  # key -> text/plain of each value the lesson glued
     checkpoints: tuple[tuple[str, str], ...] = ()   # (file name, sha256 prefix)
+    tags: frozenset[str] = frozenset()                # the {only} tags this build publishes (conditions_holding)
 
     def words(self, trains: bool = False) -> str:
         if trains:
@@ -159,7 +168,7 @@ def lesson_notebook(source: Path, made: Provenance = Provenance()) -> nbformat.N
     for i, cell in enumerate(nb.cells):
         cell.id = f"cell-{i}"
         if cell.cell_type == "markdown" and i:
-            cell.source = for_jupyter(cell.source, made.glue, made.url, f"posts/{stem}.md")
+            cell.source = for_jupyter(cell.source, made.glue, made.url, f"posts/{stem}.md", made.tags)
         if cell.cell_type == "code":
             cell.outputs = []
             cell.execution_count = None
@@ -189,17 +198,29 @@ def checkpoint_digests(root: Path, source: Path) -> tuple[tuple[str, str], ...]:
     return tuple((p.name, hashlib.sha256(p.read_bytes()).hexdigest()[:12]) for p in deps.checkpoints if p.is_file())
 
 
+def conditions_holding() -> frozenset[str]:
+    """The tags of compute's conditions that hold for this build (compute.conditions); none in a project without
+    them. conf.py gives Sphinx the same tags."""
+    try:
+        from compute.conditions import holding
+    except ModuleNotFoundError as exc:
+        if exc.name in ("compute", "compute.conditions"):
+            return frozenset()
+        raise
+    return frozenset(holding())
+
+
 def make_notebooks(root: Path, stems: list[str], out_dir: Path, build_dir: Path | None = None,
                    url: str = "http://localhost:8000/", epoch: int = 0) -> list[Path]:
     """Write `out_dir`/<stem>.ipynb for each posts/<stem>.md (out_dir is emptied first), the values of the
     lessons' build run (in `build_dir`) written in."""
     shutil.rmtree(out_dir, ignore_errors=True)
     out_dir.mkdir(parents=True)
-    paths, build = [], build_words(root, epoch)
+    paths, build, tags = [], build_words(root, epoch), conditions_holding()
     for stem in stems:
         source = root / "posts" / f"{stem}.md"
         made = Provenance(url, build, glued_values(build_dir, stem) if build_dir else {},
-                          checkpoint_digests(root, source))
+                          checkpoint_digests(root, source), tags)
         path = out_dir / f"{stem}.ipynb"
         nbformat.write(lesson_notebook(source, made), path)
         paths.append(path)

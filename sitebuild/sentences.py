@@ -26,7 +26,8 @@ HTML_TAG = re.compile(r"</?[a-zA-Z][^>]*>")
 FENCE = re.compile(r"^(?P<mark>`{3,}|~{3,}|:{3,})\s*(?P<info>\S*)")
 # Directives whose body is prose a reader reads (their `:option:` lines are not).
 PROSE_DIRECTIVES = {"{note}", "{tip}", "{important}", "{warning}", "{admonition}", "{dropdown}", "{seealso}",
-                    "{list-table}", "{epigraph}", "{sidebar}", "{topic}"}
+                    "{list-table}", "{epigraph}", "{sidebar}", "{topic}", "{only}"}
+ONLY = "{only}"  # a block published only where its tag is set (compute.conditions): its sentences know it
 ABBREVIATIONS = ("e.g.", "i.e.", "cf.", "etc.", "vs.", "approx.", "Fig.", "Sec.", "No.", "et al.")
 # A sentence ends at . ! or ? (after any closing quote or bracket), then whitespace and a sentence start.
 _END = re.compile(r"[.!?][\"'”’)*_]*\s+(?=[\"'“‘(*_\[]*[A-Z0-9\u00c0-\u024f{$`\u2058])")
@@ -41,6 +42,7 @@ class Sentence:
     plain: str                           # roles, code and math as placeholders, links as their text
     roles: tuple[tuple[str, str], ...]   # (role name, content), in order
     heading: int = 0                     # a heading's level (1 for the page's title), 0 for prose
+    only: str = ""                       # the tag of the {only} block the sentence sits in ("" outside one)
 
     def role_contents(self, name: str) -> list[str]:
         return [c for n, c in self.roles if n == name]
@@ -51,23 +53,27 @@ class _Block:
     lines: list[tuple[int, str]]  # (line number, text) of one paragraph, list item, heading or table row
     whole: bool = False           # a heading or a table row: one sentence, never split
     heading: int = 0              # a heading's level
+    only: str = ""                # the tag of the {only} block it sits in
 
 
 def prose_blocks(text: str) -> list[_Block]:
     """The page's prose, as blocks of consecutive lines (paragraphs, items, headings, table rows)."""
     blocks: list[_Block] = []
     current: list[tuple[int, str]] = []
+    fences: list[tuple[str, bool, str]] = []  # open fences: (marker, is its body prose?, the {only} tag it sets)
+
+    def only() -> str:
+        return next((tag for _, _, tag in reversed(fences) if tag), "")
 
     def close():
         if current:
-            blocks.append(_Block(list(current)))
+            blocks.append(_Block(list(current), only=only()))
             current.clear()
 
     lines = text.splitlines()
     i = 0
     if lines and lines[0].strip() == "---":  # front matter
         i = next((k for k in range(1, len(lines)) if lines[k].strip() == "---"), len(lines) - 1) + 1
-    fences: list[tuple[str, bool]] = []  # open fences: (marker, is its body prose?)
     in_math = False
     while i < len(lines):
         n, line = i + 1, lines[i]
@@ -81,7 +87,7 @@ def prose_blocks(text: str) -> list[_Block]:
                 continue
             close()
             prose = fence["info"] in PROSE_DIRECTIVES and (not fences or fences[-1][1])
-            fences.append((fence["mark"], prose))
+            fences.append((fence["mark"], prose, s[fence.end():].strip() if fence["info"] == ONLY else ""))
             continue
         if fences and not fences[-1][1]:
             continue
@@ -100,7 +106,7 @@ def prose_blocks(text: str) -> list[_Block]:
             close()
             if not re.fullmatch(r"\|[\s:|-]+\|?", s):  # not the |---| line under a table's header
                 level = len(s) - len(s.lstrip("#"))
-                blocks.append(_Block([(n, s.lstrip("#").strip())], whole=True, heading=level))
+                blocks.append(_Block([(n, s.lstrip("#").strip())], whole=True, heading=level, only=only()))
             continue
         if re.match(r"([*+-]|\d+[.)])\s+|\* - |  - ", s + " ") and current:  # a new list item
             close()
@@ -152,7 +158,7 @@ def split_block(block: _Block) -> list[Sentence]:
             continue
         line = max(n for offset, n in starts if offset <= a)
         roles = tuple((m["name"], m["content"]) for m in ROLE.finditer(source))
-        out.append(Sentence(line, source, _plain(source), roles, block.heading))
+        out.append(Sentence(line, source, _plain(source), roles, block.heading, block.only))
     return out
 
 

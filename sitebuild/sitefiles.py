@@ -8,21 +8,16 @@ in _build/site-files between builds.
 
 from __future__ import annotations
 
-import importlib
 import shutil
 from pathlib import Path
 
+from .audit import compute_checks
 from .stamps import tree_hash
 
 
 def made_files() -> dict[str, bytes]:
     """compute.checks.site_files(), or nothing for a project without it."""
-    try:
-        checks = importlib.import_module("compute.checks")
-    except ModuleNotFoundError as exc:
-        if exc.name in ("compute", "compute.checks"):
-            return {}
-        raise
+    checks = compute_checks()
     return checks.site_files() if hasattr(checks, "site_files") else {}
 
 

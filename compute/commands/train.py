@@ -29,9 +29,14 @@ def add(sub) -> None:
     s = which.add_parser("story", help="a Part III story model on the generated stories (or a TinyStories file)")
     s.add_argument("--model", required=True, choices=KINDS, help="which of the three models")
     s.add_argument("--seed", type=seed_value, default=0, help="initialisation and batch order (default %(default)s)")
-    s.add_argument("--data", type=Path, default=None,
-                   help="train on a TinyStories-format text file instead of the generated stories (default: the "
-                        "generated stories)")
+    data = s.add_mutually_exclusive_group()
+    data.add_argument("--data", type=Path, default=None,
+                      help="train on a TinyStories-format text file instead of the generated stories (default: the "
+                           "generated stories)")
+    data.add_argument("--relations", action="store_true",
+                      help="the generated stories with the families that teach the hand-written stories' relations "
+                           "(who left and who stayed, whose thing, which place); the checkpoint is named "
+                           "story-<model>-relations")
     budget = s.add_mutually_exclusive_group()
     budget.add_argument("--tokens", type=positive, default=None,
                         help="token budget (default: the recipe's; with --data at most 10 passes over the file)")
@@ -40,7 +45,8 @@ def add(sub) -> None:
     s.add_argument("--keep", choices=["best", "last"], default=None,
                    help="keep the weights with the lowest validation loss or the last ones "
                         "(default: best with --data, last on the generated stories)")
-    s.add_argument("--name", default=None, help="checkpoint name (default story-<model>)")
+    s.add_argument("--name", default=None, help="checkpoint name (default story-<model>, with --relations "
+                                                 "story-<model>-relations)")
     s.add_argument("--device", type=device_name, default="cpu",
                    help="where the training steps run: cpu, or cuda / cuda:N where torch finds a GPU (the same "
                         "recipe, seed and batches; the bits differ from the CPU's) (default %(default)s)")

@@ -16,7 +16,7 @@ from .tokenizer import words
 # The word kinds a probe can ask for; within-kind chance is 1 / len(KINDS[kind]).
 KINDS: dict[str, tuple[str, ...]] = {"name": NAMES, "object": OBJECTS, "colour": COLOURS, "place": PLACES}
 
-from .story_templates import HELD_OUT, RECALLS, TEMPLATES  # noqa: E402  (families, phrasings)
+from .story_templates import HELD_OUT, RECALLS, RELATION_RECALLS, RELATION_TEMPLATES, TEMPLATES  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,22 @@ class CorpusConfig:
     n_val: int = 2_000                     # validation stories from the trained families
     n_held_out: int = 1_000                # validation stories from the held-out families, never trained on
     held_out: tuple[str, ...] = HELD_OUT
+    relations: bool = False                # also the families and recalls that teach the hand-written relations
+
+
+@dataclass(frozen=True)
+class Edition:
+    """Which template families and recall sentences a stream draws from."""
+    templates: Mapping[str, tuple]
+    recalls: tuple[str, ...]
+
+
+BASE = Edition(TEMPLATES, RECALLS)
+RELATIONS = Edition({**TEMPLATES, **RELATION_TEMPLATES}, RECALLS + RELATION_RECALLS)
+
+
+def edition(relations: bool) -> Edition:
+    return RELATIONS if relations else BASE
 
 
 @dataclass(frozen=True)
@@ -139,22 +155,24 @@ def cast(rng: random.Random) -> dict:
         "h": PRONOUNS[GENDER[hero]], "f": PRONOUNS[GENDER[friend]], "d": PRONOUNS[GENDER[passer]],
         "thing": thing, "a_thing": with_article(thing), "A_thing": with_article(thing).capitalize(),
         "thing2": thing2, "a_thing2": with_article(thing2), "thing3": thing3, "a_thing3": with_article(thing3),
-        "colour": colour, "obj": obj,
+        "colour": colour, "obj": obj, "a_obj": with_article(obj), "colour2": colour2, "colour3": colour5,
+        "obj2": obj2,
         "place": place, "place2": place2, "in_place": in_place, "in_place_cap": in_place.capitalize(),
         "in_place2": f"{PLACE_PREPOSITIONS[place2]} the {place2}",
+        "in_place2_cap": f"{PLACE_PREPOSITIONS[place2]} the {place2}".capitalize(),
         "a_d1": with_article(distractors[0]), "a_d2": with_article(distractors[1]),
     }
 
 
-def render(template: Sequence[str | tuple[str, ...]], slots: _Slots) -> str:
+def render(template: Sequence[str | tuple[str, ...]], slots: _Slots, recalls: tuple[str, ...] = RECALLS) -> str:
     """The template's sentences with slots filled, one of each step's phrasings drawn, optional sentences
-    drawn, gaps filled (a "~~" gap may recall the children by name)."""
+    drawn, gaps filled (a "~~" gap may recall the children by name, with one of `recalls`)."""
     rng, sentences = slots.rng, []
     for line in template:
         if isinstance(line, tuple):
             line = rng.choice(line)
         if line in ("~", "~~"):
-            pool = ALONE_FILLERS + (TOGETHER_FILLERS + RECALLS if line == "~~" else ())
+            pool = ALONE_FILLERS + (TOGETHER_FILLERS + recalls if line == "~~" else ())
             sentences.extend(slots.fresh(pool).format_map(slots) for _ in range(rng.choice(GAP_SIZES)))
         elif line.startswith("?"):
             if rng.random() < 0.5:
@@ -164,24 +182,24 @@ def render(template: Sequence[str | tuple[str, ...]], slots: _Slots) -> str:
     return " ".join(sentences)
 
 
-def story(rng: random.Random) -> Story:
-    """One story drawn from rng."""
-    family = rng.choice(sorted(TEMPLATES))
-    text = render(TEMPLATES[family], _Slots(cast(rng), rng))
+def story(rng: random.Random, drawn: Edition = BASE) -> Story:
+    """One story drawn from rng, of one of the edition's families."""
+    family = rng.choice(sorted(drawn.templates))
+    text = render(drawn.templates[family], _Slots(cast(rng), rng), drawn.recalls)
     tokens = tuple(words(text))
     return Story(text, tokens, probes_for(tokens), family)
 
 
-def stream(seed: int) -> Iterator[Story]:
-    """An endless, seeded sequence of stories."""
-    rng = random.Random(seed)
+def stream(seed: int, relations: bool = False) -> Iterator[Story]:
+    """An endless, seeded sequence of stories (with the relation families too, if asked)."""
+    rng, drawn = random.Random(seed), edition(relations)
     while True:
-        yield story(rng)
+        yield story(rng, drawn)
 
 
-def generate(seed: int, n: int) -> list[Story]:
+def generate(seed: int, n: int, relations: bool = False) -> list[Story]:
     """The first n stories of the seed's stream; the same on any machine."""
-    return list(itertools.islice(stream(seed), n))
+    return list(itertools.islice(stream(seed, relations), n))
 
 
 def split_unique(stories: Iterable[Story], n_train: int, n_val: int) -> tuple[list[Story], list[Story]]:
@@ -206,10 +224,10 @@ def corpus(cfg: CorpusConfig = CorpusConfig()) -> tuple[list[Story], list[Story]
     no story of a held-out family is trained on."""
     if cfg.n_held_out and not cfg.held_out:
         raise ValueError("n_held_out validation stories need held-out families")
-    unknown = set(cfg.held_out) - set(TEMPLATES)
+    unknown = set(cfg.held_out) - set(edition(cfg.relations).templates)
     if unknown:
         raise ValueError(f"no template family is called {sorted(unknown)}")
-    stories = stream(cfg.seed)
+    stories = stream(cfg.seed, cfg.relations)
     trained = (s for s in stories if s.family not in cfg.held_out)
     train = list(itertools.islice(trained, cfg.n_train))
     seen = {s.text for s in train}

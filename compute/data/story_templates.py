@@ -195,6 +195,119 @@ TEMPLATES: dict[str, tuple] = {
     ),
 }
 
+# The relations the hand-written stories turn on, taught by more families (CorpusConfig(relations=True): the
+# corpus of the story-*-relations models; the published models' corpus has none of them).
+RELATION_TEMPLATES: dict[str, tuple] = {
+    # The relations hand-written stories turn on. A child introduced "named {D}" leaves, and the friend who
+    # stayed is the one named next: "named" does not mark the friend.
+    "stayed": (
+        ("{H} and {h.his} friend {F} went to the {place}.", "{day}, {H} and {h.his} friend {F} played {in_place}.",
+         "{H} had a best friend called {F}. {day}, they went to the {place}."),
+        "~~",
+        ("A {d.kid} named {D} came by.", "Then a {d.kid} named {D} came to the {place}.",
+         "There they met a {d.kid} named {D}."),
+        ("{D} had {a_d1}.", "{D} played with them for a while.", "{D} sat with {H} and talked."),
+        "~~",
+        ("Then {D} went home.", "After a while, {D} went home for dinner.", "Then {D} said goodbye and ran home."),
+        "~",
+        ("{H} looked at {h.his} friend {F} and smiled.", "{H} was glad that {h.his} friend {F} was still there.",
+         "Now it was just {H} and {h.his} friend {F}."),
+        ("\"I am glad you stayed, {F},\" said {H}.", "\"Let's play some more, {F},\" said {H}.",
+         "{F} said, \"Let's play some more, {H}.\""),
+        "~~",
+        "?They went home when the sun went down.",
+    ),
+    # The friend leaves, a new child comes, and the friend who left is the one missed and named again.
+    "missed": (
+        ("{H} and {F} were best friends.", "{H} had a friend named {F}."),
+        ("They played {in_place} with {H}'s {thing}.", "{day}, {H} and {F} played with {a_thing} {in_place}."),
+        "~~",
+        ("Then {F} went home for dinner.", "Then {F} had to go home."),
+        "~",
+        ("A {d.kid} named {D} came by, and {D} played too.", "Soon a {d.kid} named {D} came to play with {H}."),
+        "~",
+        ("{D} was fun, but {H} missed {h.his} friend {F}.", "{H} liked {D}, but {H} missed {h.his} friend {F}."),
+        "~",
+        ("The next day, {F} came back to the {place}.", "The next morning, {H} ran to see {F}.",
+         "The next morning, a {f.kid} ran into the {place}. It was {F}!"),
+        ("\"I missed you, {F}!\" said {H}.", "\"There you are, {F}!\" said {H}."),
+        "?{H}, {F} and {D} all played together.",
+    ),
+    # Two children, two things: whose thing is whose decides the object.
+    "whose": (
+        ("{H} had {a_thing}, and {h.his} friend {F} had {a_thing2}.", "{H} had {a_thing}. {h.His} friend {F} had {a_thing2}."),
+        "~",
+        "{day}, they took them to the {place}.",
+        "~~",
+        ("{H} played with {h.his} {obj}, and {F} played with {f.his} {obj2}.",
+         "{F} played with the {thing2}, and {H} played with the {thing}."),
+        "~~",
+        ("Then {F} could not find {f.his} {obj2}!", "Then the wind took {F}'s {obj2} away!"),
+        "~",
+        ("{H} looked {spot} and found the {thing2}.", "At last, {H} found the {colour2} {obj2} {spot}."),
+        ("\"Here is your {obj2}, {F},\" said {H}.", "{H} gave the {obj2} back to {F}."),
+        "~~",
+        ("Then {H} took {h.his} {thing}, and {F} took {f.his} {thing2}.", "At the end of the day, {H} took {h.his} {colour} {obj} home."),
+    ),
+    # Two things of one kind, in two colours: whose is whose decides the colour.
+    "pair": (
+        ("{H} had {a_thing}, and {F} had {a_thing3}.", "{H} had {a_thing}. {h.His} friend {F} had {a_obj} too, and it was {colour3}."),
+        "~",
+        "{day}, they went to the {place} with them.",
+        "~~",
+        ("{H} and {F} played {in_place} for a long time.", "They played {in_place} until they were tired."),
+        "~~",
+        ("Then it was time to go home. {H} took the {colour} {obj}, and {F} took the {colour3} {obj}.",
+         "\"This one is yours, {F},\" said {H}, and {h.he} gave {F} the {colour3} {obj}."),
+        "~",
+        ("{H} took {h.his} {colour} {obj} home.", "{F} took {f.his} {colour3} {obj} home, and {H} took the {colour} one."),
+    ),
+    # A thing left at the first of two places: which place decides where it is.
+    "left": (
+        ("{day}, {H} and {h.his} friend {F} took {H}'s {thing} to the {place}.",
+         "{H} and {F} took {H}'s {thing} to the {place}."),
+        "?{H} played with the {thing} {in_place}.",
+        "~~",
+        ("Then {H} and {F} went to the {place2}.", "Later, {H} and {h.his} friend {F} walked to the {place2}."),
+        "~~",
+        ("{in_place2_cap}, {H} saw that the {thing} was not there.",
+         "{in_place2_cap}, {H} looked for {h.his} {obj}, but it was gone."),
+        ("\"I had it {in_place}!\" said {H}.", "\"My {obj} is {in_place}!\" said {H}.",
+         "\"Where is my {obj}?\" asked {H}. \"You had it {in_place},\" said {F}."),
+        "~",
+        ("So they went back to the {place}.", "So {H} and {F} ran to the {place} again.",
+         "The next morning, they walked to the {place}."),
+        ("The {thing} was {spot} {in_place}.", "{in_place_cap}, the {obj} was {spot}."),
+        "?That night, {H} told {h.his} mom about the {place} and the {place2}.",
+    ),
+    # Going to a place again after another one, said without "back": the verb does not tell a new place from one
+    # the story has been to.
+    "again": (
+        ("{day}, {H} and {F} went to the {place}.", "{day}, {H} went to the {place} with {h.his} friend {F}."),
+        ("They liked it {in_place}.", "{H} loved the {place}."),
+        "~~",
+        ("Then they walked to the {place2}.", "Then they went to the {place2} for a snack.",
+         "After a while, they ran to the {place2}."),
+        ("{in_place2_cap}, they had a snack.", "{in_place2_cap}, they sat down to rest."),
+        "~~",
+        ("\"Let's go to the {place} again!\" said {F}.", "\"I miss the {place},\" said {H}."),
+        ("So they walked to the {place} again.", "So they ran to the {place}.",
+         "The next morning, they went to the {place} again."),
+        ("They played {in_place} until dinner.", "{in_place_cap}, they played until dinner."),
+    ),
+    # A morning place and an afternoon place, asked about in order.
+    "day_out": (
+        ("In the morning, {H} and {F} played {in_place}.", "{H} and {h.his} friend {F} spent the morning {in_place}."),
+        "~~",
+        ("In the afternoon, they went to the {place2}.", "After lunch, they walked to the {place2}."),
+        "~~",
+        "At dinner, {H}'s mom asked, \"Where did you play in the morning?\"",
+        ("\"{in_place_cap},\" said {H}. \"And then {in_place2}.\"", "\"We played {in_place},\" said {H}."),
+        "~",
+        ("\"Can we go back to the {place} tomorrow?\" asked {F}.", "{F} said, \"I liked the {place} best.\""),
+    ),
+}
+
 # Sentences for a "~~" gap that name the children, drawn like fillers: after "friend", after a quote,
 # after "Thank you,", after a third child's name. None holds a kind word outside a slot.
 RECALLS: tuple[str, ...] = (
@@ -217,6 +330,14 @@ RECALLS: tuple[str, ...] = (
     "\"The {place} is fun!\" said {F}.",
     "\"Let's stay {in_place} a little more,\" said {H}.",
     "{F} said, \"I like the {place}, {H}.\"",
+)
+
+# Recalls of the relations corpus, drawn with RECALLS: a child who leaves, thanks after the helper is named.
+RELATION_RECALLS: tuple[str, ...] = (
+    "A {d.kid} named {D} played with them for a bit, and then {D} went home.",
+    "\"See you tomorrow, {D}!\" said {F}, and {D} went home.",
+    "{H} was glad. \"Thank you, {F},\" said {H}.",
+    "\"Where is {F}?\" asked {D}. \"I miss my friend {F},\" said {H}.",
 )
 
 # Families no model trains on: validation reports them apart, as stories in a form never seen.

@@ -12,6 +12,7 @@ from ..data.tokenizer import Vocabulary, build_vocabulary
 from ..kept import kept
 
 GENERATED = "generated"
+RELATIONS = "generated with the relation families"   # CorpusConfig(relations=True): the story-*-relations models
 
 
 @dataclass(frozen=True)
@@ -21,12 +22,12 @@ class Corpus:
     held_out: list[Story]    # validation stories of the families no model trained on (none for a story file)
     vocab: Vocabulary
     sha256: str
-    source: str = GENERATED  # "generated", or the story file's path
+    source: str = GENERATED  # "generated", RELATIONS, or the story file's path
 
     @property
     def generated(self) -> bool:
-        """Whether this is the generated corpus, with its template families (a story file has none)."""
-        return self.source == GENERATED
+        """Whether this is a generated corpus, with its template families (a story file has none)."""
+        return self.source in (GENERATED, RELATIONS)
 
 
 def file_corpus(path: Path) -> Corpus:
@@ -43,9 +44,10 @@ def file_corpus(path: Path) -> Corpus:
 
 
 @kept()
-def generated_corpus() -> Corpus:
-    """The corpus generated from its seed (about 15 s on 2 cores; read back in about 3 s)."""
-    cfg = CorpusConfig()
+def generated_corpus(relations: bool = False) -> Corpus:
+    """The corpus generated from its seed (about 15 s on 2 cores; read back in about 3 s); with `relations`, the
+    one with the relation families too."""
+    cfg = CorpusConfig(relations=relations)
     train, val = corpus(cfg)
     return Corpus(train, val[:cfg.n_val], val[cfg.n_val:], build_vocabulary([s.tokens for s in train]),
-                  corpus_sha256(train + val))
+                  corpus_sha256(train + val), RELATIONS if relations else GENERATED)

@@ -12,7 +12,7 @@ from ..kept import kept
 from ..models.story import KINDS, StoryModelConfig, build
 from ..store import (CheckpointError, checkpoint_dir, load_checkpoint, manifest_path, read_manifest, sha256_file,
                      story_models_dir)
-from .corpus import GENERATED, Corpus, file_corpus, generated_corpus
+from .corpus import GENERATED, RELATIONS, Corpus, file_corpus, generated_corpus
 
 MODELS = KINDS                                                  # the comparison, in order of the lesson
 NAMES = {kind: f"story-{kind}" for kind in MODELS}             # the published checkpoint of each kind
@@ -59,18 +59,21 @@ def corpus_of(path: Path) -> Corpus:
 
 @lru_cache(maxsize=4)
 def _corpus(source: str) -> Corpus:
-    return generated_corpus() if source == GENERATED else file_corpus(Path(source))
+    if source in (GENERATED, RELATIONS):
+        return generated_corpus(relations=source == RELATIONS)
+    return file_corpus(Path(source))
 
 
 @lru_cache(maxsize=8)
 def trained_on(path: Path) -> str:
-    """'generated', or the path of the story file a story model's manifest says it was trained on, checked to
-    exist and to hold the bytes the manifest records (CheckpointError naming both otherwise)."""
+    """GENERATED (RELATIONS where the manifest's corpus has the relation families), or the path of the story file
+    a story model's manifest says it was trained on, checked to exist and to hold the bytes the manifest records
+    (CheckpointError naming both otherwise)."""
     manifest = read_manifest(path)
     data = manifest.get("data")
     source = data.get("source") if isinstance(data, dict) else None
     if source == GENERATED:
-        return source
+        return RELATIONS if (data.get("corpus") or {}).get("relations") else GENERATED
     if not isinstance(source, str) or not source:
         raise CheckpointError(f"{path.with_suffix('.json')}: manifest does not say what the model was trained on "
                               f"(its data.source)")
@@ -132,7 +135,10 @@ def story_checkpoint(path: Path, data: Corpus | None = None) -> Published:
 
 def corpus_name(data: Corpus) -> str:
     """How an error names a corpus: the generator's module, or the story file."""
-    return "the generated corpus (compute/data/story.py)" if data.generated else f"the story file {data.source}"
+    if data.generated:
+        return "the generated corpus (compute/data/story.py" + (", with the relation families)" if
+                                                                 data.source == RELATIONS else ")")
+    return f"the story file {data.source}"
 
 
 def listed_vocabulary(manifest: dict, path: Path) -> Vocabulary:

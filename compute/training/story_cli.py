@@ -23,11 +23,13 @@ from .story_file import budget_tokens, file_eval_every, passes, unknown_share
 
 
 
-def story_data(path: Path | None) -> tuple[list[Story], list[Story], dict[str, list[Story]], dict]:
+def story_data(path: Path | None, relations: bool = False) -> tuple[list[Story], list[Story], dict[str, list[Story]],
+                                                                  dict]:
     """Training and validation stories, further validation splits scored apart (the generated corpus's held-out
-    families and the hand-written stories), and where the data came from (for the manifest)."""
+    families and the hand-written stories), and where the data came from (for the manifest). `relations`: the
+    generated corpus with the relation families too."""
     if path is None:
-        cfg = CorpusConfig()
+        cfg = CorpusConfig(relations=relations)
         train, val = corpus(cfg)
         splits = {"held-out": val[cfg.n_val:], "hand-written": [h.story for h in read_handwritten()]}
         source = {"source": "generated", "corpus": asdict(cfg), "sha256": corpus_sha256(train + val)}
@@ -75,8 +77,10 @@ def refuse_published(args) -> bool:
 def train_story(args) -> int:
     if refuse_published(args):
         return 1
-    with progress.stage("data", str(args.data) if args.data else "the generated stories"):
-        train, val, splits, source = story_data(args.data)
+    relations = getattr(args, "relations", False)
+    with progress.stage("data", str(args.data) if args.data else "the generated stories"
+                        + (" with the relation families" if relations else "")):
+        train, val, splits, source = story_data(args.data, relations)
         vocab = build_vocabulary([s.tokens for s in train])
         config = preset(args.model, len(vocab))
         stream = token_stream(train, vocab)
@@ -106,7 +110,7 @@ def train_story(args) -> int:
         by_split = {name: {**_scores(model, stories, vocab, config.context), "stories_scored": len(stories),
                            "stories": len(splits[name])} for name, stories in scored.items() if stories}
         baseline = frequency_loss(stream, val, vocab, config.context)
-    name = args.name or NAMES[args.model]
+    name = args.name or NAMES[args.model] + ("-relations" if relations else "")
     manifest = {**run.manifest(), "data": source, "data_sha256": source["sha256"], "unknown_share": unknown,
                 "passes": passes(recipe, len(stream)), "vocabulary": list(vocab.itos),
                 "vocabulary_sha256": vocab.sha256(), "metrics": metrics, "metrics_by_split": by_split,

@@ -100,3 +100,33 @@ def test_the_patching_claim_fails_when_the_name_head_does_not_carry_the_name_or_
         monkeypatch.setattr(box, "patch_pair", lambda d=damaged: d)
         outcome = claims_heads.the_name_head_carries_the_name()
         assert not outcome.holds and f"patched name head: {new}" in outcome.evidence
+
+
+def _relation_scores(hand: dict[str, dict[str, float]]):
+    """rel.scores replaced: `hand` gives each model's hand-written names and places."""
+    return lambda kind, split: {"name": hand[kind]["name"], "place": hand[kind]["place"]}
+
+
+@pytest.mark.parametrize("hand, page, failing, says", [
+    # the goal reached for places: "stays below 0.6 for names and for places" would be false
+    ({"four-head": {"name": 0.40, "place": 0.65}, "one-head": {"name": 0.1, "place": 0.1},
+      "mlp": {"name": 0.0, "place": 0.1}}, {"name": 0.28, "place": 0.36},
+     "relations_fall_short_of_the_goal", "places 0.650, goal 0.6"),
+    # names no better than without the families: "raise names" would be false
+    ({"four-head": {"name": 0.30, "place": 0.50}, "one-head": {"name": 0.1, "place": 0.1},
+      "mlp": {"name": 0.0, "place": 0.1}}, {"name": 0.28, "place": 0.36},
+     "relations_raise_hand_written_names_and_places", "name 0.280 -> 0.300"),
+    # the one-head model ahead on places: "the four-head model leads" would be false
+    ({"four-head": {"name": 0.40, "place": 0.50}, "one-head": {"name": 0.1, "place": 0.55},
+      "mlp": {"name": 0.0, "place": 0.1}}, {"name": 0.28, "place": 0.36},
+     "relations_four_head_leads_on_hand_written", "place: four heads 0.500, one head 0.550"),
+])
+def test_the_relation_claims_fail_by_name_on_other_numbers(monkeypatch, hand, page, failing, says):
+    from compute.lessons.story import claims_beyond
+    from compute.lessons.story.states import evaluation, relations
+    monkeypatch.setattr(relations, "scores", _relation_scores(hand))
+    real = evaluation.scores
+    monkeypatch.setattr(evaluation, "scores", lambda name, split="in-template":
+                        page if split == "hand-written" else real(name, split))
+    outcome = claims_beyond.BEYOND.check_all(names=[failing])[0][1]
+    assert outcome.applies and not outcome.holds and says in outcome.evidence

@@ -190,3 +190,16 @@ def test_a_claim_implies_what_follows_from_it():
 def test_words_mentioned_state_nothing():
     assert uncovered("After *the*, the model says *rise* or *fall*.", ["Position 0 splits evenly."]) == []
     assert uncovered("It says rise.", ["Position 0 splits evenly."]) == ["rises (rise)"]
+
+
+def test_a_sentence_bound_to_a_conditional_claim_must_sit_in_its_only_block():
+    page = ("The loss falls {claim}`loss_falls`.\n\n"
+            ":::{only} generated_stories\nIt is near chance {claim}`near_chance`.\n:::\n")
+    conditions = {"near_chance": "generated_stories"}
+    assert audit_page("posts/x.md", page, KNOWN, conditions=conditions).findings == []
+    outside = page.replace(":::{only} generated_stories\n", "").replace("\n:::\n", "\n")
+    found = audit_page("posts/x.md", outside, KNOWN, conditions=conditions).findings
+    assert [f.line for f in found] == [3]
+    assert "rests on claim near_chance, which is checked only where generated_stories holds" in str(found[0])
+    other = page.replace("{only} generated_stories", "{only} not generated_stories")
+    assert len(audit_page("posts/x.md", other, KNOWN, conditions=conditions).findings) == 1

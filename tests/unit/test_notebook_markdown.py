@@ -37,3 +37,25 @@ def test_the_first_cell_names_the_checkpoints_or_says_there_are_none():
     assert "`m.safetensors` (sha256 0123456789ab)" in made.words()
     assert "reads no checkpoint" in Provenance(URL).words()
     assert "TRAIN = True" in made.words(trains=True)
+
+
+ONLY = ("Before.\n\n:::{only} generated_stories\nHeld-out families {claim}`x`.\n:::\n\n"
+        ":::{only} not generated_stories\nA story file has none.\n:::\nAfter.")
+
+
+def test_an_only_block_keeps_its_text_where_its_tag_holds_and_is_gone_elsewhere():
+    assert for_jupyter(ONLY, {}, URL, tags=frozenset({"generated_stories"})) == \
+        "Before.\n\nHeld-out families.\n\nAfter."
+    assert for_jupyter(ONLY, {}, URL) == "Before.\n\n\nA story file has none.\nAfter."  # the lines around stay
+
+
+def test_part_three_from_a_story_file_leaves_out_the_template_families_and_says_what_it_read():
+    from pathlib import Path
+    page = (Path(__file__).resolve().parents[2] / "posts" / "story-models.md").read_text(encoding="utf-8")
+    page = page.replace("{glue:text}", "{nothing}")          # the values are not what is tested here
+    generated = for_jupyter(page, {}, URL, tags=frozenset({"generated_stories"}))
+    from_file = for_jupyter(page, {}, URL)
+    for words in ("are held out: no model trains on them", "On the held-out families"):
+        assert words in generated and words not in from_file
+    assert "a file of\nstories" in from_file and "a file of\nstories" not in generated
+    assert ":::" not in generated and ":::" not in from_file

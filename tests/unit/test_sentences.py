@@ -78,3 +78,11 @@ def test_plain_text_keeps_link_text_and_drops_markup():
 def test_prose_inside_a_note_counts_but_options_do_not():
     page = "```{note}\n:class: x\nA note says more.\n```\n\n```python\nmore = 1\n```\n"
     assert [s.source for s in sentences(page)] == ["A note says more."]
+
+
+def test_a_sentence_knows_the_only_block_it_sits_in():
+    page = ("Outside.\n\n:::{only} generated_stories\nInside one. Inside two.\n\n"
+            "::::{note}\nIn a note inside.\n::::\n:::\n\n:::{only} not generated_stories\nThe other.\n:::\n\nAfter.\n")
+    assert [(s.source, s.only) for s in sentences(page)] == [
+        ("Outside.", ""), ("Inside one.", "generated_stories"), ("Inside two.", "generated_stories"),
+        ("In a note inside.", "generated_stories"), ("The other.", "not generated_stories"), ("After.", "")]

@@ -139,6 +139,7 @@ def test_a_bad_data_file_gets_one_sentence_and_exit_1(tmp_path, published, conte
     (["--model", "mlp", "--passes", "2", "--tokens", "100"], "not allowed with argument"),
     (["--model", "mlp", "--keep", "first"], "invalid choice"),
     (["--model", "mlp", "--seed", "-1"], "seed must be a whole number"),
+    (["--model", "mlp", "--relations", "--data", "stories.txt"], "not allowed with argument"),
 ])
 def test_bad_options_exit_2(args, message, capsys):
     assert message in usage_error(["train", "story", *args], capsys)

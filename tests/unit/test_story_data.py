@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from compute.data import tokenizer
-from compute.data.story import (KINDS, RECALLS, TEMPLATES, CorpusConfig, Probe, Story, corpus, corpus_sha256,
-                                generate, probes_for, split_unique)
+from compute.data.story import (KINDS, RELATION_TEMPLATES, RELATIONS, CorpusConfig, Probe, Story,
+                                corpus, corpus_sha256, generate, probes_for, split_unique)
 from compute.data.story_words import ALONE_FILLERS, GENDER, LEXICON, NAMES, TOGETHER_FILLERS
 from compute.data.tinystories import (DataError, StoryFile, read_stories, read_story_file, stories_from_file,
                                       write_stories)
@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # sha256 of the texts of generate(0, 50), computed once; a changed generator, or one that
 # depends on the machine or the Python build, changes it.
 FINGERPRINT = "c95fc6a04ca7033e3791065cc0db74d0f09f9949443137f1bc0ed4af8512ec5f"
+RELATIONS_FINGERPRINT = "7484b43e4a46ec033f04da6b64a5945061b014044853bdfa073247802b0e204a"  # generate(0, 50, True)
 
 PRONOUN_GENDER = {"he": "m", "him": "m", "his": "m", "himself": "m",
                   "she": "f", "her": "f", "hers": "f", "herself": "f"}
@@ -52,6 +53,32 @@ def test_same_seed_same_stories_other_seed_other_stories():
 
 def test_fingerprint_is_pinned():
     assert corpus_sha256(generate(0, 50)) == FINGERPRINT
+
+
+def test_the_relation_families_are_a_corpus_of_their_own_and_the_published_one_is_unchanged():
+    # the published models' corpus is the fingerprint above; the relations corpus draws from more families
+    with_relations = generate(0, 400, relations=True)
+    assert corpus_sha256(with_relations[:50]) == RELATIONS_FINGERPRINT != FINGERPRINT
+    assert set(RELATION_TEMPLATES) <= {s.family for s in with_relations}
+    assert not set(RELATION_TEMPLATES) & {s.family for s in generate(0, 400)}
+    train, val = corpus(CorpusConfig(n_train=200, n_val=20, n_held_out=20, relations=True))
+    assert not {s.family for s in train} & {"rain", "visit"} and {s.family for s in val[20:]} == {"rain", "visit"}
+
+
+def test_the_relation_families_keep_the_generators_grammar():
+    stories = generate(1, 600, relations=True)
+    for story in (s for s in stories if s.family in RELATION_TEMPLATES):
+        last_name = None
+        for i, w in enumerate(story.tokens):
+            if w in GENDER:
+                last_name = w
+            elif w in PRONOUN_GENDER:
+                assert last_name is not None and PRONOUN_GENDER[w] == GENDER[last_name], story.text
+            elif w in ("a", "an"):
+                assert w == ("an" if story.tokens[i + 1][0] in "aeiou" else "a"), story.text
+        assert story.text[0].isupper() and len(story.tokens) >= 40, story.text
+    assert sum(p.kind == "place" and p.candidates >= 2 for s in stories if s.family in ("left", "again")
+               for p in s.probes) > 100     # a place decided among two
 
 
 def test_fingerprint_does_not_depend_on_the_string_hash_seed():
@@ -160,8 +187,9 @@ def test_no_kind_word_appears_outside_a_slot():
     # Why every repeat of a kind word is decided by its earlier mention: fixed text never
     # uses one, so each occurrence is a slot that names this story's character, object or place.
     kind_words = {w for ws in KINDS.values() for w in ws}
-    lines = [p for t in TEMPLATES.values() for line in t for p in (line if isinstance(line, tuple) else (line,))]
-    fixed = [re.sub(r"\{[^}]*\}", " ", line) for line in [*lines, *RECALLS]]
+    lines = [p for t in RELATIONS.templates.values() for line in t
+             for p in (line if isinstance(line, tuple) else (line,))]
+    fixed = [re.sub(r"\{[^}]*\}", " ", line) for line in [*lines, *RELATIONS.recalls]]
     fixed += [*ALONE_FILLERS, *TOGETHER_FILLERS, *(w for ws in LEXICON.values() for w in ws)]
     assert not {w for line in fixed for w in words(line)} & kind_words
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import torch
 
+from compute.claims import ClaimError, Outcome
 from compute.data.story import KINDS
 from compute.data.tinystories import read_story_file
 from compute.data.tokenizer import build_vocabulary
@@ -133,3 +134,36 @@ def test_a_claim_whose_numbers_cannot_be_computed_fails_saying_why_and_a_checkpo
     assert not outcome.holds and outcome.evidence.startswith("its numbers cannot be computed here (ValueError: ")
     with pytest.raises(CheckpointError, match="manifest not found"):
         registry.check_all(names=["reads"])
+
+
+def test_a_claim_under_a_condition_is_checked_only_where_it_holds():
+    from compute.claims import Registry, claims_table
+    from compute.conditions import Condition
+    registry, holds = Registry(), {"now": True}
+    families = Condition("families", lambda: holds["now"], "these models have no families")
+
+    @registry.claim("The families keep their objects.", only=families)
+    def keep_objects():
+        return Outcome(False, "object 0.910 -> 0.420")
+
+    with pytest.raises(ClaimError, match=r"claim keep_objects fails: .*\[object 0.910 -> 0.420\]"):
+        registry.require_all()
+    holds["now"] = False
+    (_, outcome), = registry.check_all()
+    assert outcome.holds and not outcome.applies and outcome.evidence == "not checked: these models have no families"
+    registry.require_all()                                   # stops nothing
+    assert "keep_objects  n/a    not checked" in claims_table(registry.check_all())
+
+
+def test_the_template_families_apply_to_the_generated_stories_only(authors):
+    from compute.checks import claim_conditions
+    from compute.conditions import holding
+    from compute.lessons.story.claims import STORY
+    from compute.lessons.story.states import evaluation as ev
+    held = sorted(c for c, only in claim_conditions(["story"]).items() if only == "generated_stories")
+    assert held == ["held_out_names_and_places_drop", "held_out_names_stay_in_the_story",
+                    "held_out_objects_and_colours_transfer", "relations_fall_short_of_the_goal",
+                    "relations_four_head_leads_on_hand_written", "relations_raise_hand_written_names_and_places"]
+    assert holding() == [] and "held-out" not in ev.splits()
+    for claim, outcome in STORY.check_all(names=held):
+        assert outcome.holds and not outcome.applies and "trained on a story file" in outcome.evidence, claim

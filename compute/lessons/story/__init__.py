@@ -17,9 +17,14 @@ def preflight() -> None:
 
     The claims need a pass over the validation stories with every model; the lesson checks them as its
     first cell (and `python -m compute check` does too), so the build does not run that pass twice."""
-    from ...published.story import MODELS, NAMES, SECOND_SEED, verified
+    from ...published.story import MODELS, NAMES, SECOND_SEED, verified, verified_published
+    from .states.relations import NAMES as RELATIONS
     for name in [*(NAMES[k] for k in MODELS), SECOND_SEED]:
         verified(name)
+    from ...conditions import GENERATED_STORIES
+    if GENERATED_STORIES.holds():        # the relation models, always the published ones, are shown beside them
+        for name in RELATIONS.values():
+            verified_published(name)
 
 
 def site_files() -> dict[str, bytes]:
@@ -67,5 +72,5 @@ LESSON = Lesson(
               "n_hand_probes", "n_hand_scored", "n_hand_probes_scored", "d_four", "heads_four", "layers_four", "ln_eps", "n_heads_total", "lr", "batch",
               "budget_millions", "weight_decay", "warmup", "lr_end", "window", "mlp_hidden", "context",
               "temperature", "topk_k", "n_samples", "cast_limit", "colour_limit", "role_stories", "second_seed",
-              "d_one", "ln_d", "weights_mb"),
+              "d_one", "ln_d", "weights_mb", "n_relation_families", "rel_goal", "story_file"),
 )

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import html
+from pathlib import Path
 
 from IPython.display import HTML
 
@@ -39,12 +40,13 @@ def sample_stories() -> HTML:
     return HTML(f'<p class="story-legend">{html.escape(legend)}</p>' + "".join(parts))
 
 
-def corpus_facts() -> dict[str, int | float]:
+def corpus_facts() -> dict[str, int | float | str]:
     data = story_corpus()
     train_tokens = sum(len(s.tokens) for s in data.train)
     return {"n_train": len(data.train), "n_val": len(data.val), "train_tokens": train_tokens,
             "tokens_per_story": train_tokens / len(data.train), "vocab_size": len(data.vocab),
-            "val_tokens": sum(len(s.tokens) for s in data.val)}
+            "val_tokens": sum(len(s.tokens) for s in data.val),
+            "story_file": "" if data.generated else Path(data.source).name}
 
 
 def kinds_table() -> HTML:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from IPython.display import HTML
 
+from ...conditions import GENERATED_STORIES
 from ...present.tables import fmt
 from ...present.widgets import answer_html
 from ...probes import BUCKETS, bucket_label
@@ -42,7 +43,11 @@ def predict_knockout() -> HTML:
 
 
 def predict_held_out() -> HTML:
-    """Which kinds the four-head model keeps on the families it never trained on."""
+    """Which kinds the four-head model keeps on the families it never trained on (nothing for models trained on a
+    story file, which has no template families)."""
+    if not GENERATED_STORIES.holds():
+        return HTML("")
+
     def split(kind, where):
         return ev.scores(FOUR_HEAD, where)[kind]
     parts = "; ".join(f"{kind}s, trained {fmt(split(kind, 'in-template'), 2)} and held out "

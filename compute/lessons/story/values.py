@@ -1,7 +1,7 @@
 """Every number (and computed word) Part III's prose cites, as plain Python values for glue."""
 from __future__ import annotations
 
-from ...data.story import HELD_OUT, KINDS, RECALLS, TEMPLATES
+from ...data.story import HELD_OUT, KINDS, RECALLS, RELATION_TEMPLATES, TEMPLATES
 from ...training.story import StoryRecipe, learning_rate
 from ...probes import BUCKETS, bucket_label
 from . import claims, claims_heads
@@ -10,8 +10,36 @@ from .heads import FOUR, query_positions
 from .live import weights_size
 from ...published.story import MODELS, NAMES, ONE_HEAD, SECOND_SEED, load, story_corpus
 from .states import evaluation as ev
-from .states import box, explain, heads, samples
+from .states import box, explain, heads, relations, samples
 from .states.heads import head_label
+
+
+def split_values(split: str, short: str) -> dict[str, float]:
+    """Each model's accuracy and mentioned-word share, by kind, on one split: `<short>_<kind>_<model>`. A split a
+    story file does not have (the held-out template families) is NaN: its sentences sit in the page's
+    `{only} generated_stories` blocks, which such a build does not publish (compute.conditions)."""
+    v = {}
+    for k in MODELS:
+        s = ev.scores(NAMES[k], split) if split in ev.splits() else None
+        for kind in KINDS:
+            v[f"{short}_{kind}_{k.replace('-', '_')}"] = s[kind] if s else float("nan")
+            v[f"{short}_{kind}_mentioned_{k.replace('-', '_')}"] = s[f"{kind} a mentioned word"] if s else float("nan")
+    return v
+
+
+def relation_values() -> dict[str, object]:
+    """The models trained with the relation families: accuracy by split, kind and model (`rel_<split>_<kind>_<model>`),
+    the goal, and how many families they add. NaN where the page's models were trained on a
+    story file: those sentences sit in `{only} generated_stories` blocks (compute.conditions)."""
+    from ...conditions import GENERATED_STORIES
+    shown = GENERATED_STORIES.holds()
+    v: dict[str, object] = {"rel_goal": relations.GOAL, "n_relation_families": len(RELATION_TEMPLATES)}  # settings
+    for split, short in (("in-template", "in"), ("held-out", "held"), ("hand-written", "hand")):
+        for k in MODELS:
+            s = relations.scores(k, split) if shown else None
+            for kind in KINDS:
+                v[f"rel_{short}_{kind}_{k.replace('-', '_')}"] = s[kind] if s else float("nan")
+    return v
 
 
 def prose_values() -> dict[str, object]:
@@ -48,11 +76,7 @@ def prose_values() -> dict[str, object]:
         v[f"name_far_{key}"] = c[k]["name beyond 8"]
         v[f"object_far_{key}"] = c[k]["object beyond 8"]
     for split, short in (("in-template", "in"), ("held-out", "held"), ("hand-written", "hand")):
-        for k in MODELS:
-            s = ev.scores(NAMES[k], split)
-            for kind in KINDS:
-                v[f"{short}_{kind}_{k.replace('-', '_')}"] = s[kind]
-                v[f"{short}_{kind}_mentioned_{k.replace('-', '_')}"] = s[f"{kind} a mentioned word"]
+        v.update(split_values(split, short))
     v["total_seconds"] = sum(v[f"seconds_{k.replace('-', '_')}"] for k in MODELS)
     t = ev.top1_at_names(FOUR)
     v.update(top1_name=t["top1"], top1_pronoun=t["pronoun"], within_name=t["within_kind"])
@@ -122,4 +146,5 @@ def prose_values() -> dict[str, object]:
         v[f"names_{key}"] = sc[k].mean_names
         v[f"names100_{key}"] = sc[k].names_per_100
     v["names_train"], v["names100_train"] = samples.training_names()["mean_names"], samples.training_names()["names_per_100"]
+    v.update(relation_values())
     return v

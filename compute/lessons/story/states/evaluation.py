@@ -20,6 +20,11 @@ PRONOUNS = ("he", "she", "him", "her", "his", "they", "them", "their")
 SPLITS = ("in-template", "held-out", "hand-written")
 
 
+def splits() -> tuple[str, ...]:
+    """The splits these models are scored on: a story file has no held-out template families."""
+    return SPLITS if story_corpus().generated else tuple(s for s in SPLITS if s != "held-out")
+
+
 @lru_cache(maxsize=1)
 def written_by_hand() -> tuple:
     """Every hand-written probe story (compute/data/handwritten_stories.txt), read once."""
