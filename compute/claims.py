@@ -8,9 +8,10 @@ naming the claim and its numbers, when one fails.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
-from .conditions import Condition
+if TYPE_CHECKING:                     # a project's claims need no conditions module (tests' miniature projects)
+    from .conditions import Condition
 
 
 class ClaimError(Exception):
