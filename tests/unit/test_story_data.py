@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from compute.data import tokenizer
-from compute.data.story import (KINDS, RELATION_TEMPLATES, RELATIONS, CorpusConfig, Probe, Story,
+from compute.data.story import (KINDS, RELATION_TEMPLATES, RELATIONS, TEMPLATES, CorpusConfig, Probe, Story,
                                 corpus, corpus_sha256, generate, probes_for, split_unique)
 from compute.data.story_words import ALONE_FILLERS, GENDER, LEXICON, NAMES, TOGETHER_FILLERS
 from compute.data.tinystories import (DataError, StoryFile, read_stories, read_story_file, stories_from_file,
