@@ -9,12 +9,13 @@ import numpy as np
 
 from compute.data.story import corpus_sha256
 from compute.lessons.story.states import evaluation
+from compute.lessons.story.states.scoring import Scoring
 from compute.published.story import NAMES, SECOND_SEED, checkpoint_files, story_corpus
 
 
 def test_a_kept_probe_pass_equals_a_fresh_one():
     kept = evaluation.results("story-one-head", "hand-written")          # from disk once any process made it
-    fresh = evaluation.results.__wrapped__.uncached("story-one-head", "hand-written")
+    fresh = Scoring.results.__wrapped__.uncached(evaluation.PART_III, "story-one-head", "hand-written")
     for field in dataclasses.fields(fresh):
         a, b = getattr(kept, field.name), getattr(fresh, field.name)
         assert np.array_equal(a, b), field.name

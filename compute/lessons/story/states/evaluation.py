@@ -1,67 +1,40 @@
 """The measured comparison: each model's loss and probe accuracies on every validation story."""
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
-import torch
 
 from ....data.story import KINDS
-from ....probes import (BUCKETS, KIND_NAMES, ProbeResults, ProbeSet, bucket_label, covered, probe_set, run_probes,
-                        summary)
-from ....data.handwritten import read_handwritten
-from ....data.story import Story
-from ....kept import kept
-from ....published.story import FOUR_HEAD, MODELS, NAMES, checkpoint_files, load, story_corpus
+from ....probes import BUCKETS, KIND_NAMES, ProbeResults, ProbeSet, bucket_label
+from ....published.story import FOUR_HEAD, MODELS, NAMES, PART_THREE, load, story_corpus
+from .scoring import Scoring, written_by_hand  # noqa: F401 (written_by_hand: the page counts every story)
 
 PRONOUNS = ("he", "she", "him", "her", "his", "they", "them", "their")
 
-
-SPLITS = ("in-template", "held-out", "hand-written")
+PART_III = Scoring(PART_THREE, FOUR_HEAD)     # the models Part III reads, scored on their own corpus
 
 
 def splits() -> tuple[str, ...]:
     """The splits these models are scored on: a story file has no held-out template families."""
-    return SPLITS if story_corpus().generated else tuple(s for s in SPLITS if s != "held-out")
-
-
-@lru_cache(maxsize=1)
-def written_by_hand() -> tuple:
-    """Every hand-written probe story (compute/data/handwritten_stories.txt), read once."""
-    return tuple(read_handwritten())
+    return PART_III.splits()
 
 
 def handwritten() -> tuple:
-    """The hand-written stories the models' vocabulary holds every word of: the ones scored. They were written
-    in the generated corpus's words, so all of them there; models trained on a story file may lack some words."""
-    vocab = story_corpus().vocab
-    return tuple(h for h in written_by_hand() if covered([h.story], vocab))
+    """The hand-written stories Part III's models can read in full: the ones scored."""
+    return PART_III.handwritten()
 
 
-def split_stories(split: str) -> list[Story]:
-    """The validation stories of one split."""
-    data = story_corpus()
-    if split == "hand-written":
-        return [h.story for h in handwritten()]
-    return {"in-template": data.val, "held-out": data.held_out}[split]
-
-
-@lru_cache(maxsize=3)
 def probes(split: str = "in-template") -> ProbeSet:
-    return probe_set(split_stories(split), story_corpus().vocab, load(FOUR_HEAD).config.context)
+    return PART_III.probes(split)
 
 
-@lru_cache(maxsize=16)
-@kept(reads=lambda name, split: checkpoint_files(name))
 def results(name: str, split: str = "in-template") -> ProbeResults:
-    """One pass of a published model over every validation story of a split (kept on disk: compute.kept)."""
-    torch.set_num_threads(2)
-    return run_probes(load(name).model, probes(split), story_corpus().vocab)
+    """One pass of one of Part III's models over every validation story of a split (kept on disk)."""
+    return PART_III.results(name, split)
 
 
 def scores(name: str, split: str = "in-template") -> dict:
     """Loss and accuracies (by kind, by kind and distance, beyond 8, among mentioned) of one model."""
-    return summary(probes(split), results(name, split))
+    return PART_III.scores(name, split)
 
 
 def by_distance(name: str, kind: str) -> list[float | None]:
