@@ -1,6 +1,8 @@
 """Every number (and computed word) Part III's prose cites, as plain Python values for glue."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ...data.story import HELD_OUT, KINDS, RECALLS, RELATION_TEMPLATES, TEMPLATES
 from ...training.story import StoryRecipe, learning_rate
 from ...probes import BUCKETS, bucket_label
@@ -14,32 +16,34 @@ from .states import box, explain, heads, relations, samples
 from .states.heads import head_label
 
 
-def split_values(split: str, short: str) -> dict[str, float]:
-    """Each model's accuracy and mentioned-word share, by kind, on one split: `<short>_<kind>_<model>`. A split a
-    story file does not have (the held-out template families) is NaN: its sentences sit in the page's
-    `{only} generated_stories` blocks, which such a build does not publish (compute.conditions)."""
+def accuracy_values(prefix: str, score: Callable[[str], dict | None], mentioned: bool = True) -> dict[str, float]:
+    """Each model's within-kind accuracy, by kind, as `<prefix>_<kind>_<model>` (and, with `mentioned`, its share
+    of picks that are a word the story mentioned, `<prefix>_<kind>_mentioned_<model>`). `score(model kind)` gives
+    one model's summary, or None where it does not apply: NaN, whose sentences sit in the page's
+    `{only} generated_stories` blocks, which a build from a story file does not publish (compute.conditions)."""
     v = {}
     for k in MODELS:
-        s = ev.scores(NAMES[k], split) if split in ev.splits() else None
+        s, key = score(k), k.replace("-", "_")
         for kind in KINDS:
-            v[f"{short}_{kind}_{k.replace('-', '_')}"] = s[kind] if s else float("nan")
-            v[f"{short}_{kind}_mentioned_{k.replace('-', '_')}"] = s[f"{kind} a mentioned word"] if s else float("nan")
+            v[f"{prefix}_{kind}_{key}"] = s[kind] if s else float("nan")
+            if mentioned:
+                v[f"{prefix}_{kind}_mentioned_{key}"] = s[f"{kind} a mentioned word"] if s else float("nan")
     return v
+
+
+def split_values(split: str, short: str) -> dict[str, float]:
+    """Part III's models on one split: `<short>_<kind>_<model>`; a story file has no held-out split."""
+    return accuracy_values(short, lambda k: ev.scores(NAMES[k], split) if split in ev.splits() else None)
 
 
 def relation_values() -> dict[str, object]:
-    """The models trained with the relation families: accuracy by split, kind and model (`rel_<split>_<kind>_<model>`),
-    the goal, and how many families they add. NaN where the page's models were trained on a
-    story file: those sentences sit in `{only} generated_stories` blocks (compute.conditions)."""
+    """The models trained with the relation families on the hand-written stories (`rel_hand_<kind>_<model>`; the
+    page's table shows the other splits itself), the goal, and how many families they add."""
     from ...conditions import GENERATED_STORIES
     shown = GENERATED_STORIES.holds()
-    v: dict[str, object] = {"rel_goal": relations.GOAL, "n_relation_families": len(RELATION_TEMPLATES)}  # settings
-    for split, short in (("in-template", "in"), ("held-out", "held"), ("hand-written", "hand")):
-        for k in MODELS:
-            s = relations.scores(k, split) if shown else None
-            for kind in KINDS:
-                v[f"rel_{short}_{kind}_{k.replace('-', '_')}"] = s[kind] if s else float("nan")
-    return v
+    return {"rel_goal": relations.GOAL, "n_relation_families": len(RELATION_TEMPLATES),    # settings
+            **accuracy_values("rel_hand", lambda k: relations.scores(k, "hand-written") if shown else None,
+                              mentioned=False)}
 
 
 def prose_values() -> dict[str, object]:
