@@ -11,6 +11,7 @@ from ..models.story import KINDS
 from ..models.walkthrough import CONFIG
 from ..published.walkthrough import ALTERNATIVE, NAME, SEED_RECORD, from_weights
 from ..store import checkpoint_dir, save_checkpoint
+from ..training.story import RELATIONS_TOKENS
 from ..training.walkthrough import Recipe, train
 from .args import device_name, positive, positive_number, seed_range, seed_value
 
@@ -39,7 +40,9 @@ def add(sub) -> None:
                            "story-<model>-relations")
     budget = s.add_mutually_exclusive_group()
     budget.add_argument("--tokens", type=positive, default=None,
-                        help="token budget (default: the recipe's; with --data at most 10 passes over the file)")
+                        help="token budget (default: the recipe's, "
+                             + ", ".join(f"{n:,} for {m} with --relations" for m, n in RELATIONS_TOKENS.items())
+                             + "; with --data at most 10 passes over the file)")
     budget.add_argument("--passes", type=positive_number, default=None, metavar="P",
                         help="token budget as P passes over the training text (0.5, 3, ...); default: as --tokens")
     s.add_argument("--keep", choices=["best", "last"], default=None,

@@ -17,7 +17,7 @@ from ..probes import covered, probe_set, run_probes, summary
 from ..published.story import CHECK_STORIES, NAMES
 from ..store import checkpoint_dir, save_checkpoint
 from .baseline import frequency_loss, learned
-from .story import StoryRecipe, train_story_model
+from .story import StoryRecipe, relations_tokens, train_story_model
 from ..data.story_file import file_data
 from .story_file import budget_tokens, file_eval_every, passes, unknown_share
 
@@ -60,7 +60,9 @@ def story_recipe(args, train_tokens: int) -> StoryRecipe:
     """The recipe for this run: the budget (tokens or passes), the weights kept, and for a file a curve point
     often enough that the best weights are found."""
     from_file = args.data is not None
-    recipe = replace(StoryRecipe(), tokens=budget_tokens(train_tokens, args.tokens, args.passes, from_file),
+    default = replace(StoryRecipe(), tokens=relations_tokens(args.model)) if getattr(args, "relations", False) \
+        else StoryRecipe()
+    recipe = replace(default, tokens=budget_tokens(train_tokens, args.tokens, args.passes, from_file, default),
                      keep=args.keep or ("best" if from_file else "last"))
     return replace(recipe, eval_every=file_eval_every(recipe.tokens, recipe)) if from_file else recipe
 

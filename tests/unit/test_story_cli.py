@@ -169,6 +169,24 @@ def test_the_budget_counts_tokens_or_passes_and_a_file_defaults_to_ten_passes():
     assert file_eval_every(recipe.tokens, recipe) == recipe.eval_every            # the recipe's, when often enough
 
 
+@pytest.mark.parametrize("kind", ["mlp", "one-head", "four-head"])
+@pytest.mark.parametrize("relations", [False, True], ids=["page's models", "relation models"])
+def test_the_plain_command_gives_each_published_story_model_its_budget(kind, relations):
+    """`train story --model KIND [--relations]` with no budget trains on the budget the published checkpoint
+    records (the four-head relation model: more than the recipe's), so the documented commands remake them."""
+    from compute.cli import parser
+    from compute.store import checkpoint_dir
+    from compute.training.story_cli import story_recipe
+    args = parser().parse_args(["train", "story", "--model", kind, *(["--relations"] if relations else [])])
+    name = f"story-{kind}" + ("-relations" if relations else "")
+    recorded = json.loads((checkpoint_dir() / f"{name}.json").read_text())["recipe"]
+    recipe = story_recipe(args, 5_000_000)
+    assert recipe.tokens == recorded["tokens"] and recipe.keep == recorded["keep"] == "last"
+    assert (recipe.tokens > StoryRecipe.tokens) == (relations and kind == "four-head")
+    assert story_recipe(parser().parse_args(["train", "story", "--model", kind, "--tokens", "5000"]), 10**6).tokens \
+        == 5000
+
+
 def test_keep_best_keeps_the_weights_of_the_lowest_curve_point():
     """The curve's losses go 3, 1, 2, ...: the kept weights are those seen at the second point, not the last."""
     g = torch.Generator().manual_seed(0)

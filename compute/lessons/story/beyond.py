@@ -86,6 +86,11 @@ def handwritten_table() -> HTML:
     return HTML(f'<div class="print-appendix" data-appendix="Every hand-written story\'s score">{table}</div>')
 
 
+def listed(items: list[str]) -> str:
+    """Items as a sentence lists them: a, b and c."""
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+
+
 def relations_table() -> HTML:
     """The models trained with the relation families, on the three splits, beside this page's four-head model on
     the hand-written stories (nothing for models trained on a story file: the families are the generator's)."""
@@ -97,11 +102,13 @@ def relations_table() -> HTML:
             s = rel.scores(m, split)
             rows.append((SPLIT_LABELS[split], LABELS[m], *(s[k] if s[k] is not None else "" for k in KIND_NAMES)))
     page = ev.scores(FOUR_HEAD, "hand-written")
-    seconds = [load_published(rel.NAMES[m]).manifest["train_seconds"] for m in MODELS]
-    machine = load_published(rel.FOUR).manifest["trained_on"]
+    manifests = [load_published(rel.NAMES[m]).manifest for m in MODELS]
+    seconds = listed([f"{m['train_seconds']:.0f} s" for m in manifests])
+    millions = listed([f"{m['recipe']['tokens'] / 1e6:g}" for m in manifests])
+    machine = manifests[-1]["trained_on"]
     rows.append((SPLIT_LABELS["hand-written"], f"{LABELS['four-head']}, without them", *(page[k] for k in KIND_NAMES)))
     return HTML(rows_html(["stories", "model, trained with the relation families", *KIND_NAMES], rows, decimals=3,
                           caption="Within-kind accuracy of the three models trained with the relation families "
-                                  f"(trained in {', '.join(f'{s:.0f} s' for s in seconds)} on {machine['threads']} "
-                                  f"threads, {machine['cpu']}), and of this page's four-head model on the "
-                                  "hand-written stories"))
+                                  f"(on {millions} million tokens, in {seconds} on {machine['threads']} threads, "
+                                  f"{machine['cpu']}), and of this page's four-head model on the hand-written "
+                                  "stories"))

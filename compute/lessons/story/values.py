@@ -10,7 +10,7 @@ from . import claims, claims_heads
 from .data import corpus_facts
 from .heads import FOUR, query_positions
 from .live import weights_size
-from ...published.story import MODELS, NAMES, ONE_HEAD, SECOND_SEED, load, story_corpus
+from ...published.story import MODELS, NAMES, ONE_HEAD, SECOND_SEED, load, load_published, story_corpus
 from .states import evaluation as ev
 from .states import box, explain, heads, relations, samples
 from .states.heads import head_label
@@ -41,7 +41,9 @@ def relation_values() -> dict[str, object]:
     page's table shows the other splits itself), the goal, and how many families they add."""
     from ...conditions import GENERATED_STORIES
     shown = GENERATED_STORIES.holds()
+    four_tokens = load_published(relations.FOUR).manifest["recipe"]["tokens"] if shown else float("nan")
     return {"rel_goal": relations.GOAL, "n_relation_families": len(RELATION_TEMPLATES),    # settings
+            "rel_four_millions": four_tokens / 1e6,
             **accuracy_values("rel_hand", lambda k: relations.scores(k, "hand-written") if shown else None,
                               mentioned=False)}
 
