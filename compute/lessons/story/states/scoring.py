@@ -58,7 +58,7 @@ class Scoring:
     def probes(self, split: str) -> ProbeSet:
         return probe_set(self.split_stories(split), self.corpus().vocab, self.load(self.anchor).config.context)
 
-    @lru_cache(maxsize=16)
+    @lru_cache(maxsize=32)     # both folders' models on every split
     @kept(reads=lambda self, name, split: checkpoint_files(name, self.reader))
     def results(self, name: str, split: str) -> ProbeResults:
         """One pass of a model over every validation story of a split (kept on disk: compute.kept)."""
