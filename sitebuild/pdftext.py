@@ -107,6 +107,20 @@ def beyond_margin(found: list[Line], tolerance: float = 0.5) -> list[Line]:
     return [line for line in found if line.right > tolerance]
 
 
+def squeezed(text: str) -> str:
+    """Text without its whitespace: what a PDF's lines keep of it, wherever they break."""
+    return "".join(text.split())
+
+
+def cut_listings(found: list[Line], listings: list[str], start: int = 16) -> list[str]:
+    """The listings printed in part: their first `start` characters are on paper but not the whole text (a
+    line cut at the margin loses what stood past it, whether or not its last glyph is printed across it).
+    A listing whose start is not printed (an edition that leaves it out) is not read."""
+    printed = "".join(line.text for line in found)
+    return [text for text in listings
+            if squeezed(text)[:start] in printed and squeezed(text) not in printed]
+
+
 def continues(found: list[Line], i: int) -> bool:
     """Whether line i is a heading's second or later line."""
     return bool(i) and found[i].heading and found[i - 1].level == found[i].level and found[i - 1].page == found[i].page

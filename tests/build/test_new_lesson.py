@@ -167,7 +167,24 @@ def test_the_clean_build_gives_the_tested_site_byte_for_byte(built_site, with_he
     assert not different_pages, f"pages differ between builds: {different_pages}"
     # every other file, byte for byte: handouts, notebooks, _static/
     different = [name for name in bytes_a if name not in pages | LISTING and bytes_a[name] != bytes_b[name]]
-    assert not different, f"files differ between builds: {different}"
+    assert not different, f"files differ between builds: {[how_pdfs_differ(site_a, site_b, n) for n in different]}"
+
+
+def how_pdfs_differ(site_a: Path, site_b: Path, name: str) -> str:
+    """A file that differs between two builds, and for a PDF where: its page count, or its first page whose text
+    or number of drawn objects differs, or else that only its bytes do."""
+    if not name.endswith(".pdf"):
+        return name
+    import pypdfium2 as pdfium
+    a, b = (pdfium.PdfDocument(str(site / name)) for site in (site_a, site_b))
+    if len(a) != len(b):
+        return f"{name} ({len(a)} pages, then {len(b)})"
+    for k in range(len(a)):
+        text = [doc[k].get_textpage().get_text_range() for doc in (a, b)]
+        objects = [len(list(doc[k].get_objects(max_depth=4))) for doc in (a, b)]
+        if text[0] != text[1] or objects[0] != objects[1]:
+            return f"{name} (p. {k + 1}: text {'differs' if text[0] != text[1] else 'same'}, objects {objects})"
+    return f"{name} (same pages, text and objects; other bytes)"
 
 
 # An author's other route in the same clean copy: Part III from story models of their own, trained here on a small

@@ -1,10 +1,14 @@
 """Every print of every lesson, read by its text positions (sitebuild.pdftext): no glyph beyond the right margin,
-no heading at the foot of a page (its last 15 %) whose section goes on overleaf.
+no heading at the foot of a page (its last 15 %) whose section goes on overleaf, no listing printed in part.
 
-The reading itself is shown to find both faults on a page made to have them, printed by the same browser."""
+The reading is shown to find each fault on a page made to have it: a stranded heading, an empty code box and a
+listing too wide for the page printed by the same browser (what a browser prints of a line it cuts at the margin
+depends on its version: one of two readings finds it on any), a glyph across the margin and a listing printed in
+part written into a PDF directly."""
 from __future__ import annotations
 
 import pytest
+from bs4 import BeautifulSoup
 
 from conftest import LESSONS
 from sitebuild import pdftext
@@ -22,6 +26,25 @@ def test_no_glyph_beyond_the_right_margin(built_site, stem, name):
     found = pdftext.lines(built_site / "handouts" / name)
     assert len(found) > 10
     assert where(pdftext.beyond_margin(found)) == []
+
+
+def listings(site, stem: str) -> list[str]:
+    """The code listings of a lesson's page, as its HTML holds them."""
+    soup = BeautifulSoup((site / "posts" / f"{stem}.html").read_text(), "html.parser")
+    return [pre.get_text() for pre in soup.select("article div.highlight pre")]
+
+
+@pytest.mark.parametrize("stem,name", PRINTS)
+def test_every_listing_printed_is_printed_whole(built_site, stem, name):
+    found = pdftext.lines(built_site / "handouts" / name)
+    assert pdftext.cut_listings(found, listings(built_site, stem)) == []
+
+
+def test_the_listings_are_read_in_the_prints_that_hold_them(built_site):
+    # the lab's handout prints its code: every listing's start is found, so none escapes the reading above
+    found = "".join(line.text for line in pdftext.lines(built_site / "handouts" / "lab.pdf"))
+    code = listings(built_site, "lab")
+    assert len(code) > 10 and all(pdftext.squeezed(text)[:16] in found for text in code)
 
 
 @pytest.mark.parametrize("stem,name", PRINTS)
@@ -49,7 +72,7 @@ def printed(browser, html: str) -> bytes:
 FILLER = "<p>" + "A line of running text that fills the page. " * 12 + "</p>"
 
 
-def test_the_reading_finds_a_stranded_heading_and_a_glyph_in_the_margin(browser):
+def test_the_reading_finds_a_stranded_heading_and_an_empty_code_box(browser):
     # a page of text, then a heading with little room under it and its section running on overleaf
     stranded_page = ("<style>body{font:14px sans-serif} p{margin:0 0 8px}</style>" + FILLER * 10
                      + "<h2>A stranded heading</h2>" + FILLER * 3)
@@ -69,8 +92,62 @@ def test_the_reading_finds_a_stranded_heading_and_a_glyph_in_the_margin(browser)
     assert [p for p, _ in pdftext.empty_code_boxes(printed(browser, page % ("<pre>x = 1</pre>", "")))] == [1]
     assert pdftext.empty_code_boxes(printed(browser, page % ("<pre>x = 1</pre>", "<pre>y = 2</pre>"))) == []
 
-    wide = "<pre style='white-space: pre; font-size: 14px'>" + "x = " + "1234567890 " * 20 + "</pre>" + FILLER
-    [cut] = pdftext.beyond_margin(pdftext.lines(printed(browser, wide)))
-    assert cut.text.startswith("x=123") and cut.right > 0   # Chromium cuts the line at the margin: its last glyph
-                                                            # stands across it, the rest is not printed
-    assert pdftext.beyond_margin(pdftext.lines(printed(browser, wide.replace("pre;", "pre-wrap;")))) == []
+    # a listing too long for the page, not wrapped: whatever this browser does with it (prints its last glyph
+    # across the margin and cuts the rest, cuts it all at the margin, or prints it into the margin), one of the
+    # two readings finds it; wrapped as the print style sheet wraps code, neither does, and it is printed whole
+    code = "x = " + "1234567890 " * 20
+    wide = f"<pre style='white-space: pre; font-size: 14px'>{code}</pre>" + FILLER
+    found = pdftext.lines(printed(browser, wide))
+    assert pdftext.cut_listings(found, [code]) or pdftext.beyond_margin(found)
+    found = pdftext.lines(printed(browser, wide.replace("pre;", "pre-wrap;")))
+    assert pdftext.cut_listings(found, [code]) == [] and pdftext.beyond_margin(found) == []
+    assert pdftext.squeezed(code) in "".join(line.text for line in found)
+
+
+def test_the_reading_finds_a_listing_cut_and_one_printed_whole():
+    # the first listing printed whole, the second only up to where a margin would cut it
+    found = pdftext.lines(pdf_of_lines([("x = 1234567890 1234567890", 15), ("y = 1234567890 123456", 15)]))
+    listings = ["x = 1234567890 1234567890", "y = 1234567890 1234567890 1234567890", "not printed at all"]
+    assert pdftext.cut_listings(found, listings) == ["y = 1234567890 1234567890 1234567890"]
+
+
+def test_the_reading_finds_a_glyph_across_the_margin_and_nothing_inside_it():
+    # What a browser does with a line too long for the page depends on its version (one prints the glyph
+    # standing across the margin, a later one prints none): the defect is written into a PDF here instead.
+    edge = A4_WIDTH_MM - pdftext.MARGIN_MM["right"]          # the right margin's inner edge, in mm from the left
+    cut = ("x = 1234567890", edge - 13.5 * COURIER_MM)        # its last glyph stands half across the edge
+    inside = ("y = 1234567890", edge - 14 * COURIER_MM - 1)   # its last glyph ends 1 mm before the edge
+    beyond = ("z = 1234567890", edge + 5)                      # printed wholly in the margin
+    found = pdftext.lines(pdf_of_lines([cut, inside, beyond, ("A short line", 15)]))
+    assert [line.text for line in found] == ["x=1234567890", "y=1234567890", "z=1234567890", "Ashortline"]
+    assert [line.text for line in pdftext.beyond_margin(found)] == ["x=1234567890", "z=1234567890"]
+    assert pdftext.beyond_margin(pdftext.lines(pdf_of_lines([inside, ("A short line", 15)]))) == []
+
+
+A4_WIDTH_MM, A4_HEIGHT_MM = 210, 297
+COURIER_MM = 0.6 * 10 / pdftext.MM                           # one Courier glyph at 10 pt is 0.6 em wide
+
+
+def pdf_of_lines(lines: list[tuple[str, float]]) -> bytes:
+    """An A4 page holding each (text, left edge in mm) in 10-pt Courier, a line under the other from the top
+    margin down: written by PDFium itself, no browser."""
+    import ctypes
+    import io
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    doc = pdfium.PdfDocument.new()
+    page = doc.new_page(A4_WIDTH_MM * pdftext.MM, A4_HEIGHT_MM * pdftext.MM)
+    font = raw.FPDFText_LoadStandardFont(doc.raw, b"Courier")
+    for row, (text, left) in enumerate(lines):
+        obj = raw.FPDFPageObj_CreateTextObj(doc.raw, font, 10.0)
+        raw.FPDFText_SetText(obj, ctypes.cast(ctypes.create_string_buffer((text + "\0").encode("utf-16-le")),
+                                              raw.FPDF_WIDESTRING))
+        baseline = A4_HEIGHT_MM - pdftext.MARGIN_MM["top"] - 10 * (row + 1)
+        raw.FPDFPageObj_Transform(obj, 1, 0, 0, 1, left * pdftext.MM, baseline * pdftext.MM)
+        raw.FPDFPage_InsertObject(page.raw, obj)
+    raw.FPDFPage_GenerateContent(page.raw)
+    out = io.BytesIO()
+    doc.save(out)
+    return out.getvalue()
