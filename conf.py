@@ -23,24 +23,25 @@ language = "en"
 # The pages are written by these extensions too: when their code changes, every page is
 # written again (Sphinx re-reads all sources when an "env" config value changes).
 sitebuild_extensions_hash = hashlib.sha256(b"".join(
-    (ROOT / "sitebuild" / f"{name}.py").read_bytes() for name in ("stamps", "pages", "reading", "claimroles",
-                                                                         "lessonlist", "frontbox", "glossary", "editions", "notebooks"))).hexdigest()
+    (ROOT / "sitebuild" / f"{name}.py").read_bytes()
+    for name in ("pages/stamps", "pages/extension", "pages/reading", "pages/claimroles", "pages/lessonlist",
+                 "pages/frontbox", "pages/glossary", "handouts/editions", "notebooks/write"))).hexdigest()
 
 extensions = [
     "myst_nb",
     "sphinx.ext.mathjax",
-    "sitebuild.stamps",  # stale-cache guard: a lesson re-executes when a file it reads changes
-    "sitebuild.pages",  # per-page: plotly.js only where needed, handout link, matrix scroll
-    "sitebuild.reading",  # the landing page's reading times, counted from the lessons
-    "sitebuild.lessonlist",  # the landing and 404 pages' lesson lists, from compute's lesson records
-    "sitebuild.claimroles",  # {claim} and {about} bind sentences (rendered as nothing); honest glued numbers
-    "sitebuild.glossary",  # each lesson links every glossary term from its first use
-    "sitebuild.frontbox",  # each lesson's front box: objectives, what to read first, time, addresses and QR codes
+    "sitebuild.pages.stamps",  # stale-cache guard: a lesson re-executes when a file it reads changes
+    "sitebuild.pages.extension",  # per-page: plotly.js only where needed, handout link, matrix scroll
+    "sitebuild.pages.reading",  # the landing page's reading times, counted from the lessons
+    "sitebuild.pages.lessonlist",  # the landing and 404 pages' lesson lists, from compute's lesson records
+    "sitebuild.pages.claimroles",  # {claim} and {about} bind sentences (rendered as nothing); honest glued numbers
+    "sitebuild.pages.glossary",  # each lesson links every glossary term from its first use
+    "sitebuild.pages.frontbox",  # each lesson's front box: objectives, what to read first, time, addresses and QR codes
     "sitebuild.progress",  # the build's progress: each page read, each lesson executed or taken from the cache
 ]
 
 # Only index.md and posts/ are pages. ".*" covers .venv, .ci, .git and the
-# .site.new-* staging folder of sitebuild.publish; docs/ holds the repository's guides.
+# .site.new-* staging folder of sitebuild.publish.site; docs/ holds the repository's guides.
 exclude_patterns = [
     ".*", "_build", "site", "tests", "compute", "sitebuild", "tools", "benchmarks", "docs",
     "_static", "_templates", "README.md", "**/README.md", "**/__pycache__",
@@ -48,7 +49,7 @@ exclude_patterns = [
 
 # A lesson's `:::{only} <tag>` blocks are published where the tag's condition holds for the models this build
 # reads (compute.conditions: Part III's template families exist only in the generated stories).
-from sitebuild.notebooks import conditions_holding  # noqa: E402
+from sitebuild.notebooks.write import conditions_holding  # noqa: E402
 
 for _tag in conditions_holding():
     tags.add(_tag)  # noqa: F821 - Sphinx gives conf.py its tags
@@ -61,11 +62,11 @@ nb_execution_timeout = 300
 nb_render_markdown_format = "myst"  # $$ math in Markdown() outputs is typeset
 nb_ipywidgets_js = {}  # the default loads require.js from a CDN and hides window.Plotly
 # attrs_inline and attrs_block: a lesson marks what goes on its slides ([words]{.on-slide}, {.on-slide} before a
-# paragraph) and its reading route ({.reading-route} before a list): sitebuild.decks
+# paragraph) and its reading route ({.reading-route} before a list): sitebuild.decks.cut
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "substitution", "attrs_inline", "attrs_block"]
 
 # --- Offline assets (see _static/vendor/README.md) --------------------------
-# Relative to _static/: loads vendor/mathjax/es5/tex-chtml.js. Used only while building: sitebuild/mathrender.py
+# Relative to _static/: loads vendor/mathjax/es5/tex-chtml.js. Used only while building: sitebuild/math/typeset.py
 # typesets each page's math in Chromium and writes it into the page, which then loads no MathJax.
 mathjax_path = "mathjax-loader.js"
 html_static_path = ["_static"]

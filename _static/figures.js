@@ -1,6 +1,6 @@
 // The page's plotly figures: a picture from the first paint, the live figure once the reader touches it.
 //
-// When the site builds, every figure is drawn with this file's own plot() (sitebuild/figurerender.py), as an
+// When the site builds, every figure is drawn with this file's own plot() (sitebuild/figures/render.py), as an
 // SVG per light/dark mode and per width: the page's <head> shows it as the figure box's background, at the
 // box's final size, from the first paint. plotly.js (about 1 MB) is not part of the page: it is fetched when
 // the reader first interacts with a figure (the pointer comes over it, a tap, keyboard focus, or its
@@ -13,7 +13,7 @@
 //
 // compute.present.figures.figure_html leaves each figure's JSON in a
 // <script type="application/json" class="plotly-figure-spec" data-for=ID>; on the published site that
-// script is empty and names a file of the JSON (data-src, sitebuild/figurefiles.py).
+// script is empty and names a file of the JSON (data-src, sitebuild/figures/files.py).
 //
 // A figure whose picture or data cannot be loaded says so in one line, with its summary in words.
 //
@@ -26,7 +26,7 @@
 
   var drawing = new Map(); // div -> promise of its drawing
 
-  // plotly.js is fetched once, when the first figure is to be drawn (sitebuild/pages.py puts its
+  // plotly.js is fetched once, when the first figure is to be drawn (sitebuild/pages/extension.py puts its
   // URL, relative to the page, on this script's tag).
   var plotlySrc = document.currentScript && document.currentScript.getAttribute("data-plotly");
   var plotly = null;
@@ -45,7 +45,7 @@
   }
 
   // A figure's JSON: in the page (a notebook's output, the build's copy), or, on the published
-  // site, in the file its script names (sitebuild/figurefiles.py), fetched when the figure is drawn.
+  // site, in the file its script names (sitebuild/figures/files.py), fetched when the figure is drawn.
   function spec(gd) {
     var script = document.querySelector('script.plotly-figure-spec[data-for="' + gd.id + '"]');
     if (!script) return Promise.reject(new Error("figure #" + gd.id + " has no JSON"));
@@ -279,7 +279,7 @@
     plot: plot,
     firstScreen: function () { return firstScreen; },
   };
-  // Loaded last of the deferred figure scripts (sitebuild/pages.py): the page
+  // Loaded last of the deferred figure scripts (sitebuild/pages/extension.py): the page
   // is parsed and the keyboard and theme listeners are in place.
   start();
 })();

@@ -1,5 +1,5 @@
 // Loads MathJax (vendor/mathjax/es5/tex-chtml.js) in the page Sphinx writes.
-// It runs only while the site is built: sitebuild/mathrender.py opens each
+// It runs only while the site is built: sitebuild/math/typeset.py opens each
 // page with math in Chromium, waits for window.siteMath (resolved when
 // MathJax has typeset the page), writes the typeset math into the page and
 // removes this script and the window.MathJax configuration before it. A

@@ -1,5 +1,5 @@
 // Keyboard access to Plotly's own controls, which are SVG and not focusable.
-// Loaded after plotly.js and figures.js on pages with figures (sitebuild/pages.py).
+// Loaded after plotly.js and figures.js on pages with figures (sitebuild/pages/extension.py).
 //
 // * updatemenu buttons (switches, ▶ Play): Tab reaches them (role=button);
 //   so does the header of a row folded into a drop-down on a narrow screen;

@@ -1,6 +1,6 @@
 // A row of figure buttons that does not fit the screen becomes a drop-down.
 // Loaded after plotly.js and before figures.js on pages with figures
-// (sitebuild/pages.py); figures.js calls siteMenus.fit(spec, width) on each
+// (sitebuild/pages/extension.py); figures.js calls siteMenus.fit(spec, width) on each
 // figure's JSON just before drawing it.
 //
 // Plotly lays a menu's buttons out in one row and never wraps them: on a

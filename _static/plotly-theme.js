@@ -87,7 +87,7 @@
     if (isDark()) setMode(ev.target, true);
   });
   // figures.js gives a newly drawn figure the page's colours before showing it (follow); the build draws each
-  // figure's dark picture with the same colours (sitebuild/figurerender.js, darkUpdate).
+  // figure's dark picture with the same colours (sitebuild/figures/render.js, darkUpdate).
   window.siteTheme = {
     darkUpdate: dark,
     follow: function (gd) { return setMode(gd, isDark()); },

@@ -1,4 +1,4 @@
-// A lesson's deck (sitebuild/decks.py): reveal.js with the site's own figures.
+// A lesson's deck (sitebuild/decks/cut.py): reveal.js with the site's own figures.
 //
 // Slides fill the screen at their own size (reveal.js scales nothing), the slide's number is in the address,
 // and each figure is drawn, live, when its slide is first shown: the page's layout, magnified to fill the
@@ -112,7 +112,7 @@
   window.siteSlides = { geometry: geometry, fit: fit };
 
 
-  var PAPER = { width: 1280, height: 720 };  // a page of the slides' PDF, in CSS px (sitebuild.deckprint)
+  var PAPER = { width: 1280, height: 720 };  // a page of the slides' PDF, in CSS px (sitebuild.slidepdfs.printer)
 
   // A display equation wider than the slide is shrunk to fit it, not scrolled.
   function fitEquations(slide) {

@@ -1,4 +1,4 @@
-"""What drawing the figures at build costs (sitebuild.figurerender); medians over several runs.
+"""What drawing the figures at build costs (sitebuild.figures.render); medians over several runs.
 
     .venv/bin/python benchmarks/figures.py            # 3 runs of each, print a Markdown table
     .venv/bin/python benchmarks/figures.py --docs     # ... and write it into docs/performance.md
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.performance import write_table  # noqa: E402
-from sitebuild.figurerender import FILES, IMAGES, render_figures  # noqa: E402
+from sitebuild.figures.render import FILES, IMAGES, render_figures  # noqa: E402
 
 BUDGET_S = 60.0  # issue 37: drawing every figure adds at most a minute to a cold build
 

@@ -7,7 +7,7 @@
         # names beyond 8 back leave chance; stored under "budgets" in the same record (the lab's last
         # section compares a student's run with it)
 
-Each run exports posts/lab.md exactly as the site offers it for download (sitebuild.notebooks), executes it
+Each run exports posts/lab.md exactly as the site offers it for download (sitebuild.notebooks.write), executes it
 with a fresh Jupyter kernel from the repository root, and times the whole execution, kernel start included.
 A last cell, added here only, reports what the two trained models reached. --record writes
 compute/checkpoints/lab-run.json (the lab's first cells print it; the site build requires it). Budget (the
@@ -35,7 +35,7 @@ import nbformat  # noqa: E402
 from compute.lessons.lab.states.run import RECORD, THREADS  # noqa: E402
 from compute.store import checkpoint_dir  # noqa: E402
 from compute.training.machine import machine_record  # noqa: E402
-from sitebuild.notebooks import lesson_notebook  # noqa: E402
+from sitebuild.notebooks.write import lesson_notebook  # noqa: E402
 
 BUDGET_S = 180.0
 KEYS = ("val_loss", "name beyond 8", "object beyond 8")

@@ -13,7 +13,7 @@ Measures
   response gzip-compressed as a static host would serve it; when the first
   screen is ready (painted, its fonts arrived); the layout shift while it
   opens; and how long a reader waits for figures. A figure is shown as its picture, drawn at build
-  (sitebuild.figurerender), from the first paint, so three waits are timed: opening the page at its top,
+  (sitebuild.figures.render), from the first paint, so three waits are timed: opening the page at its top,
   until the picture of every figure in the first screen has arrived, from navigation start; following a
   link to each figure (page.html#figure-id), until that figure's picture has (the worst figure of the page
   is reported); and, once the page has loaded, the reader's pointer coming over the first figure until the

@@ -9,8 +9,8 @@ holds, written
     ...
     :::
 
-(sitebuild.audit holds every such sentence to its block; conf.py sets the tags of the conditions that hold, and
-sitebuild.notebooks keeps or drops the block's text in the downloaded notebook the same way).
+(sitebuild.audit.check holds every such sentence to its block; conf.py sets the tags of the conditions that hold, and
+sitebuild.notebooks.write keeps or drops the block's text in the downloaded notebook the same way).
 """
 from __future__ import annotations
 

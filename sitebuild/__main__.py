@@ -2,18 +2,18 @@
 
 0. take the build lock (a second build waits), clear what an interrupted
    build left (staging folders, its temporary files);
-1. the comparison audit (sitebuild.audit: every sentence that compares is
+1. the comparison audit (sitebuild.audit.check: every sentence that compares is
    bound to a claim that covers it, or marked), then compute's preflight check
    (if compute has one); a claim that fails is reported at the sentences bound to it;
 2. sphinx-build into _build/html (lessons execute, or come from the cache),
-   then the same audit of the sentences the lessons' Python wrote (sitebuild.prose),
+   then the same audit of the sentences the lessons' Python wrote (sitebuild.prose.audit),
    and a check that no page shows raw MyST markup;
    the math of every page is typeset (MathJax in Chromium) and written into
-   the page (sitebuild.mathrender); the theme's icon font is cut down to
-   the icons the pages show (sitebuild.iconfont); each page's <head> loses what its first
-   screen does not need (sitebuild.heads); every link to a _static/ file gets a
+   the page (sitebuild.math.typeset); the theme's icon font is cut down to
+   the icons the pages show (sitebuild.math.iconfont); each page's <head> loses what its first
+   screen does not need (sitebuild.math.heads); every link to a _static/ file gets a
    `?v=` from its contents, stale search words go;
-3. one slide deck per lesson, cut from its page -> slides/<stem>.html (sitebuild.decks);
+3. one slide deck per lesson, cut from its page -> slides/<stem>.html (sitebuild.decks.cut);
    one PDF handout per lesson, posts/<stem>.md -> handouts/<stem>.pdf (and its student edition and answer
    key), its deck as a PDF -> handouts/<stem>-slides.pdf, and
    one Jupyter notebook per lesson -> notebooks/<stem>.ipynb;
@@ -36,28 +36,28 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import ROOT
-from .audit import AuditError, audit_site, locate_failed_claims
-from .editions import files
-from .handouts import HandoutError, make_handouts, source_epoch
-from .figurerender import FigureError, render_figures
-from .freshen import freshen
-from .html import SphinxError, build_html
-from .heads import lighten_pages
-from .iconfont import subset_icon_font
-from .notebooks import NotebookError, make_notebooks
-from .preflight import PreflightError, run_preflight_if_changed
-from .decks import FOLDER as DECKS, make_decks
-from .deckprint import file_name as deck_pdf, print_decks
-from .progress import Progress, stage, using
-from .prose import audit_prose
-from .spelling import site_value_spellings
-from .lock import build_lock
-from .mathrender import MathError, typeset_pages
-from .publish import publish, remove_leftovers
-from .rawcheck import RawMarkupError, check_pages
-from .guide import write_guide
-from .sitefiles import add_site_files
+from sitebuild import ROOT
+from sitebuild.audit.check import AuditError, audit_site, locate_failed_claims
+from sitebuild.handouts.editions import files
+from sitebuild.handouts.printer import HandoutError, make_handouts, source_epoch
+from sitebuild.figures.render import FigureError, render_figures
+from sitebuild.figures.freshen import freshen
+from sitebuild.pages.sphinx import SphinxError, build_html
+from sitebuild.math.heads import lighten_pages
+from sitebuild.math.iconfont import subset_icon_font
+from sitebuild.notebooks.write import NotebookError, make_notebooks
+from sitebuild.preflight.run import PreflightError, run_preflight_if_changed
+from sitebuild.decks.cut import FOLDER as DECKS, make_decks
+from sitebuild.slidepdfs.printer import file_name as deck_pdf, print_decks
+from sitebuild.progress import Progress, stage, using
+from sitebuild.prose.audit import audit_prose
+from sitebuild.prose.spelling import site_value_spellings
+from sitebuild.lock import build_lock
+from sitebuild.math.typeset import MathError, typeset_pages
+from sitebuild.publish.site import publish, remove_leftovers
+from sitebuild.prose.rawcheck import RawMarkupError, check_pages
+from sitebuild.prose.guide import write_guide
+from sitebuild.prose.sitefiles import add_site_files
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -87,7 +87,7 @@ async (ids = null) => {
 
 
 # Resolves once a page opened with print media is what a handout prints: MathJax has typeset it, it is laid out
-# whole, its fonts are in, and every printed figure state (the pictures sitebuild.figurerender drew) has loaded.
+# whole, its fonts are in, and every printed figure state (the pictures sitebuild.figures.render drew) has loaded.
 # Rejects naming a picture that did not load. No live figure is drawn: paper shows the pictures.
 WAIT_FOR_PRINT_JS = """
 async () => {

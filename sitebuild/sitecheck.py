@@ -125,7 +125,7 @@ def visible_text(html: str) -> str:
 
 def figure_specs(html: str, page: Path | None = None) -> list[str]:
     """Each plotly figure's JSON (compute.present.figures.figure_html), in page order: from the page itself, or,
-    on the published site, from the file its script names (sitebuild.figurefiles; `page` is the page's path)."""
+    on the published site, from the file its script names (sitebuild.figures.files; `page` is the page's path)."""
     soup = BeautifulSoup(html, "html.parser")
     specs = []
     for s in soup.select("script.plotly-figure-spec"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sitebuild.stamps import checkpoint_folder, lesson_dependencies
+from sitebuild.pages.stamps import checkpoint_folder, lesson_dependencies
 
 ROOT = Path(__file__).resolve().parent.parent
 

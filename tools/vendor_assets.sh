@@ -32,7 +32,7 @@ cp mathjax/package/es5/output/chtml/fonts/woff-v2/*.woff "$vendor/mathjax/es5/ou
 cp -r mathjax/package/es5/input/tex/extensions "$vendor/mathjax/es5/input/tex/"
 cp mathjax/package/LICENSE "$vendor/mathjax/"
 
-# reveal.js for the lesson decks (sitebuild/decks.py): the UMD build, its stylesheet and the speaker notes;
+# reveal.js for the lesson decks (sitebuild/decks/cut.py): the UMD build, its stylesheet and the speaker notes;
 # the look is the site's own (_static/slides.css), so no theme (theirs load fonts from outside)
 mkdir reveal
 tar -xzf reveal.js-"$REVEAL_VERSION".tgz -C reveal

@@ -18,7 +18,7 @@ from pathlib import Path
 from .story import KIND_OF, KINDS, Probe, Story
 from .tokenizer import words
 
-DATA_FILES = ("handwritten_stories.txt",)  # read by the lessons: their build stamp covers it (sitebuild.stamps)
+DATA_FILES = ("handwritten_stories.txt",)  # read by the lessons: their build stamp covers it (sitebuild.pages.stamps)
 PATH = Path(__file__).with_name(DATA_FILES[0])
 _HEADER = re.compile(r"##\s*(\d+)\.\s*(.*\S)")
 _MARK = re.compile(r"\[([^\[\]|]*)\|([^\[\]|]*)\]")

@@ -42,7 +42,7 @@ class Lesson:
     does: str                      # "What you will do": MyST, each sentence bound to a claim or marked
     handout: str                   # the handout link's words: "<handout> (PDF)"
     reading: str = ", plus the figures"   # what follows "about N min of text" in the list (MyST)
-    # The front box of the page and handout (sitebuild.frontbox): what the reader will be able to do (3 to 5
+    # The front box of the page and handout (sitebuild.pages.frontbox): what the reader will be able to do (3 to 5
     # sentences, plain text with roles, each bound or marked), what to read first (a sentence; links written
     # [words](page.md#anchor)), and, for a lesson that is run, its measured run time in words.
     objectives: tuple[str, ...] = ()
@@ -55,7 +55,7 @@ class Lesson:
     widgets: Callable[[], dict] = _no_widgets   # {name: compute.present.widgets.Widget}: the page's figures
     values: Callable[[], dict[str, object]] = _no_values  # the numbers and words its prose cites ({glue:text}`name`)
     # What its sentences compare, by group: {group: {name: (spelling, ...)}}; a claim's statement and a sentence
-    # bound to it are read for these names (sitebuild.coverage): a sentence names no subject its claims do not.
+    # bound to it are read for these names (sitebuild.audit.coverage): a sentence names no subject its claims do not.
     subjects: dict[str, dict[str, tuple[str, ...]]] = None
     # Spellings that name several subjects at once ("both transformers": one-head and four-head).
     wholes: dict[str, tuple[str, ...]] = None

@@ -1,7 +1,7 @@
 """Plotly figures as the site embeds them: one declaration per figure, drawn three ways.
 
 A figure is its plotly spec plus a `Print`: the states of its controls that the
-text cites. From that one declaration the build (sitebuild.figurerender) draws
+text cites. From that one declaration the build (sitebuild.figures.render) draws
 the page's first picture (an SVG per light/dark and page/phone width), the
 handout's small multiples (one SVG per cited state, no control drawn) and the
 files a reader takes away (SVG, PNG, CSV); the reader's browser draws the live
@@ -74,7 +74,7 @@ class Print:
 
 @dataclass(frozen=True)
 class Slide:
-    """How a figure is laid out on its slide (sitebuild.decks, _static/slides.js), where its type is magnified to
+    """How a figure is laid out on its slide (sitebuild.decks.cut, _static/slides.js), where its type is magnified to
     24 px and its room has a projector's proportions, wider and shorter than a page's: changes to its page
     layout, keyed as plotly.relayout keys them ("yaxis2.domain", "annotations[1].y"), for a figure whose
     page layout does not keep its words apart in that room (panels side by side rather than stacked)."""

@@ -19,7 +19,7 @@ def _reads_as_bound(text: str, kind: str) -> bool:
 
 def shown(value: float, spec: str) -> str:
     """honest_format(value, spec) for a number a page prints, recorded while the site builds (one value, one
-    spelling: sitebuild.spelling)."""
+    spelling: sitebuild.prose.spelling)."""
     return printed(float(value), spec, honest_format(value, spec))
 
 

@@ -6,7 +6,7 @@ characterises computed values rests on a claim. Python text binds the same way, 
 string: `caption="Bank's row with a fraction λ of its update added {about}`method`."`. Every such text goes
 through `said(text, where)`, which returns it without its roles (they print as nothing, as on the page) and,
 while the site builds (sitebuild sets SITEBUILD_PROSE for each lesson's kernel), records the text as written and
-the module and line that wrote it; the build audits the record (sitebuild.prose) as it audits the page.
+the module and line that wrote it; the build audits the record (sitebuild.prose.audit) as it audits the page.
 A text is recorded each time it is written: the build counts each text and place once.
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 
 # The folder sitebuild gives each lesson's kernel (SITEBUILD_PROSE_DIR): the kernel writes its record to
 # kernel-<pid>.jsonl, one JSON object a line, and the lesson's last cell names it after its page
-# (sitebuild.stamps).
+# (sitebuild.pages.stamps).
 RECORD = "SITEBUILD_PROSE_DIR"
 ROLE = re.compile(r"(?P<before>\s*)\{(?:claim|about)\}`[^`]*`")
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,7 +72,7 @@ def _record(entry: dict) -> None:
 
 def printed(value: float, spec: str, text: str) -> str:
     """`text`, the number `value` printed with `spec`, recorded with where it was printed while the site builds:
-    the build checks that one value prints one way across the site (sitebuild.spelling)."""
+    the build checks that one value prints one way across the site (sitebuild.prose.spelling)."""
     if os.environ.get(RECORD) and math.isfinite(value) and not float(value).is_integer():
         _record({"value": float(value), "spec": spec, "printed": text, "where": written_at()})
     return text

@@ -26,7 +26,7 @@ LOSS_TOLERANCE = 2e-3    # nats: float sums differ across machines by far less; 
 CHECKPOINT_FILES = ("story-mlp.safetensors", "story-mlp.json", "story-one-head.safetensors", "story-one-head.json",
                     "story-four-head.safetensors", "story-four-head.json",
                     "story-four-head-seed1.safetensors", "story-four-head-seed1.json")
-STORY_MODEL_FILES = CHECKPOINT_FILES   # Part III reads them from the story-models folder (sitebuild.stamps)
+STORY_MODEL_FILES = CHECKPOINT_FILES   # Part III reads them from the story-models folder (sitebuild.pages.stamps)
 
 # Two folders: Part III reads its models from the story-models folder (compute.store.story_models_dir: an author's,
 # where COMPUTE_STORY_MODELS names one; else the published folder): load, verified, story_corpus, checkpoint_files.

@@ -1,7 +1,7 @@
 """404.html: a friendly page for missing URLs, working at any depth of the site.
 
 A static host serves 404.html for a missing URL at that URL, so its links
-are absolute from the site's base path (sitebuild.pages.root_relative; "/" by
+are absolute from the site's base path (sitebuild.pages.extension.root_relative; "/" by
 default, `--base /project/` for a site served under a path).
 """
 
@@ -13,8 +13,8 @@ import re
 import pytest
 
 from conftest import LESSONS, ROOT, ROOT_READ, new_visit
-from sitebuild.pages import root_relative
-from sitebuild.publish import publish
+from sitebuild.pages.extension import root_relative
+from sitebuild.publish.site import publish
 from sitebuild.serve import serve
 from sitebuild.sitecheck import page_urls
 

@@ -198,7 +198,7 @@ FOCUS_JS = """() => {
   return [seen, gd ? gd.id + ' ' + [...gd.querySelectorAll('[role=button], [role=slider]')].indexOf(el) : 'seen'];
 }"""
 # Buttons and sliders as the figures' JSON declares them (not as drawn); a hidden slider waits for its button.
-# Each figure's JSON, from its file on the published site (sitebuild/figurefiles.py) or from the page.
+# Each figure's JSON, from its file on the published site (sitebuild/figures/files.py) or from the page.
 SPECS_JS = """() => Promise.all([...document.querySelectorAll('script.plotly-figure-spec')]
   .map(async (s) => s.dataset.src ? (await fetch(s.dataset.src)).json() : JSON.parse(s.textContent)))"""
 DECLARED_JS = """async () => (await (""" + SPECS_JS + """)()).map(spec => spec.layout)

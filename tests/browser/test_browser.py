@@ -38,7 +38,7 @@ def test_lesson_is_offline_and_error_free(opened):
 
 
 def test_lesson_loads_no_search_scripts_and_its_icon_font_once(opened):
-    """sitebuild.heads: the search scripts stay on search.html; the icon font the page preloads is the one its
+    """sitebuild.math.heads: the search scripts stay on search.html; the icon font the page preloads is the one its
     style sheet asks for (fetched once: a preload the sheet does not use is a second request), and the
     header's icons are drawn in it."""
     _, page, _ = opened

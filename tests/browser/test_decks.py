@@ -1,4 +1,4 @@
-"""Each lesson as a deck (sitebuild/decks.py): cut from the built page, a slide per section and per figure, each
+"""Each lesson as a deck (sitebuild/decks/cut.py): cut from the built page, a slide per section and per figure, each
 figure the page's own and drawn live, keys and a clicker move one slide, the address holds the slide, nothing
 loads from outside the site, and a slide fits the screen."""
 from __future__ import annotations

@@ -146,7 +146,7 @@ MATH_FONTS_JS = """async () => {
 
 @pytest.mark.parametrize("stem", ["trained-walkthrough", "story-models", "attention-by-hand"])
 def test_every_math_font_the_whole_page_uses_is_preloaded(visit, stem):
-    """sitebuild.mathrender lists the fonts to preload from a page with every section laid out; from a page
+    """sitebuild.math.typeset lists the fonts to preload from a page with every section laid out; from a page
     whose sections off screen were skipped it listed fewer, and the math below the first screen then waited
     for its fonts."""
     v = visit()

@@ -1,4 +1,4 @@
-"""The readers' guide on the site (sitebuild/guide.py): docs/readers.md as guide.html, linked from the landing
+"""The readers' guide on the site (sitebuild/prose/guide.py): docs/readers.md as guide.html, linked from the landing
 page, its headings the guide's, its links to the repository's other files plain words; on a phone it reads in
 one column, and it is dark on a dark system."""
 from __future__ import annotations

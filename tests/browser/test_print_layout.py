@@ -1,5 +1,5 @@
 """What the handout shows, checked on the page laid out as it prints (print media, the handout's width, answers
-moved to the end and every reveal open, as sitebuild.handouts prepares it): a sentence that points to a table or
+moved to the end and every reveal open, as sitebuild.handouts.printer prepares it): a sentence that points to a table or
 figure "below" has one below it in the same section, and no printed figure state's axis title covers its legend
 (in print here, on the pictures the build drew;
 on the web page at a desktop's and a phone's width in test_accessibility.py and test_reader.py, which open every
@@ -10,7 +10,7 @@ import pytest
 
 from conftest import LESSONS
 from helpers import TITLES_OVER_LEGEND_JS
-from sitebuild import handouts
+from sitebuild.handouts import printer as handouts
 
 # Every rendered element whose own text says "the table below" (or figure, chart, matrix): what it names must be
 # the next such thing rendered after it, before the next section heading.

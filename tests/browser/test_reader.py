@@ -6,7 +6,7 @@ import re
 import pytest
 
 from conftest import LESSONS, ROOT
-from sitebuild.reading import prose_words, reading_minutes
+from sitebuild.pages.reading import prose_words, reading_minutes
 
 PAGES = ["index.html", "search.html"] + [f"posts/{s}.html" for s in LESSONS]
 

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import LESSONS, ROOT, ROOT_BUILD, run_sitebuild
 from helpers import tree_digest
-from sitebuild.html import cache_records
+from sitebuild.pages.sphinx import cache_records
 
 pytestmark = ROOT_BUILD  # builds in the repository itself
 

@@ -1,4 +1,4 @@
-"""Every figure of the built site in its three forms (sitebuild.figurerender): the page's pictures, the printed
+"""Every figure of the built site in its three forms (sitebuild.figures.render): the page's pictures, the printed
 states, the files to take away; each drawn from the figure's own spec and holding its traces and numbers."""
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from conftest import LESSONS
-from sitebuild.figureforms import WIDE
+from sitebuild.figures.forms import WIDE
 from sitebuild.sitecheck import figure_specs
 
 

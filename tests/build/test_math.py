@@ -1,4 +1,4 @@
-"""Math is typeset when the site is built (sitebuild.mathrender): every page carries its formulas as
+"""Math is typeset when the site is built (sitebuild.math.typeset): every page carries its formulas as
 MathJax's CommonHTML with assistive MathML, no raw TeX, and loads no math engine."""
 
 from __future__ import annotations

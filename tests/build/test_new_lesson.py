@@ -32,7 +32,7 @@ from bs4 import BeautifulSoup
 from compute.kept import results_folder
 from conftest import ROOT, ROOT_READ, run_sitebuild
 from helpers import template_files, tree_digest
-from sitebuild.handouts import printed_part, source_epoch
+from sitebuild.handouts.printer import printed_part, source_epoch
 from sitebuild.sitecheck import figure_specs, html_pages
 
 pytestmark = ROOT_READ  # reads site/ and _build/results while they are the tested build's
@@ -148,7 +148,7 @@ def test_the_clean_build_gives_the_tested_site_byte_for_byte(built_site, with_he
     hello_figures = {"_static/" + s["data-src"].split("_static/", 1)[1]        # its figures' data files
                      for s in hello.select("script.plotly-figure-spec[data-src]")}
     assert hello_figures and all(name.startswith("_static/figures/") for name in hello_figures)
-    # its figures' pictures and printed states (sitebuild.figurerender), and their files to take away
+    # its figures' pictures and printed states (sitebuild.figures.render), and their files to take away
     text = (site_b / "posts" / "hello.html").read_text()
     hello_pictures = set(re.findall(r"\.\./(_static/rendered/[^)\"]+\.svg)", text))
     hello_files = {f"figures/hello/hello-squares.{ext}" for ext in ("svg", "png", "csv")}

@@ -5,7 +5,7 @@ The tested site is built from the published story models, trained on the generat
 `generated_stories` blocks and none of its `not generated_stories` ones. A build from a story file's models shows the
 reverse; the tiny models a test can train cannot pass the page's claims, so that build stops before it publishes
 (tests/build/test_new_lesson.py). Sphinx's side of it is checked here instead on the page's own blocks: a Sphinx
-build without the tag keeps exactly what the downloaded notebook keeps (sitebuild.notebooks.for_jupyter), and one
+build without the tag keeps exactly what the downloaded notebook keeps (sitebuild.notebooks.write.for_jupyter), and one
 with it keeps the other blocks."""
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from bs4 import BeautifulSoup
 from pypdf import PdfReader
 
 from conftest import ROOT
-from sitebuild.notebooks import ONLY_BLOCK, conditions_holding, for_jupyter
+from sitebuild.notebooks.write import ONLY_BLOCK, conditions_holding, for_jupyter
 
 PAGE = ROOT / "posts" / "story-models.md"
 STEM = PAGE.stem

@@ -1,7 +1,7 @@
-"""sitebuild.pages in a build: pages of deleted sources."""
+"""sitebuild.pages.extension in a build: pages of deleted sources."""
 
 from helpers import make_mini_project
-from sitebuild.html import build_html
+from sitebuild.pages.sphinx import build_html
 
 
 def test_a_deleted_lesson_leaves_no_page(tmp_path):
@@ -24,7 +24,7 @@ def test_a_change_to_the_page_extensions_rewrites_every_page(tmp_path):
     build_html(root, build)
     page = build / "html" / "posts" / "lesson.html"
     assert "page-extension-marker" not in page.read_text()
-    pages = root / "sitebuild" / "pages.py"
+    pages = root / "sitebuild" / "pages" / "extension.py"
     pages.write_text(pages.read_text().replace(
         '    context["body"] = body\n', '    context["body"] = body + "<!-- page-extension-marker -->"\n'))
     build_html(root, build)

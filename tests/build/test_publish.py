@@ -1,4 +1,4 @@
-"""sitebuild.publish and the pipeline: site/ changes all at once, or not at all."""
+"""sitebuild.publish.site and the pipeline: site/ changes all at once, or not at all."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from conftest import run_sitebuild
 from helpers import make_mini_project, tree_digest
-from sitebuild import publish as pub
+from sitebuild.publish import site as pub
 
 
 def _old_site(tmp_path):

@@ -7,7 +7,7 @@ import re
 import time
 
 from helpers import make_mini_project
-from sitebuild.html import build_html
+from sitebuild.pages.sphinx import build_html
 
 LESSON = """\
 ---

@@ -15,7 +15,7 @@ from bs4 import BeautifulSoup
 from pypdf import PdfReader
 
 from conftest import LESSONS, ROOT
-from sitebuild.sentences import prose_blocks
+from sitebuild.audit.sentences import prose_blocks
 
 WORD = re.compile(r"[A-Za-z]+")
 ROLE = re.compile(r"\{[\w:-]+\}`[^`]*`")

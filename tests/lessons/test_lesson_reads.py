@@ -1,4 +1,4 @@
-"""The build's cache key (sitebuild.stamps) covers every compute file a lesson really reads.
+"""The build's cache key (sitebuild.pages.stamps) covers every compute file a lesson really reads.
 
 A lesson's code cells run under an audit hook recording every file opened; every compute module
 loaded and every file read from compute/ or the checkpoint folder must be among the lesson's declared
@@ -17,7 +17,7 @@ import pytest
 
 from conftest import ROOT
 from reads import REPORT_AUDIT, START_AUDIT, undeclared_reads
-from sitebuild.stamps import code_cells
+from sitebuild.pages.stamps import code_cells
 
 RUN = START_AUDIT + r"""
 cells = json.loads(sys.stdin.read())

@@ -14,9 +14,9 @@ from nbclient import NotebookClient
 
 from conftest import LESSONS, ROOT
 from reads import REPORT_AUDIT, START_AUDIT, undeclared_reads
-from sitebuild.notebooks import train_for_real
-from sitebuild.pages import notebook_href
-from sitebuild.stamps import STAMP_PREFIX
+from sitebuild.notebooks.write import train_for_real
+from sitebuild.pages.extension import notebook_href
+from sitebuild.pages.stamps import STAMP_PREFIX
 
 
 def _notebook(site, stem):
@@ -117,7 +117,7 @@ def test_notebook_runs_top_to_bottom(built_site, stem, monkeypatch):
     NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
     _, *lesson_cells, check, audit = [c for c in nb.cells if c.cell_type == "code"]
     assert check.outputs[0]["text"].strip() == sys.executable  # the venv's own kernel
-    # the build's cache key (sitebuild.stamps) covers every compute file the lesson read
+    # the build's cache key (sitebuild.pages.stamps) covers every compute file the lesson read
     missing, read = undeclared_reads(stem, audit.outputs[0]["text"].strip().splitlines()[-1])
     assert read, "the run read nothing from compute/: the audit saw nothing"
     assert not missing, f"{stem} reads files its build stamp does not cover: {missing}"

@@ -1,4 +1,4 @@
-"""Each deck as a PDF (sitebuild.deckprint): one slide a page at 16:9, a figure as a page per state its page
+"""Each deck as a PDF (sitebuild.slidepdfs.printer): one slide a page at 16:9, a figure as a page per state its page
 prints, each labelled, and on paper no control and no word about one."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from bs4 import BeautifulSoup
 from pypdf import PdfReader
 
 from conftest import LESSONS
-from sitebuild import pdftext
+from sitebuild.handouts import pdftext
 
 DECKS = [*LESSONS, "attention-by-hand-route"]
 CONTROL_WORDS = re.compile(r"▶|▾|\bPlay\b|\bslider\b|\bbuttons?\b|\bclick\b|\btap\b|Back to the page|Show a cell", re.I)

@@ -12,8 +12,8 @@ from bs4 import BeautifulSoup
 from pypdf import PdfReader
 
 from conftest import LESSONS
-from sitebuild.frontbox import DEFAULT_URL
-from sitebuild.lessonlist import records
+from sitebuild.pages.frontbox import DEFAULT_URL
+from sitebuild.pages.lessonlist import records
 
 RECORDS = {r.page: r for r in records()}
 

@@ -11,11 +11,11 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import LESSONS, ROOT, ROOT_READ
-from sitebuild import handouts
+from sitebuild.handouts import printer as handouts
 
 
 def make_handouts(*args):
-    """sitebuild.handouts.make_handouts in a fresh thread: the session's browser
+    """sitebuild.handouts.printer.make_handouts in a fresh thread: the session's browser
     fixture keeps Playwright's sync API busy in this one."""
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(handouts.make_handouts, *args).result()

@@ -1,4 +1,4 @@
-"""Every print of every lesson, read by its text positions (sitebuild.pdftext): no glyph beyond the right margin,
+"""Every print of every lesson, read by its text positions (sitebuild.handouts.pdftext): no glyph beyond the right margin,
 no heading at the foot of a page (its last 15 %) whose section goes on overleaf, no listing printed in part.
 
 The reading is shown to find each fault on a page made to have it: a stranded heading, an empty code box and a
@@ -11,8 +11,8 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import LESSONS
-from sitebuild import pdftext
-from sitebuild.editions import files
+from sitebuild.handouts import pdftext
+from sitebuild.handouts.editions import files
 
 PRINTS = [(stem, name) for stem in LESSONS for name in files(stem)]
 

@@ -2,10 +2,10 @@
 
 import pytest
 
-from sitebuild.audit import (
+from sitebuild.audit.check import (
     AuditError, MARKS, audit_page, audit_site, caught, failed_claims, locate_failed_claims, triggers,
 )
-from sitebuild.coverage import Subjects, uncovered
+from sitebuild.audit.coverage import Subjects, uncovered
 
 KNOWN = {"loss_falls", "near_chance"}
 # What each claim says it checks, as a lesson's Registry holds it.

@@ -13,7 +13,7 @@ from compute.lessons.lab.tensors import TensorModel
 from compute.models.story import build, init_weights, preset
 from compute.store import CheckpointError
 from compute.training.story import optimizer, StoryRecipe
-from sitebuild.notebooks import lesson_notebook, train_for_real
+from sitebuild.notebooks.write import lesson_notebook, train_for_real
 from conftest import ROOT
 
 

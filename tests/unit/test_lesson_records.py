@@ -19,7 +19,7 @@ def test_every_lesson_page_has_a_record_and_there_are_lessons():
 
 def test_the_landing_page_counts_the_lessons_and_says_what_each_builds_on():
     from compute.checks import lesson_records
-    from sitebuild import lessonlist
+    from sitebuild.pages import lessonlist
     records = lesson_records()
     assert f"The site has {lessonlist.NUMBERS[len(records)]} lessons;" in lessonlist.summary(records)
     assert lessonlist.summary(records[:1]).startswith("The site has one lesson;")

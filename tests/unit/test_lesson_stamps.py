@@ -1,4 +1,4 @@
-"""sitebuild.stamps: a lesson's stamp covers what it reads (its imported modules, their declared
+"""sitebuild.pages.stamps: a lesson's stamp covers what it reads (its imported modules, their declared
 checkpoints, requirements.txt) and nothing else."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import time
 
-from sitebuild.stamps import STAMP_PREFIX, code_cells, insert_stamp, lesson_dependencies, stamp_hash
+from sitebuild.pages.stamps import STAMP_PREFIX, code_cells, insert_stamp, lesson_dependencies, stamp_hash
 
 LESSON = """---
 file_format: mystnb

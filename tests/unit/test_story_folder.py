@@ -19,7 +19,7 @@ from compute.published import story as published
 from compute.store import CheckpointError, checkpoint_dir, checkpoint_path, save_checkpoint, sha256_file
 from compute.data.story_file import file_data
 from helpers import tiny_texts, write_file
-from sitebuild.stamps import lesson_dependencies
+from sitebuild.pages.stamps import lesson_dependencies
 
 MODELS = ("story-mlp", "story-one-head", "story-four-head", "story-four-head-seed1")
 

@@ -1,6 +1,6 @@
 """What Part 2B's sentences compare: the three ways of reading a context, and Part III's story models it times.
 
-Read by the comparison audit (sitebuild.coverage) in each claim's statement and each sentence bound to it.
+Read by the comparison audit (sitebuild.audit.coverage) in each claim's statement and each sentence bound to it.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """What Part III's sentences compare: its three models and the four kinds of probe, with their spellings.
 
 The comparison audit reads a claim's statement and each sentence bound to it for these names
-(sitebuild.coverage): a sentence about the four-head model rests on claims that name it, and a sentence that
+(sitebuild.audit.coverage): a sentence about the four-head model rests on claims that name it, and a sentence that
 names no model speaks of all three.
 """
 from __future__ import annotations

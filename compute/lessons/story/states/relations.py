@@ -6,7 +6,7 @@ from __future__ import annotations
 from ....published.story import MODELS, PUBLISHED
 from .scoring import SPLITS, Scoring  # noqa: F401 (SPLITS: the relation models are scored on the page's splits)
 
-# Read from the published folder whatever folder Part III reads (sitebuild.stamps: the lesson's stamp covers them).
+# Read from the published folder whatever folder Part III reads (sitebuild.pages.stamps: the lesson's stamp covers them).
 CHECKPOINT_FILES = ("story-mlp-relations.safetensors", "story-mlp-relations.json",
                     "story-one-head-relations.safetensors", "story-one-head-relations.json",
                     "story-four-head-relations.safetensors", "story-four-head-relations.json")

@@ -1,0 +1,164 @@
+"""Build the HTML with sphinx-build, and tell which notebooks it executed.
+
+sphinx-build runs as a child that dies with this process (a killed build leaves
+no Sphinx or kernel behind: the kernel exits when its parent does). Its
+messages pass through, except the crash report Sphinx prints when a lesson cell
+raises: that becomes one line naming the lesson, the line and the exception.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from jupyter_cache import get_cache
+
+from sitebuild import progress
+
+# Printed by every kernel at start-up; says nothing about this build.
+_NOISE = ("Kernel is running over TCP without encryption",)
+PROSE = "prose"  # <build_dir>/prose/<page>.jsonl: the sentences each lesson's Python wrote (sitebuild.prose.audit)
+_GLUE_WARNING = re.compile(r"^(?P<path>.+\.md):(?P<line>\d+): WARNING: No key '(?P<key>[^']+)' found in glue data")
+_CRASH_LOG = re.compile(r"(/\S*sphinx-err-\w+\.log)")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+class SphinxError(Exception):
+    """sphinx-build failed (a warning, an error, or a notebook cell raised)."""
+
+
+def cache_records(cache_dir: Path) -> dict[int, str]:
+    """The jupyter-cache's records, {primary key: notebook path}; {} before the first build."""
+    if not (cache_dir / "global.db").exists():
+        return {}
+    return {r.pk: r.uri for r in get_cache(str(cache_dir)).list_cache_records()}
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: get SIGKILL when the parent dies (Linux prctl PR_SET_PDEATHSIG)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
+    except (AttributeError, OSError):
+        pass  # not Linux: an interrupted build may leave its worker running
+
+
+def build_html(root: Path, build_dir: Path, url: str | None = None) -> list[str]:
+    """Run `sphinx-build -b html -W --keep-going -q --no-color` on `root` into `build_dir`/html.
+
+    Returns the notebooks executed by this build (paths relative to `root`):
+    those with a new jupyter-cache record; every other notebook came from the
+    cache. Raises SphinxError when the build fails, KeyboardInterrupt when
+    interrupted (the child is stopped first).
+    """
+    cache_dir = build_dir / ".jupyter_cache"
+    before = cache_records(cache_dir)
+    cmd = [
+        sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q", "--no-color",
+        "-d", str(build_dir / "doctrees"), str(root), str(build_dir / "html"),
+    ]
+    prose = build_dir / PROSE
+    prose.mkdir(parents=True, exist_ok=True)
+    for left in prose.glob("kernel-*.jsonl"):  # a run stopped before its last cell
+        left.unlink()
+    # the lessons' kernels know they run for the site (compute.present), and where to record the prose they write
+    env = {**os.environ, "SITEBUILD": "1", "SITEBUILD_PROSE_DIR": str(prose.resolve()),
+           **({"SITEBUILD_URL": url} if url else {})}   # the site's public address (sitebuild.pages.frontbox)
+    proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            bufsize=1, preexec_fn=_die_with_parent)
+    assert proc.stdout is not None
+    crash_log = None
+    unknown_glue = []  # "<page>, line N: no value is glued as 'key'", for each glue role naming nothing
+    try:
+        in_report = False
+        for line in proc.stdout:  # pass sphinx's warnings through as they come
+            in_report = in_report or line.startswith(("Versions", "Exception occurred"))
+            found = _CRASH_LOG.search(line)
+            crash_log = found.group(1) if found else crash_log
+            if progress.sphinx_line(line):                   # which page is read, which lesson executed
+                continue
+            if not in_report and not any(noise in line for noise in _NOISE):
+                line = correct_glue_line(line)
+                glue = _GLUE_WARNING.match(_ANSI.sub("", line))
+                if glue:
+                    unknown_glue.append(f"{_relative(glue['path'], root)}, line {glue['line']}: no value is glued "
+                                        f"as {glue['key']!r}")
+                progress.warn(line)
+        code = proc.wait()
+    except KeyboardInterrupt:
+        proc.terminate()
+        proc.wait()
+        raise
+    if code != 0:
+        # Warnings are not remembered between builds: re-read every page next time, so that a
+        # rebuild with nothing changed does not pass over the warning that failed this one.
+        (build_dir / "doctrees" / "environment.pickle").unlink(missing_ok=True)
+        cell = cell_error(Path(crash_log), root) if crash_log else None
+        raise SphinxError(cell or "\n".join(unknown_glue) or f"sphinx-build failed (exit {code}); see the messages above")
+    after = cache_records(cache_dir)
+    executed = {uri for pk, uri in after.items() if pk not in before}
+    return sorted(_relative(uri, root) for uri in executed)
+
+
+def correct_glue_line(line: str) -> str:
+    """docutils reports an unknown glue key at its paragraph's first line; point at the line holding it."""
+    m = _GLUE_WARNING.match(_ANSI.sub("", line))
+    if not m:
+        return line
+    path, start, key = Path(m["path"]), int(m["line"]), m["key"]
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return line
+    role = re.compile(r"\{glue(:\w+)?\}`" + re.escape(key) + r"[`:]")
+    for n in range(start, min(len(lines), start + 50) + 1):
+        if role.search(lines[n - 1]):
+            return line.replace(f"{m['path']}:{start}:", f"{m['path']}:{n}:", 1)
+    return line
+
+
+def cell_error(log: Path, root: Path) -> str | None:
+    """From Sphinx's crash log, '<lesson>, line N: <exception>' for a lesson cell that raised; else None."""
+    try:
+        text = _ANSI.sub("", log.read_text(errors="replace"))
+    except OSError:
+        return None
+    block = re.search(r"An error occurred while executing the following cell:\n\s*-{10,}\n(.*?)\n\s*-{10,}\n(.*)",
+                      text, re.S)
+    lesson = re.search(r"ExecutionError: (\S+\.md)", text)
+    if not block or not lesson:
+        return None
+    source, after = block.group(1), block.group(2)
+    indent = re.match(r"\s*", source).group(0)
+    cell = [line.removeprefix(indent) for line in source.splitlines()]
+    exceptions = re.findall(r"^\s*(\w+(?:Error|Exception|Exit|Interrupt|Warning)\b.*)$", after.split("\n\n\n")[0], re.M)
+    offset = re.search(r"line (\d+)", after)
+    md = Path(lesson.group(1))
+    where = _relative(str(md), root)
+    line = _cell_line(md, cell, int(offset.group(1)) if offset else 1)
+    what = exceptions[-1].strip() if exceptions else "the cell raised an exception"
+    return f"{where}{f', line {line}' if line else ''}: {what}"
+
+
+def _cell_line(md: Path, cell: list[str], line_in_cell: int) -> int | None:
+    """The line of the .md file holding line `line_in_cell` of a code cell with this source."""
+    try:
+        lines = md.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    first = next((c for c in cell if c.strip()), "")
+    for n, text in enumerate(lines):
+        if text == first and lines[n:n + len(cell)] == cell:
+            return n + line_in_cell
+    return None
+
+
+def _relative(path: str, root: Path) -> str:
+    try:
+        return Path(path).resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path

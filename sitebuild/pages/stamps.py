@@ -1,0 +1,249 @@
+"""Sphinx extension: a lesson re-executes exactly when a file it reads changes.
+
+Neither Sphinx nor jupyter-cache knows what a lesson's cells read. This
+extension works it out from the lesson's text, before anything runs:
+
+* the compute modules its code cells import, followed through compute's own
+  imports (every `import` statement in a module counts, lazy ones included),
+  with the packages that contain them;
+* the checkpoint files those modules declare in a module-level
+  `CHECKPOINT_FILES = (...)`, looked up in the folder the lesson will read
+  (`COMPUTE_CHECKPOINTS`, or compute/checkpoints), and the story models they
+  declare in `STORY_MODEL_FILES = (...)` in the folder Part III reads them from
+  (`COMPUTE_STORY_MODELS`, or the checkpoint folder);
+* the data files those modules declare in a module-level `DATA_FILES = (...)`,
+  beside the module (a hand-written story set, say);
+* requirements.txt, since the pinned libraries shape the outputs too.
+
+Their paths and contents hash to the lesson's *stamp*. On `source-read` the
+stamp goes into a hidden last code cell (`# build stamp: <sha256>`), so the
+jupyter-cache key changes exactly when those bytes change, and on
+`env-get-outdated` a lesson whose stamp changed is re-read even if its own
+file did not. Editing a module no lesson imports (the command line, say)
+executes nothing. A test checks the declared set against the files a real
+run of each lesson opens.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from myst_nb.core.read import is_myst_markdown_notebook
+
+STAMP_PREFIX = "# build stamp: "
+PACKAGE = "compute"
+CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", re.S | re.M)
+
+
+@dataclass(frozen=True)
+class Dependencies:
+    modules: tuple[Path, ...]      # compute/**.py files the lesson's cells import
+    checkpoints: tuple[Path, ...]  # files in the checkpoint folder those modules read
+    others: tuple[Path, ...]       # requirements.txt
+    data: tuple[Path, ...] = ()    # files beside those modules that they read (DATA_FILES)
+
+
+def checkpoint_folder(root: Path) -> Path:
+    """The folder compute reads checkpoints from (compute.store.checkpoint_dir, without importing it)."""
+    return Path(os.environ.get("COMPUTE_CHECKPOINTS", root / PACKAGE / "checkpoints"))
+
+
+def story_folder(root: Path) -> Path:
+    """The folder Part III reads its story models from (compute.store.story_models_dir)."""
+    return Path(os.environ.get("COMPUTE_STORY_MODELS") or checkpoint_folder(root))
+
+
+def code_cells(text: str) -> list[str]:
+    """The source of every `{code-cell}` of a MyST notebook, without its `:option:` lines."""
+    cells = []
+    for body in CELL.findall(text):
+        lines = body.splitlines()
+        while lines and lines[0].startswith(":"):
+            lines.pop(0)
+        cells.append("\n".join(lines))
+    return cells
+
+
+def module_file(root: Path, name: str) -> Path | None:
+    """compute.a.b -> compute/a/b.py or compute/a/b/__init__.py under root, if either exists."""
+    base = root.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def imported_names(tree: ast.AST, package: str) -> set[str]:
+    """Every module name an AST's imports may load, relative ones resolved against `package`."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - node.level + 1]
+                base = ".".join(parts + ([node.module] if node.module else []))
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)  # `from pkg import module`
+    return {n for n in names if n == PACKAGE or n.startswith(PACKAGE + ".")}
+
+
+def with_parents(name: str) -> list[str]:
+    """compute.a.b -> [compute, compute.a, compute.a.b]: importing a module runs its packages too."""
+    parts = name.split(".")
+    return [".".join(parts[: k + 1]) for k in range(len(parts))]
+
+
+def declared_checkpoints(tree: ast.Module, variable: str = "CHECKPOINT_FILES") -> list[str]:
+    """The file names in a module-level `CHECKPOINT_FILES = (...)` (or `variable`) of literal strings (or names
+    of them), or naming another such tuple of the module."""
+    consts = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            consts[node.targets[0].id] = node.value
+    value = consts.get(variable)
+    if isinstance(value, ast.Name):                   # STORY_MODEL_FILES = CHECKPOINT_FILES
+        value = consts.get(value.id)
+    if not isinstance(value, (ast.Tuple, ast.List)):
+        return []
+    out = []
+    for elt in value.elts:
+        elt = consts.get(elt.id, elt) if isinstance(elt, ast.Name) else elt
+        out.append(ast.literal_eval(elt))
+    return out
+
+
+def lesson_dependencies(root: Path, text: str) -> Dependencies:
+    """What a lesson reads: its imported compute modules, their declared checkpoints, requirements.txt."""
+    todo = set()
+    for cell in code_cells(text):
+        try:
+            todo |= imported_names(ast.parse(cell), PACKAGE)
+        except SyntaxError:
+            continue  # the kernel will report it; nothing to follow
+    seen: dict[str, Path] = {}
+    checkpoints: set[Path] = set()
+    data: set[Path] = set()
+    while todo:
+        name = todo.pop()
+        for mod in with_parents(name):
+            path = module_file(root, mod)
+            if mod in seen or path is None:
+                continue
+            seen[mod] = path
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
+            todo |= imported_names(tree, package) - set(seen)
+            checkpoints.update(checkpoint_folder(root) / name for name in declared_checkpoints(tree))
+            checkpoints.update(story_folder(root) / name for name in declared_checkpoints(tree, "STORY_MODEL_FILES"))
+            data.update(path.parent / name for name in declared_checkpoints(tree, "DATA_FILES"))
+    others = tuple(p for p in [root / "requirements.txt"] if p.is_file())
+    return Dependencies(tuple(sorted(set(seen.values()))), tuple(sorted(checkpoints)), others, tuple(sorted(data)))
+
+
+def checkpoint_name(root: Path, path: Path) -> str:
+    """A checkpoint file as the stamp names it: its name, and 'story-models/' before it when it is read from a
+    story-models folder other than the checkpoint folder (the same file in either is read by other lessons)."""
+    return path.name if path.parent == checkpoint_folder(root) else f"story-models/{path.name}"
+
+
+def stamp_hash(root: Path, text: str) -> str:
+    """sha256 over the names and contents of everything the lesson `text` reads (a missing file counts too)."""
+    deps = lesson_dependencies(root, text)
+    h = hashlib.sha256()
+    for kind, paths in (("module", deps.modules), ("checkpoint", deps.checkpoints), ("other", deps.others),
+                        ("data", deps.data)):
+        for path in paths:
+            name = checkpoint_name(root, path) if kind == "checkpoint" else path.relative_to(root).as_posix()
+            h.update(f"{kind}:{name}\0".encode())
+            h.update(hashlib.sha256(path.read_bytes()).digest() if path.is_file() else b"missing")
+    return h.hexdigest()
+
+
+def tree_hash(root: Path) -> str:
+    """sha256 over every file of compute (modules and their data) and of the checkpoint folder (the preflight's
+    key)."""
+    h = hashlib.sha256()
+    files = sorted(p for p in (root / PACKAGE).rglob("*") if p.is_file()) if (root / PACKAGE).is_dir() else []
+    for folder in dict.fromkeys((checkpoint_folder(root), story_folder(root))):
+        files += sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
+        h.update(str(folder.resolve()).encode() + b"\0")
+    for path in files:
+        if "__pycache__" not in path.parts:
+            h.update(str(path).encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+# The stamp cell's second job: the sentences the lesson's Python wrote while it ran (compute.present.prose) were
+# recorded under the kernel's pid; at the end they are filed under the page's name (sitebuild.prose.audit audits them).
+# A lesson taken from the cache keeps the record of its last run.
+PROSE_FILING = """import os as _os
+_d = _os.environ.get("SITEBUILD_PROSE_DIR")
+if _d:
+    _k, _p = (_os.path.join(_d, _n) for _n in (f"kernel-{{_os.getpid()}}.jsonl", "{page}.jsonl"))
+    _os.replace(_k, _p) if _os.path.exists(_k) else open(_p, "w").close()"""
+
+
+def insert_stamp(text: str, stamp: str, page: str = "") -> str:
+    """Return the MyST notebook `text` with a hidden stamp cell appended at its end (which, given the page's
+    name, files the sentences its Python wrote: PROSE_FILING).
+
+    At the end, the cell shifts no line of the lesson: warnings and errors name the lines an
+    author sees in the .md file.
+    """
+    filing = "\n" + PROSE_FILING.format(page=page) if page else ""
+    cell = f"```{{code-cell}} ipython3\n:tags: [remove-cell]\n{STAMP_PREFIX}{stamp}{filing}\n```\n"
+    return text + ("" if text.endswith("\n") or not text else "\n") + "\n" + cell
+
+
+def _is_lesson(docname: str, text: str) -> bool:
+    return docname.startswith("posts/") and is_myst_markdown_notebook(text)
+
+
+def _on_source_read(app, docname: str, source: list[str]) -> None:
+    if not _is_lesson(docname, source[0]):
+        return
+    stamp = stamp_hash(Path(app.srcdir), source[0])
+    app.env.compute_stamps[docname] = stamp
+    source[0] = insert_stamp(source[0], stamp, docname.split("/")[-1])
+
+
+def _on_env_get_outdated(app, env, added, changed, removed) -> list[str]:
+    """Lessons whose stamp changed since they were read: their files may not have, what they read has."""
+    stale = []
+    for docname, stamp in env.compute_stamps.items():
+        path = Path(env.doc2path(docname))
+        if docname in removed or not path.is_file():
+            continue
+        if stamp_hash(Path(app.srcdir), path.read_text(encoding="utf-8")) != stamp:
+            stale.append(docname)
+    return stale
+
+
+def _on_builder_inited(app) -> None:
+    if not hasattr(app.env, "compute_stamps"):
+        app.env.compute_stamps = {}
+
+
+def _on_purge(app, env, docname: str) -> None:
+    env.compute_stamps.pop(docname, None)
+
+
+def _on_merge(app, env, docnames, other) -> None:
+    env.compute_stamps.update({d: other.compute_stamps[d] for d in docnames if d in other.compute_stamps})
+
+
+def setup(app):
+    app.connect("builder-inited", _on_builder_inited)
+    app.connect("env-get-outdated", _on_env_get_outdated)
+    app.connect("env-purge-doc", _on_purge)
+    app.connect("env-merge-info", _on_merge)
+    app.connect("source-read", _on_source_read)
+    return {"version": "2.0", "env_version": 2, "parallel_read_safe": True, "parallel_write_safe": True}

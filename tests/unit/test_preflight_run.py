@@ -1,0 +1,118 @@
+"""sitebuild.preflight.run: compute's pre-build check, when compute has one."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import pytest
+
+from sitebuild import __main__ as cli
+from sitebuild.preflight.run import PreflightError, run_preflight
+
+
+class CheckpointError(Exception):
+    pass
+
+
+class ClaimError(ValueError):
+    pass
+
+
+class StaleClaimError(ClaimError):
+    pass
+
+
+def _fake_compute(monkeypatch, checks=None):
+    """Install a fake `compute` package with the given checks module (None: absent)."""
+    monkeypatch.setitem(sys.modules, "compute", types.ModuleType("compute"))
+    monkeypatch.setitem(sys.modules, "compute.checks", checks)
+
+
+def _module(name, preflight):
+    module = types.ModuleType(name)
+    module.preflight = preflight
+    return module
+
+
+def _raises(exc):
+    def preflight():
+        raise exc
+
+    return preflight
+
+
+def test_no_preflight_is_fine(monkeypatch):
+    _fake_compute(monkeypatch)
+    assert run_preflight() is False
+
+
+def test_preflight_in_compute_checks_runs(monkeypatch):
+    calls = []
+    _fake_compute(monkeypatch, checks=_module("compute.checks", lambda: calls.append(1)))
+    assert run_preflight() is True
+    assert calls == [1]
+
+
+@pytest.mark.parametrize("exc", [CheckpointError("checkpoint x.safetensors: sha256 mismatch"),
+                                 ClaimError("claim 'loss<2' fails: 2.31"),
+                                 StaleClaimError("claim is stale")])
+def test_expected_errors_become_preflight_errors(monkeypatch, exc):
+    _fake_compute(monkeypatch, checks=_module("compute.checks", _raises(exc)))
+    with pytest.raises(PreflightError, match=str(exc)):
+        run_preflight()
+
+
+def test_other_errors_propagate(monkeypatch):
+    _fake_compute(monkeypatch, checks=_module("compute.checks", _raises(KeyError("bug"))))
+    with pytest.raises(KeyError):
+        run_preflight()
+
+
+def test_missing_import_inside_compute_is_not_hidden(monkeypatch, tmp_path):
+    package = tmp_path / "compute"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "checks.py").write_text("import no_such_module_here\n")
+    for name in ("compute", "compute.checks"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ModuleNotFoundError, match="no_such_module_here"):
+        run_preflight()
+
+
+def test_cli_prints_one_line_and_exits_1(monkeypatch, capsys, tmp_path):
+    _fake_compute(monkeypatch, checks=_module("compute.checks", _raises(CheckpointError("bad checkpoint"))))
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "index.html").write_text("old")
+    assert cli.main([], root=tmp_path) == 1
+    err = capsys.readouterr().err
+    assert err.splitlines()[0] == "error: bad checkpoint"
+    assert (tmp_path / "site" / "index.html").read_text() == "old"
+
+
+def test_preflight_runs_again_only_when_compute_changes(monkeypatch, tmp_path):
+    from sitebuild.preflight.run import run_preflight_if_changed
+    calls = []
+    _fake_compute(monkeypatch, checks=_module("compute.checks", lambda: calls.append(1)))
+    monkeypatch.delenv("COMPUTE_CHECKPOINTS", raising=False)
+    (tmp_path / "compute").mkdir()
+    module = tmp_path / "compute" / "model.py"
+    module.write_text("A = 1\n")
+    build = tmp_path / "_build"
+    assert run_preflight_if_changed(tmp_path, build) is True
+    assert run_preflight_if_changed(tmp_path, build) is False  # nothing changed: skipped
+    module.write_text("A = 2\n")
+    assert run_preflight_if_changed(tmp_path, build) is True
+    monkeypatch.setenv("COMPUTE_CHECKPOINTS", str(tmp_path))
+    assert run_preflight_if_changed(tmp_path, build) is True  # redirected checkpoints: always checked
+    assert calls == [1, 1, 1]
+
+
+def test_a_failed_preflight_is_not_remembered(monkeypatch, tmp_path):
+    from sitebuild.preflight.run import run_preflight_if_changed
+    _fake_compute(monkeypatch, checks=_module("compute.checks", _raises(CheckpointError("bad"))))
+    monkeypatch.delenv("COMPUTE_CHECKPOINTS", raising=False)
+    for _ in range(2):
+        with pytest.raises(PreflightError):
+            run_preflight_if_changed(tmp_path, tmp_path / "_build")
