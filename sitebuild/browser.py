@@ -86,21 +86,32 @@ async (ids = null) => {
 """
 
 
-# Resolves once a page opened with print media is what a handout prints: MathJax has typeset it, it is laid out
-# whole, its fonts are in, and every printed figure state (the pictures sitebuild.figures.render drew) has loaded.
-# Rejects naming a picture that did not load. No live figure is drawn: paper shows the pictures.
-WAIT_FOR_PRINT_JS = """
-async () => {
-  if (window.siteMath) await window.siteMath;
-  if (window.sitePageLaidOut) await window.sitePageLaidOut;
+# Resolves once what a print shows does not depend on what had arrived when the print began: every font face
+# the page declares is loaded (document.fonts.ready covers only the faces already asked for, and a face first
+# needed by the print's own layout would load during it), and every picture the selector finds is decoded.
+# Rejects naming a picture that did not load; resolves to the number of pictures.
+FONTS_AND_PICTURES_JS = """async (selector) => {
+  await Promise.all([...document.fonts].map((face) => face.load().catch(() => null)));
   await document.fonts.ready;
-  const pictures = [...document.querySelectorAll('.figure-print img')];
+  const pictures = [...document.querySelectorAll(selector)];
   pictures.forEach((img) => { img.loading = 'eager'; });
   await Promise.all(pictures.map((img) => img.decode().catch(() => null)));
   const missing = pictures.filter((img) => !img.naturalWidth).map((img) => img.getAttribute('src'));
   if (missing.length) throw new Error('figure pictures did not load: ' + missing.join(', '));
-  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   return pictures.length;
+}"""
+
+
+# Resolves once a page opened with print media is what a handout prints: MathJax has typeset it, it is laid out
+# whole, its fonts are in, and every printed figure state (the pictures sitebuild.figures.render drew) has loaded
+# (FONTS_AND_PICTURES_JS). No live figure is drawn: paper shows the pictures.
+WAIT_FOR_PRINT_JS = """
+async () => {
+  if (window.siteMath) await window.siteMath;
+  if (window.sitePageLaidOut) await window.sitePageLaidOut;
+  const pictures = await (""" + FONTS_AND_PICTURES_JS + """)('.figure-print img');
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  return pictures;
 }
 """
 

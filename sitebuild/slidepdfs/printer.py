@@ -70,15 +70,7 @@ def print_decks(html_dir: Path, names: list[str], out_dir: Path, epoch: int) -> 
 READY_JS = """async () => {
   await new Promise((done) => {   // slides.js marks the page when reveal.js has laid the slides out as pages
     const wait = () => document.documentElement.dataset.paperReady ? done() : setTimeout(wait, 20); wait(); });
-  // What is printed may not depend on what had arrived when the print began: every face the page declares is
-  // loaded (a face first needed by the print's own layout would load during it), and every picture decoded.
-  await Promise.all([...document.fonts].map((face) => face.load().catch(() => null)));
-  await document.fonts.ready;
-  const pictures = [...document.querySelectorAll('img')];
-  pictures.forEach((img) => { img.loading = 'eager'; });
-  await Promise.all(pictures.map((img) => img.decode().catch(() => null)));
-  const missing = pictures.filter((img) => !img.naturalWidth).map((img) => img.getAttribute('src'));
-  if (missing.length) throw new Error('figure pictures did not load: ' + missing.join(', '));
+  await (""" + browser.FONTS_AND_PICTURES_JS + """)('img');
   // links as text: on paper they would point at the local server the printer ran
   document.querySelectorAll('a[href]').forEach((a) => a.removeAttribute('href'));
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
