@@ -172,10 +172,12 @@ def test_the_clean_build_gives_the_tested_site_byte_for_byte(built_site, with_he
 
 def how_pdfs_differ(site_a: Path, site_b: Path, name: str) -> str:
     """A file that differs between two builds, and for a PDF where: its page count, or its first page whose text
-    or number of drawn objects differs, or else that only its bytes do."""
+    or number of drawn objects differs, or the first drawing instruction that differs, or else that only its
+    other bytes do."""
     if not name.endswith(".pdf"):
         return name
     import pypdfium2 as pdfium
+    from pypdf import PdfReader
     a, b = (pdfium.PdfDocument(str(site / name)) for site in (site_a, site_b))
     if len(a) != len(b):
         return f"{name} ({len(a)} pages, then {len(b)})"
@@ -184,7 +186,13 @@ def how_pdfs_differ(site_a: Path, site_b: Path, name: str) -> str:
         objects = [len(list(doc[k].get_objects(max_depth=4))) for doc in (a, b)]
         if text[0] != text[1] or objects[0] != objects[1]:
             return f"{name} (p. {k + 1}: text {'differs' if text[0] != text[1] else 'same'}, objects {objects})"
-    return f"{name} (same pages, text and objects; other bytes)"
+    pages = [PdfReader(site / name).pages for site in (site_a, site_b)]
+    for k, (one, two) in enumerate(zip(*pages)):
+        first, second = (page.get_contents().get_data().split(b"\n") for page in (one, two))
+        for i, (x, y) in enumerate(zip(first, second)):
+            if x != y:
+                return f"{name} (p. {k + 1}, drawing instruction {i + 1}: {x[:80]!r}, then {y[:80]!r})"
+    return f"{name} (same pages, text and drawing; other bytes)"
 
 
 # An author's other route in the same clean copy: Part III from story models of their own, trained here on a small
