@@ -105,27 +105,28 @@ def test_compute_check_runs_the_new_lessons_claim(with_hello):
     assert re.search(r"squares_rise\s+yes", proc.stdout), proc.stdout
 
 
-# What runs in the copy: the whole unit tier, and every file of the lessons tier that reads the list of lessons
-# or the pages themselves (found by what it names, so a new such file joins): those take the template's lesson
-# with the others. The rest of the lessons tier checks named lessons' models and claims, which read nothing of
-# the new lesson (minutes more; run by hand in such a copy, `pytest -m "unit or lessons" tests/unit tests/lessons`,
-# it passes too). Of the notebooks executed top to bottom, the new lesson's.
+# What runs in the copy: every file of the unit and lessons tiers that reads the list of lessons or the pages
+# themselves (found by what it names, so a new such file joins): those take the template's lesson with the
+# others. The rest check named lessons, models and build pieces, which read nothing of the new lesson and pass
+# in the tested checkout already (run by hand in such a copy, `pytest -m "unit or lessons" tests/unit
+# tests/lessons`, they pass too). Of the notebooks executed top to bottom, the new lesson's.
 READS_THE_LESSONS = re.compile(r"\bLESSONS\b|lesson_records|lesson_pages|[\"/]posts[\"/]")
 
 
-def lesson_readers() -> list[str]:
-    """The lessons tier's test files that read the list of lessons or their pages."""
-    return sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "tests" / "lessons").glob("test_*.py")
+def lesson_readers(tier: str) -> list[str]:
+    """The tier's test files that read the list of lessons or their pages."""
+    return sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "tests" / tier).glob("test_*.py")
                   if READS_THE_LESSONS.search(p.read_text()))
 
 
-def test_the_unit_tier_and_the_lesson_reading_tests_pass_with_the_template_in_place(with_hello):
+def test_the_tests_that_read_the_lessons_pass_with_the_template_in_place(with_hello):
     root, _ = with_hello
-    readers = lesson_readers()
-    assert {"tests/lessons/test_values_cited.py", "tests/lessons/test_notebooks.py"} <= set(readers)
+    readers = lesson_readers("unit") + lesson_readers("lessons")
+    assert {"tests/lessons/test_values_cited.py", "tests/lessons/test_notebooks.py",
+            "tests/unit/test_lesson_records.py"} <= set(readers)
     proc = subprocess.run([sys.executable, "-m", "pytest", "-v", "-p", "no:randomly", "-p", "no:cacheprovider",
                            "-m", "unit or lessons", "-k", "not test_notebook_runs_top_to_bottom or hello",
-                           "tests/unit", *readers], cwd=root, capture_output=True, text=True, timeout=900)
+                           *readers], cwd=root, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout[-3000:]
     for test in ("test_every_value_a_page_cites_comes_from_its_record[hello]",
                  "test_notebook_runs_top_to_bottom[hello]", "test_one_notebook_per_lesson"):

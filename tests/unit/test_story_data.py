@@ -347,3 +347,17 @@ def test_readable_text_undoes_the_tokenizer_on_generated_stories():
     from compute.data.tokenizer import readable
     for story in generate(3, 200):
         assert "".join(a + b for a, b in readable(story.tokens, set(KINDS["name"]))) == story.text
+
+
+def test_an_ascii_text_reads_the_same_with_its_digits_made_spaces():
+    """words() leaves an ASCII text's digits in place (tokenizer._letters_only's quick path), where other
+    texts have every number-like character made a space: the token pattern must match no digit for the two to
+    agree."""
+    import random
+    rng = random.Random(0)
+    alphabet = "ab's'S 0123456789.,!?\"-_x\n"
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40))) for _ in range(3000)]
+    texts += ["lily's 2nd ball", "a1's b2c", "3's", "x'1y", "tom's9 dog's!"]
+    for text in texts:
+        assert words(text) == words("".join(" " if c.isdigit() else c for c in text)), text
+    assert words("tom's9 dog") == ["tom", "'s", "dog"]
