@@ -8,10 +8,7 @@ naming the claim and its numbers, when one fails.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Sequence
-
-if TYPE_CHECKING:                     # a project's claims need no conditions module (tests' miniature projects)
-    from .conditions import Condition
+from typing import Callable, Sequence
 
 
 class ClaimError(Exception):
@@ -30,7 +27,10 @@ class Claim:
     name: str
     statement: str
     check: Callable[..., Outcome]
-    only: Condition | None = None  # checked only where this holds (compute.conditions)
+    # Checked only where this holds: a compute.conditions.Condition, named here and not imported, so that a
+    # lesson's build stamp (sitebuild.pages.stamps follows every import, even the type checker's) does not take
+    # in the story models a condition reads; a project's claims need no conditions module.
+    only: "Condition | None" = None  # noqa: F821
 
 
 class Registry:

@@ -120,7 +120,7 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
     shutil.rmtree(build_dir / "html" / DECKS, ignore_errors=True)  # made afresh from this build's pages, last
     try:
         with stage("preflight", "each lesson's claims, when its code changed"):
-            run_preflight_if_changed(root, build_dir)
+            checked = run_preflight_if_changed(root, build_dir)
         with stage("pages", "Sphinx; each lesson executed or taken from the cache"):
             executed = build_html(root, build_dir, url)
     except (PreflightError, SphinxError) as exc:
@@ -158,6 +158,7 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
         "pages": sum(1 for p in html_dir.rglob("*.html") if p.parts[len(html_dir.parts)] != "_static"),
         "handouts": len(stems),
         "printed": printed,
+        "checked": checked,
         "executed": executed,
         "cached": [nb for nb in sources if nb not in executed],
         "audits": [a.summary() for a in audits] + [p.summary() for p in prose],
@@ -177,6 +178,7 @@ def summary(result: dict, seconds: float, stages: str = "", quiet: bool = False)
         return f"{published}; took {seconds:.1f} s"
     return "\n".join([
         published,
+        *([f"checked before the pages: {names(result['checked'])}"] if "checked" in result else []),
         f"executed: {names(result['executed'])}",
         f"from cache: {names(result['cached'])}",
         *([f"figures: {result['figures']}"] if result.get("figures") else []),

@@ -25,10 +25,10 @@ print(_audit_json.dumps(sorted(_audit_opened | {
 """
 
 
-def undeclared_reads(lesson: str, report_line: str) -> tuple[list[str], int]:
-    """The compute and checkpoint files the run read that `lesson`'s stamp does not cover, and how many
-    such files it read in all."""
-    text = (ROOT / "posts" / f"{lesson}.md").read_text()
+def undeclared_reads(lesson: str, report_line: str, text: str | None = None) -> tuple[list[str], int]:
+    """The compute and checkpoint files the run read that `lesson`'s stamp does not cover (or the stamp of the
+    lesson text `text`), and how many such files it read in all."""
+    text = (ROOT / "posts" / f"{lesson}.md").read_text() if text is None else text
     read = {Path(p).resolve() for p in json.loads(report_line)}
     compute, folder = (ROOT / "compute").resolve(), checkpoint_folder(ROOT).resolve()
     ours = {p for p in read if (p.is_relative_to(compute) or p.is_relative_to(folder)) and p.is_file()}

@@ -1,7 +1,8 @@
-"""Stage `preflight`: compute's own check of every lesson's claims, run when compute's code or data changed.
+"""Stage `preflight`: compute's own check of each lesson's claims, run when what that check reads changed.
 
-In:  compute/ (its files' hash), the published checkpoints.
-Out: _build/preflight.sha256 once the check passed; a PreflightError naming each failing claim otherwise.
+In:  the compute modules each lesson's check imports, the checkpoints and data they declare (its key).
+Out: _build/preflight.json, each lesson's key once its check passed; a PreflightError naming each failing claim
+     otherwise.
 
-  run        run compute.checks.preflight() when its inputs' hash changed
+  run        run compute.checks.preflight([lesson]) for each lesson whose key changed
 """

@@ -1,4 +1,4 @@
-"""Run compute's pre-build check: `compute.checks.preflight()`.
+"""Run compute's pre-build check: `compute.checks.preflight()`, for each lesson whose inputs changed.
 
 It returns on success, or raises an exception whose class (or a base class)
 is named `CheckpointError` or `ClaimError` with a one-line message; that
@@ -10,6 +10,8 @@ miniature projects of the build tests) still builds.
 from __future__ import annotations
 
 import importlib
+import json
+from pathlib import Path
 
 EXPECTED_ERRORS = {"CheckpointError", "ClaimError"}
 
@@ -18,21 +20,16 @@ class PreflightError(Exception):
     """compute's preflight found a problem; the message is one line for the user."""
 
 
-def run_preflight() -> bool:
-    """Call compute.checks.preflight if it exists; True when it ran.
+def run_preflight(names: list[str] | None = None) -> bool:
+    """Call compute.checks.preflight (given `names`: for those lessons alone) if it exists; True when it ran.
 
     Raises PreflightError for a CheckpointError or ClaimError.
     """
+    checks = _checks()
+    if checks is None:
+        return False
     try:
-        checks = importlib.import_module("compute.checks")
-    except ModuleNotFoundError as exc:
-        # Only "compute.checks does not exist" means no preflight; a missing
-        # import *inside* it is a real error.
-        if exc.name in ("compute", "compute.checks"):
-            return False
-        raise
-    try:
-        checks.preflight()
+        checks.preflight() if names is None else checks.preflight(names)
     except Exception as exc:
         if EXPECTED_ERRORS & {cls.__name__ for cls in type(exc).__mro__}:
             raise PreflightError(str(exc)) from exc
@@ -40,22 +37,61 @@ def run_preflight() -> bool:
     return True
 
 
-def run_preflight_if_changed(root, build_dir) -> bool:
-    """run_preflight, unless it already passed for exactly these compute/ files; True when it ran.
+def _checks():
+    """compute.checks, or None where the project has none."""
+    try:
+        return importlib.import_module("compute.checks")
+    except ModuleNotFoundError as exc:
+        # Only "compute.checks does not exist" means no preflight; a missing
+        # import *inside* it is a real error.
+        if exc.name in ("compute", "compute.checks"):
+            return None
+        raise
 
-    The key covers every compute module and every file of the checkpoint
-    folder compute will read (COMPUTE_CHECKPOINTS included): sitebuild.pages.stamps.tree_hash.
+
+RECORD = "preflight.json"  # under the build folder: each lesson's key when its check last passed
+# What a lesson's check imports, as a lesson's code cell would: its key is that cell's build stamp.
+KEY_CELL = "```{{code-cell}}\nimport compute.checks\nimport compute.lessons.{name}\n```\n"
+
+
+def lesson_key(root, name: str) -> str:
+    """What lesson package `name`'s check reads, hashed as a lesson's build stamp is (sitebuild.pages.stamps):
+    the compute modules it and compute.checks import, followed through their imports, the checkpoints and data
+    files they declare, requirements.txt. Replacing one published checkpoint changes the keys of the lessons
+    that read it, and of no other."""
+    from sitebuild.pages.stamps import stamp_hash
+    return stamp_hash(root, KEY_CELL.format(name=name))
+
+
+def run_preflight_if_changed(root, build_dir) -> list[str]:
+    """The check of each lesson whose key changed since its check last passed; the names of those checked.
+
+    With compute.checks.lesson_names (the project's own), each lesson package has its key (lesson_key) and
+    is checked alone. Without it (a project whose checks know no lessons), the whole check runs when any file
+    of compute/ or of the checkpoint folders changed (sitebuild.pages.stamps.tree_hash), under the name "*".
+    Raises PreflightError as run_preflight does; a lesson whose check failed is checked again next time.
     """
-    from pathlib import Path
-
     from sitebuild.pages.stamps import tree_hash
 
-    record = Path(build_dir) / "preflight.sha256"
-    key = tree_hash(Path(root))
-    if record.is_file() and record.read_text() == key:
-        return False
-    ran = run_preflight()
-    if ran:
+    checks = _checks()
+    if checks is None:
+        return []
+    record = Path(build_dir) / RECORD
+    try:
+        passed = json.loads(record.read_text()) if record.is_file() else {}
+    except ValueError:
+        passed = {}  # a damaged record: every lesson is checked again
+    if not isinstance(passed, dict):
+        passed = {}
+    names = getattr(checks, "lesson_names", None)
+    keys = {name: lesson_key(root, name) for name in names()} if names else {"*": tree_hash(Path(root))}
+    checked = []
+    for name, key in keys.items():
+        if passed.get(name) == key:
+            continue
+        run_preflight(None if name == "*" else [name])
+        checked.append(name)
+        passed[name] = key
         record.parent.mkdir(parents=True, exist_ok=True)
-        record.write_text(key)
-    return ran
+        record.write_text(json.dumps({n: passed[n] for n in sorted(passed) if n in keys}, indent=1))
+    return checked

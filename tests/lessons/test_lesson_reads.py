@@ -4,7 +4,8 @@ A lesson's code cells run under an audit hook recording every file opened; every
 loaded and every file read from compute/ or the checkpoint folder must be among the lesson's declared
 dependencies. The downloaded notebooks run under the same audit (tests/lessons/test_notebooks.py), so
 here only the lessons whose page runs other cells than their notebook: the lab (its page reads the
-published run; its notebook trains).
+published run; its notebook trains). The build's check before the pages (sitebuild.preflight.run) has a key per
+lesson package, made the same way: each package's check runs under the same audit.
 """
 from __future__ import annotations
 
@@ -41,3 +42,24 @@ def test_declared_dependencies_cover_what_the_lesson_reads(lesson):
     missing, read = undeclared_reads(lesson, proc.stdout.splitlines()[-1])
     assert read, "the run read nothing from compute/: the hook saw nothing"
     assert not missing, f"{lesson} reads files its build stamp does not cover: {missing}"
+
+
+def _audited(code: str, cwd) -> str:
+    """The last line of `code` run under the read audit: the files it opened and the modules it loaded."""
+    proc = subprocess.run([sys.executable, "-c", START_AUDIT + code + REPORT_AUDIT], cwd=cwd, capture_output=True,
+                          text=True, env={"PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1",
+                                          "PATH": "/usr/bin:/bin",
+                                          **{k: v for k, v in os.environ.items() if k.startswith("OMP_")}},
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout.splitlines()[-1]
+
+
+def test_each_lessons_check_reads_only_what_its_key_covers():
+    from compute.checks import lesson_names
+    from sitebuild.preflight.run import KEY_CELL
+    for name in lesson_names():
+        report = _audited(f"from compute.checks import preflight\npreflight([{name!r}])\n", ROOT)
+        missing, read = undeclared_reads(name, report, KEY_CELL.format(name=name))
+        assert read, "the check read nothing from compute/: the hook saw nothing"
+        assert not missing, f"the check of {name} reads files its key does not cover: {missing}"

@@ -135,3 +135,38 @@ def test_data_files_a_module_declares_beside_it_are_part_of_the_stamp(tmp_path):
     assert stamp_hash(root, LESSON) == before
     data.write_text("## 1. Another story\n")
     assert stamp_hash(root, LESSON) != before
+
+
+def test_a_retrained_checkpoint_changes_the_keys_of_its_readers_alone(tmp_path, monkeypatch):
+    """Replacing one published checkpoint (the walkthrough's by its alternative seed's, the four-head story
+    model's by its second seed's) changes the build stamp of the pages that read it and the preflight key of the
+    lessons that read it, and of nothing else: a rebuild after a retrain re-executes and re-checks only those."""
+    from conftest import ROOT
+    from compute.checks import lesson_names
+    from sitebuild.preflight.run import lesson_key
+    folder = tmp_path / "checkpoints"
+    folder.mkdir()
+    for path in (ROOT / "compute" / "checkpoints").iterdir():
+        (folder / path.name).symlink_to(path)
+    monkeypatch.setenv("COMPUTE_CHECKPOINTS", str(folder))
+    monkeypatch.delenv("COMPUTE_STORY_MODELS", raising=False)
+    pages = {p.stem: p.read_text() for p in sorted((ROOT / "posts").glob("*.md"))}
+
+    def keys():
+        return ({stem: stamp_hash(ROOT, text) for stem, text in pages.items()},
+                {name: lesson_key(ROOT, name) for name in lesson_names()})
+
+    def replaced(name, by):
+        before = keys()
+        (folder / name).unlink()
+        (folder / name).symlink_to(ROOT / "compute" / "checkpoints" / by)
+        after = keys()
+        return ({k for k in before[0] if before[0][k] != after[0][k]},
+                {k for k in before[1] if before[1][k] != after[1][k]})
+
+    assert replaced("walkthrough.safetensors", "walkthrough-alt.safetensors") == ({"trained-walkthrough"},
+                                                                                  {"walkthrough"})
+    pages_changed, checks_changed = replaced("story-four-head.safetensors", "story-four-head-seed1.safetensors")
+    assert "story-models" in pages_changed and "story" in checks_changed
+    assert not pages_changed & {"attention-by-hand", "trained-walkthrough"}, pages_changed
+    assert not checks_changed & {"byhand", "walkthrough"}, checks_changed

@@ -100,13 +100,61 @@ def test_preflight_runs_again_only_when_compute_changes(monkeypatch, tmp_path):
     module = tmp_path / "compute" / "model.py"
     module.write_text("A = 1\n")
     build = tmp_path / "_build"
-    assert run_preflight_if_changed(tmp_path, build) is True
-    assert run_preflight_if_changed(tmp_path, build) is False  # nothing changed: skipped
+    assert run_preflight_if_changed(tmp_path, build) == ["*"]  # checks that know no lessons: all at once
+    assert run_preflight_if_changed(tmp_path, build) == []  # nothing changed: skipped
     module.write_text("A = 2\n")
-    assert run_preflight_if_changed(tmp_path, build) is True
+    assert run_preflight_if_changed(tmp_path, build) == ["*"]
     monkeypatch.setenv("COMPUTE_CHECKPOINTS", str(tmp_path))
-    assert run_preflight_if_changed(tmp_path, build) is True  # redirected checkpoints: always checked
+    assert run_preflight_if_changed(tmp_path, build) == ["*"]  # redirected checkpoints: always checked
     assert calls == [1, 1, 1]
+
+
+def _lessons_project(root):
+    """compute/lessons/{a,b}: a reads the checkpoint a.safetensors through a module of its own, b reads none."""
+    lessons = root / "compute" / "lessons"
+    for name in ("a", "b"):
+        (lessons / name).mkdir(parents=True)
+    (root / "compute" / "__init__.py").write_text("")
+    (lessons / "__init__.py").write_text("")
+    (lessons / "a" / "__init__.py").write_text("def preflight():\n    from . import weights\n")
+    (lessons / "a" / "weights.py").write_text('CHECKPOINT_FILES = ("a.safetensors",)\n')
+    (lessons / "b" / "__init__.py").write_text("B = 1\n")
+    (root / "compute" / "checkpoints").mkdir()
+    (root / "compute" / "checkpoints" / "a.safetensors").write_bytes(b"one")
+    (root / "compute" / "checkpoints" / "b.safetensors").write_bytes(b"not read by b")
+
+
+def test_each_lesson_is_checked_again_only_when_what_it_reads_changes(monkeypatch, tmp_path):
+    from sitebuild.preflight.run import run_preflight_if_changed
+    calls, failing = [], set()
+
+    def preflight(names=None):
+        calls.append(names)
+        if set(names) & failing:
+            raise ClaimError(f"{names[0]} fails")
+
+    checks = _module("compute.checks", preflight)
+    checks.lesson_names = lambda: ["a", "b"]
+    _fake_compute(monkeypatch, checks=checks)
+    monkeypatch.delenv("COMPUTE_CHECKPOINTS", raising=False)
+    monkeypatch.delenv("COMPUTE_STORY_MODELS", raising=False)
+    _lessons_project(tmp_path)
+    build, folder = tmp_path / "_build", tmp_path / "compute" / "checkpoints"
+    assert run_preflight_if_changed(tmp_path, build) == ["a", "b"]
+    assert run_preflight_if_changed(tmp_path, build) == []
+    (folder / "a.safetensors").write_bytes(b"two")       # a retrained checkpoint: its reader alone
+    assert run_preflight_if_changed(tmp_path, build) == ["a"]
+    (folder / "b.safetensors").write_bytes(b"read by nobody")
+    assert run_preflight_if_changed(tmp_path, build) == []
+    (tmp_path / "compute" / "lessons" / "b" / "__init__.py").write_text("B = 2\n")
+    failing.add("b")
+    with pytest.raises(PreflightError, match="b fails"):
+        run_preflight_if_changed(tmp_path, build)
+    failing.clear()
+    assert run_preflight_if_changed(tmp_path, build) == ["b"]   # a failed check is checked again, a is kept
+    (build / "preflight.json").write_text("[1, 2")            # a damaged record: every lesson again
+    assert run_preflight_if_changed(tmp_path, build) == ["a", "b"]
+    assert calls == [["a"], ["b"], ["a"], ["b"], ["b"], ["a"], ["b"]]
 
 
 def test_a_failed_preflight_is_not_remembered(monkeypatch, tmp_path):
