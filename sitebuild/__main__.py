@@ -146,7 +146,7 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
     with stage("handouts", "each lesson printed three ways"):
         printed = make_handouts(html_dir, stems, build_dir / "handouts", source_epoch(root))
     with stage("slide PDFs", "each deck printed"):
-        print_decks(html_dir, list(decks), build_dir / "deckprints", source_epoch(root))   # each deck as a PDF
+        decks_printed = print_decks(html_dir, list(decks), build_dir / "deckprints", source_epoch(root))
     with stage("notebooks", "each lesson as a Jupyter notebook"):
         notebooks = make_notebooks(root, stems, build_dir / "notebooks", build_dir, url, source_epoch(root))
     with stage("publish", "site/ replaced at once"):
@@ -163,7 +163,8 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
         "cached": [nb for nb in sources if nb not in executed],
         "audits": [a.summary() for a in audits] + [p.summary() for p in prose],
         "figures": figures.summary(),
-        "slides": f"{len(decks)} decks, {sum(decks.values())} slides",
+        "slides": f"{len(decks)} decks, {sum(decks.values())} slides ({len(decks_printed)} printed as PDFs, "
+                  f"{len(decks) - len(decks_printed)} unchanged)",
     }
 
 
