@@ -1,8 +1,9 @@
-"""Build the lesson site: `python -m sitebuild` runs the stages below in order, one package each, named as the
-build's progress line names them; each package's first lines say what the stage reads and what it writes.
+"""Build the lesson site: `python -m sitebuild` runs the stages below in order (build.py), one package each,
+named as the build's progress line names them; each package's first lines say what the stage reads and what it
+writes. It runs none when nothing they read changed since the last build (unchanged.py).
 
   audit       the lessons' sentences bound to the claims that cover them, before anything runs
-  preflight   compute's own check of every lesson's claims, when compute changed
+  preflight   compute's own check of each lesson's claims, when what it reads changed
   pages       Sphinx writes the pages (its extensions live here); lessons execute or come from the cache
   prose       the sentences the lessons' Python wrote, audited; one spelling per value; the site's own files
   math        math typeset into each page; the icon font cut; each <head> lightened
@@ -18,6 +19,9 @@ Shared by the stages:
   serve       a local static HTTP server in a thread (misses can get 404.html)
   progress    what the build is doing: stages, bars, the time each took
   lock        one build at a time: an flock on _build/build.lock
+  unchanged   the last build's inputs and outputs, keyed: a build with nothing to do runs no stage
+  sourcedate  the date written into what the build makes: the last commit's, never the clock's
+  tmpdir      the site's own temporary folder
   sitecheck   checks over a built site (HTML validity, links, visible text), for the tests
 """
 

@@ -26,38 +26,18 @@ interrupted); site/ is then left as it was.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import re
-import shutil
 import signal
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from sitebuild import ROOT
-from sitebuild.audit.check import AuditError, audit_site, locate_failed_claims
-from sitebuild.handouts.editions import files
-from sitebuild.handouts.printer import HandoutError, make_handouts, source_epoch
-from sitebuild.figures.render import FigureError, render_figures
-from sitebuild.figures.freshen import freshen
-from sitebuild.pages.sphinx import SphinxError, build_html
-from sitebuild.math.heads import lighten_pages
-from sitebuild.math.iconfont import subset_icon_font
-from sitebuild.notebooks.write import NotebookError, make_notebooks
-from sitebuild.preflight.run import PreflightError, run_preflight_if_changed
-from sitebuild.decks.cut import FOLDER as DECKS, make_decks
-from sitebuild.slidepdfs.printer import file_name as deck_pdf, print_decks
-from sitebuild.progress import Progress, stage, using
-from sitebuild.prose.audit import audit_prose
-from sitebuild.prose.spelling import site_value_spellings
+from sitebuild import ROOT, unchanged
 from sitebuild.lock import build_lock
-from sitebuild.math.typeset import MathError, typeset_pages
-from sitebuild.publish.site import publish, remove_leftovers
-from sitebuild.prose.rawcheck import RawMarkupError, check_pages
-from sitebuild.prose.guide import write_guide
-from sitebuild.prose.sitefiles import add_site_files
+from sitebuild.progress import Progress, using
+from sitebuild.sourcedate import source_epoch
+from sitebuild.tmpdir import private_tmp_path  # noqa: F401 (the fault tests find a build's folder by it)
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -66,11 +46,6 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str):
         self.exit(2, f"error: {message}\n")
-
-
-def lesson_stems(root: Path) -> list[str]:
-    """The lessons: posts/*.md, by file stem."""
-    return sorted(p.stem for p in (root / "posts").glob("*.md"))
 
 
 def base_path(text: str) -> str:
@@ -87,85 +62,6 @@ def site_url(text: str) -> str:
         raise argparse.ArgumentTypeError(f"{text!r} is not a site address like https://example.org/project/ "
                                          "(http or https, ending in '/')")
     return text
-
-
-def private_tmp_path(root: Path) -> Path:
-    """This site's own temporary folder: short (Chromium keeps a socket in its profile there, and socket
-    paths are limited to 108 bytes) and named after the site's folder, so no two sites share one."""
-    digest = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:12]
-    return Path(os.environ.get("SITEBUILD_SYSTEM_TMP", tempfile.gettempdir())) / f"sitebuild-{digest}"
-
-
-def private_tmp(root: Path) -> None:
-    """Send every temporary file of this build (Chromium profiles, Sphinx crash logs, ...) to the
-    site's own temporary folder, emptied first: whatever a killed build left there goes with the next."""
-    tmp = private_tmp_path(root)
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    os.environ.setdefault("SITEBUILD_SYSTEM_TMP", tempfile.gettempdir())
-    os.environ["TMPDIR"] = str(tmp)
-    tempfile.tempdir = None  # forget the cached default
-
-
-def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
-    """Run the steps; returns what the summary reports. Raises on failure. Call with the lock held.
-    `url`: the site's public address, printed in the notebooks (default: http://localhost:8000 + base)."""
-    url = url or f"http://localhost:8000{base}"
-    build_dir = root / "_build"
-    stems = lesson_stems(root)
-    remove_leftovers(root / "site")
-    private_tmp(root)
-    with stage("audit", "the lessons' sentences and the claims they rest on"):
-        audits = audit_site(root)
-    shutil.rmtree(build_dir / "html" / DECKS, ignore_errors=True)  # made afresh from this build's pages, last
-    try:
-        with stage("preflight", "each lesson's claims, when its code changed"):
-            checked = run_preflight_if_changed(root, build_dir)
-        with stage("pages", "Sphinx; each lesson executed or taken from the cache"):
-            executed = build_html(root, build_dir, url)
-    except (PreflightError, SphinxError) as exc:
-        raise type(exc)(locate_failed_claims(str(exc), root)) from exc
-    html_dir = build_dir / "html"
-    with stage("prose", "the sentences the lessons' Python wrote; one spelling per value"):
-        prose = audit_prose(root, build_dir, stems)  # the sentences the lessons' Python wrote, as the pages' are
-        spelled_twice = site_value_spellings(root, build_dir, stems)  # one value, one spelling across the site
-        if spelled_twice:
-            raise AuditError("\n".join(spelled_twice))
-        check_pages(html_dir)
-        add_site_files(root, build_dir, html_dir)
-        write_guide(root, html_dir)                 # the readers' guide, docs/readers.md, as guide.html
-    with stage("math", "typeset into each page"):
-        typeset_pages(html_dir)
-        subset_icon_font(html_dir)
-        lighten_pages(html_dir)
-    with stage("figures", "each drawn to SVG, PNG and CSV"):
-        figures = render_figures(html_dir, build_dir)
-        freshen(html_dir)
-    with stage("decks", "cut from the pages"):
-        decks = make_decks(html_dir, stems)         # each lesson as a deck, cut from its finished page
-    with stage("handouts", "each lesson printed three ways"):
-        printed = make_handouts(html_dir, stems, build_dir / "handouts", source_epoch(root))
-    with stage("slide PDFs", "each deck printed"):
-        decks_printed = print_decks(html_dir, list(decks), build_dir / "deckprints", source_epoch(root))
-    with stage("notebooks", "each lesson as a Jupyter notebook"):
-        notebooks = make_notebooks(root, stems, build_dir / "notebooks", build_dir, url, source_epoch(root))
-    with stage("publish", "site/ replaced at once"):
-        prints = [build_dir / "handouts" / name for s in stems for name in files(s)]
-        prints += [build_dir / "deckprints" / deck_pdf(name) for name in decks]
-        publish(html_dir, prints, root / "site", notebooks, base)
-    sources = sorted(f"posts/{s}.md" for s in stems)
-    return {
-        "pages": sum(1 for p in html_dir.rglob("*.html") if p.parts[len(html_dir.parts)] != "_static"),
-        "handouts": len(stems),
-        "printed": printed,
-        "checked": checked,
-        "executed": executed,
-        "cached": [nb for nb in sources if nb not in executed],
-        "audits": [a.summary() for a in audits] + [p.summary() for p in prose],
-        "figures": figures.summary(),
-        "slides": f"{len(decks)} decks, {sum(decks.values())} slides ({len(decks_printed)} printed as PDFs, "
-                  f"{len(decks) - len(decks_printed)} unchanged)",
-    }
 
 
 def summary(result: dict, seconds: float, stages: str = "", quiet: bool = False) -> str:
@@ -188,6 +84,19 @@ def summary(result: dict, seconds: float, stages: str = "", quiet: bool = False)
         *([stages] if stages else []),
         f"took {seconds:.1f} s",
     ])
+
+
+def leftovers(site: Path) -> bool:
+    """Whether an interrupted build left staging folders next to `site` (the build removes them)."""
+    from sitebuild.publish.site import STAGING_PREFIX
+    return any(site.parent.glob(STAGING_PREFIX.format(name=site.name) + "*"))
+
+
+def nothing_done(last: dict) -> dict:
+    """The report of a build that found nothing changed since the one that reported `last`: the same site, no
+    lesson checked, executed or printed (its figures and slides as they were: not reported again)."""
+    return {**last, "printed": [], "checked": [], "executed": [], "figures": None, "slides": None,
+            "cached": sorted(last["executed"] + last["cached"])}
 
 
 def parser() -> OneLineParser:
@@ -238,11 +147,17 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGINT, on_interrupt)
+    failures = [KeyboardInterrupt]  # and, once the stages are loaded, what each raises when it fails
     try:
         with build_lock(root / "_build"), using(Progress(quiet=args.quiet)) as progress:
-            result = build_site(root, args.base, args.url)
-    except (AuditError, PreflightError, SphinxError, HandoutError, RawMarkupError, MathError, FigureError, NotebookError,
-            KeyboardInterrupt) as exc:
+            inputs = unchanged.inputs_key(root, {"base": args.base, "url": args.url}, source_epoch(root))
+            last = None if leftovers(root / "site") else unchanged.last_result(root, inputs)
+            if last is None:
+                from sitebuild import build
+                failures += build.FAILURES
+                result = build.build_site(root, args.base, args.url)
+                unchanged.remember(root, inputs, result)
+    except tuple(failures) as exc:
         # Ctrl-C reaches the whole group: a child may fail of it before our own handler runs.
         if interrupted or isinstance(exc, KeyboardInterrupt):
             sys.stderr.flush()
@@ -254,8 +169,15 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
             print(f"error: {line}", file=sys.stderr)
         print("site/ was left unchanged.", file=sys.stderr)
         return 1
-    print(summary(result, time.monotonic() - start, progress.report(), args.quiet))
+    if last is not None:
+        print(summary(nothing_done(last), time.monotonic() - start, UNCHANGED, args.quiet))
+    else:
+        print(summary(result, time.monotonic() - start, progress.report(), args.quiet))
     return 0
+
+
+# In place of the stages' times, when no stage ran (sitebuild.unchanged).
+UNCHANGED = "stages: none ran: nothing the build reads changed since the last build, nor site/ or _build/"
 
 
 INTERRUPTED = 130

@@ -8,20 +8,19 @@ Hashes are kept in `<out_dir>/stamps.json`.
 
 Chromium writes the time of printing into each PDF; it is replaced by the time
 of the source's last commit (SOURCE_DATE_EPOCH when set, a fixed date outside
-a git checkout), so two builds of one commit give the same bytes.
+a git checkout; sitebuild.sourcedate), so two builds of one commit give the same bytes.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import subprocess
 import time
 from pathlib import Path
 
 from sitebuild import browser, progress
+from sitebuild.sourcedate import FALLBACK_EPOCH, source_epoch  # noqa: F401 (source_epoch: imported from here too)
 
 from sitebuild.handouts import pdftext
 from sitebuild.handouts.editions import APPENDIX_JS, EDITIONS, KEY_JS, MOVE_ANSWERS_JS, STUDENT_JS, files
@@ -55,21 +54,6 @@ PRINT_HIDDEN = (".bd-header", ".bd-sidebar-primary", ".prev-next-footer", ".bd-f
 NAVIGATION_LINKS = 'link[rel="prev"], link[rel="next"]'
 
 _PDF_DATE = re.compile(rb"/(CreationDate|ModDate) \(D:\d{14}[-+Z][^)]*\)")
-FALLBACK_EPOCH = 946684800  # 2000-01-01, outside a git checkout without SOURCE_DATE_EPOCH
-
-
-def source_epoch(root: Path) -> int:
-    """SOURCE_DATE_EPOCH, or the time of the last commit of `root`, or a fixed date."""
-    if os.environ.get("SOURCE_DATE_EPOCH", "").isdigit():
-        return int(os.environ["SOURCE_DATE_EPOCH"])
-    try:
-        out = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=root, capture_output=True, text=True,
-                             timeout=10)
-        return int(out.stdout.strip()) if out.returncode == 0 and out.stdout.strip().isdigit() else FALLBACK_EPOCH
-    except (OSError, subprocess.SubprocessError):
-        return FALLBACK_EPOCH
-
-
 def fix_pdf_dates(pdf: Path, epoch: int) -> None:
     """Overwrite the PDF's creation and modification dates and renumber its structure names, keeping every
     byte offset (same length)."""

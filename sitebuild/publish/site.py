@@ -18,8 +18,6 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from sitebuild.figures.files import externalize
-from sitebuild.pages.extension import root_relative
 
 STAGING_PREFIX = ".{name}.new-"
 
@@ -38,6 +36,8 @@ def publish(html_dir: Path, handouts: list[Path], site: Path, notebooks: list[Pa
     """Make `site` hold a copy of `html_dir` plus `handouts/` and `notebooks/` with the given files.
 
     The copy's 404.html links from `base`, the path the site is served under (sitebuild.pages.extension)."""
+    from sitebuild.figures.files import externalize   # here, so that a build with nothing to do (which looks for
+    from sitebuild.pages.extension import root_relative  # leftovers, remove_leftovers) loads neither
     parent = site.parent
     staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX.format(name=site.name), dir=parent))
     try:

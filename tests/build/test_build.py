@@ -59,15 +59,23 @@ def test_index_lists_every_lesson(built_site):
 
 
 def test_rebuild_with_nothing_changed_does_no_work(built_site):
+    """The stages run when what the last build left was touched (a file of site/ rewritten), and find nothing
+    to do; the build after it runs none (sitebuild.unchanged)."""
+    from sitebuild.__main__ import UNCHANGED
     records = cache_records(ROOT / "_build" / ".jupyter_cache")
-    start = time.monotonic()
-    proc = run_sitebuild()
-    seconds = time.monotonic() - start
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "executed: none" in proc.stdout.splitlines()
-    assert f"({0} printed, {len(LESSONS)} unchanged)" in proc.stdout
-    assert cache_records(ROOT / "_build" / ".jupyter_cache") == records
-    assert seconds < 60, f"no-change rebuild took {seconds:.0f} s"
+    index = built_site / "index.html"
+    index.write_bytes(index.read_bytes())      # the same bytes, a new time: site/ is not as the build left it
+    for ran in (True, False):
+        start = time.monotonic()
+        proc = run_sitebuild()
+        seconds = time.monotonic() - start
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        lines = proc.stdout.splitlines()
+        assert "executed: none" in lines and "checked before the pages: none" in lines
+        assert f"({0} printed, {len(LESSONS)} unchanged)" in proc.stdout
+        assert cache_records(ROOT / "_build" / ".jupyter_cache") == records
+        assert (lines[-2] != UNCHANGED and lines[-2].startswith("stages: audit")) if ran else lines[-2] == UNCHANGED
+        assert seconds < 60, f"no-change rebuild took {seconds:.0f} s"
 
 
 def _build_with_checkpoints(folder):

@@ -1,0 +1,101 @@
+"""The build's stages in order (build_site) and what it reports at the end (summary); `python -m sitebuild`
+(sitebuild.__main__) runs them, unless nothing changed since the last build (sitebuild.unchanged)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from sitebuild.audit.check import AuditError, audit_site, locate_failed_claims
+from sitebuild.handouts.editions import files
+from sitebuild.handouts.printer import HandoutError, make_handouts
+from sitebuild.sourcedate import source_epoch
+from sitebuild.figures.render import FigureError, render_figures
+from sitebuild.figures.freshen import freshen
+from sitebuild.pages.sphinx import SphinxError, build_html
+from sitebuild.math.heads import lighten_pages
+from sitebuild.math.iconfont import subset_icon_font
+from sitebuild.notebooks.write import NotebookError, make_notebooks
+from sitebuild.preflight.run import PreflightError, run_preflight_if_changed
+from sitebuild.decks.cut import FOLDER as DECKS, make_decks
+from sitebuild.slidepdfs.printer import file_name as deck_pdf, print_decks
+from sitebuild.progress import stage
+from sitebuild.prose.audit import audit_prose
+from sitebuild.prose.spelling import site_value_spellings
+from sitebuild.math.typeset import MathError, typeset_pages
+from sitebuild.publish.site import publish, remove_leftovers
+from sitebuild.prose.rawcheck import RawMarkupError, check_pages
+from sitebuild.prose.guide import write_guide
+from sitebuild.prose.sitefiles import add_site_files
+from sitebuild.tmpdir import private_tmp
+
+
+def lesson_stems(root: Path) -> list[str]:
+    """The lessons: posts/*.md, by file stem."""
+    return sorted(p.stem for p in (root / "posts").glob("*.md"))
+
+
+def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
+    """Run the steps; returns what the summary reports. Raises on failure. Call with the lock held.
+    `url`: the site's public address, printed in the notebooks (default: http://localhost:8000 + base)."""
+    url = url or f"http://localhost:8000{base}"
+    build_dir = root / "_build"
+    stems = lesson_stems(root)
+    remove_leftovers(root / "site")
+    private_tmp(root)
+    with stage("audit", "the lessons' sentences and the claims they rest on"):
+        audits = audit_site(root)
+    shutil.rmtree(build_dir / "html" / DECKS, ignore_errors=True)  # made afresh from this build's pages, last
+    try:
+        with stage("preflight", "each lesson's claims, when its code changed"):
+            checked = run_preflight_if_changed(root, build_dir)
+        with stage("pages", "Sphinx; each lesson executed or taken from the cache"):
+            executed = build_html(root, build_dir, url)
+    except (PreflightError, SphinxError) as exc:
+        raise type(exc)(locate_failed_claims(str(exc), root)) from exc
+    html_dir = build_dir / "html"
+    with stage("prose", "the sentences the lessons' Python wrote; one spelling per value"):
+        prose = audit_prose(root, build_dir, stems)  # the sentences the lessons' Python wrote, as the pages' are
+        spelled_twice = site_value_spellings(root, build_dir, stems)  # one value, one spelling across the site
+        if spelled_twice:
+            raise AuditError("\n".join(spelled_twice))
+        check_pages(html_dir)
+        add_site_files(root, build_dir, html_dir)
+        write_guide(root, html_dir)                 # the readers' guide, docs/readers.md, as guide.html
+    with stage("math", "typeset into each page"):
+        typeset_pages(html_dir)
+        subset_icon_font(html_dir)
+        lighten_pages(html_dir)
+    with stage("figures", "each drawn to SVG, PNG and CSV"):
+        figures = render_figures(html_dir, build_dir)
+        freshen(html_dir)
+    with stage("decks", "cut from the pages"):
+        decks = make_decks(html_dir, stems)         # each lesson as a deck, cut from its finished page
+    with stage("handouts", "each lesson printed three ways"):
+        printed = make_handouts(html_dir, stems, build_dir / "handouts", source_epoch(root))
+    with stage("slide PDFs", "each deck printed"):
+        decks_printed = print_decks(html_dir, list(decks), build_dir / "deckprints", source_epoch(root))
+    with stage("notebooks", "each lesson as a Jupyter notebook"):
+        notebooks = make_notebooks(root, stems, build_dir / "notebooks", build_dir, url, source_epoch(root))
+    with stage("publish", "site/ replaced at once"):
+        prints = [build_dir / "handouts" / name for s in stems for name in files(s)]
+        prints += [build_dir / "deckprints" / deck_pdf(name) for name in decks]
+        publish(html_dir, prints, root / "site", notebooks, base)
+    sources = sorted(f"posts/{s}.md" for s in stems)
+    return {
+        "pages": sum(1 for p in html_dir.rglob("*.html") if p.parts[len(html_dir.parts)] != "_static"),
+        "handouts": len(stems),
+        "printed": printed,
+        "checked": checked,
+        "executed": executed,
+        "cached": [nb for nb in sources if nb not in executed],
+        "audits": [a.summary() for a in audits] + [p.summary() for p in prose],
+        "figures": figures.summary(),
+        "slides": f"{len(decks)} decks, {sum(decks.values())} slides ({len(decks_printed)} printed as PDFs, "
+                  f"{len(decks) - len(decks_printed)} unchanged)",
+    }
+
+
+# What a failed stage raises: each is reported as its `error:` lines, and site/ is left as it was.
+FAILURES = (AuditError, PreflightError, SphinxError, HandoutError, RawMarkupError, MathError, FigureError,
+            NotebookError)
