@@ -23,6 +23,7 @@ Shared by the stages:
   sourcedate  the date written into what the build makes: the last commit's, never the clock's
   tmpdir      the site's own temporary folder
   sitecheck   checks over a built site (HTML validity, links, visible text), for the tests
+  computechecks  the project's compute.checks, where it has one
 """
 
 from pathlib import Path

@@ -30,7 +30,6 @@ it (`sentences_for`).
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -40,6 +39,7 @@ from sitebuild.audit import coverage
 from sitebuild.audit.coverage import TRIGGERS, caught, triggers  # noqa: F401 (the audit's words, re-exported)
 from sitebuild.prose.spelling import site_spellings
 from sitebuild.audit.sentences import Sentence, _mask as _masked, _plain as _plain_text, sentences
+from sitebuild.computechecks import compute_checks
 
 MARKS = ("method", "design", "general", "reading")  # the reasons {about} accepts
 # The words of a pick, all a sentence marked {about}`reading` may compare with.
@@ -178,16 +178,6 @@ def audit_page(path: str, text: str, known_claims: dict[str, str] | set[str] | N
                     path, s.line, f"unbound comparison ({listed}) in {quote(s)}: bind it to a claim with "
                                   "{claim}`name` or mark it {about}`method` (or design, general)"))
     return result
-
-
-def compute_checks():
-    """The project's compute.checks module, or None in a project without one."""
-    try:
-        return importlib.import_module("compute.checks")
-    except ModuleNotFoundError as exc:
-        if exc.name in ("compute", "compute.checks"):
-            return None
-        raise
 
 
 def known_claim_names() -> dict[str, str] | set[str] | None:

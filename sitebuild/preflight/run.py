@@ -9,9 +9,10 @@ miniature projects of the build tests) still builds.
 
 from __future__ import annotations
 
-import importlib
 import json
 from pathlib import Path
+
+from sitebuild.computechecks import compute_checks
 
 EXPECTED_ERRORS = {"CheckpointError", "ClaimError"}
 
@@ -25,7 +26,7 @@ def run_preflight(names: list[str] | None = None) -> bool:
 
     Raises PreflightError for a CheckpointError or ClaimError.
     """
-    checks = _checks()
+    checks = compute_checks()
     if checks is None:
         return False
     try:
@@ -35,18 +36,6 @@ def run_preflight(names: list[str] | None = None) -> bool:
             raise PreflightError(str(exc)) from exc
         raise
     return True
-
-
-def _checks():
-    """compute.checks, or None where the project has none."""
-    try:
-        return importlib.import_module("compute.checks")
-    except ModuleNotFoundError as exc:
-        # Only "compute.checks does not exist" means no preflight; a missing
-        # import *inside* it is a real error.
-        if exc.name in ("compute", "compute.checks"):
-            return None
-        raise
 
 
 RECORD = "preflight.json"  # under the build folder: each lesson's key when its check last passed
@@ -73,7 +62,7 @@ def run_preflight_if_changed(root, build_dir) -> list[str]:
     """
     from sitebuild.pages.stamps import tree_hash
 
-    checks = _checks()
+    checks = compute_checks()
     if checks is None:
         return []
     record = Path(build_dir) / RECORD

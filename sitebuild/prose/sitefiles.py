@@ -11,7 +11,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from sitebuild.audit.check import compute_checks
+from sitebuild.computechecks import compute_checks
 from sitebuild.pages.stamps import tree_hash
 
 
