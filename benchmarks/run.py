@@ -148,6 +148,7 @@ TOUCH_JS = """async () => {
 
 # The build's last lines: "stages: audit 4.2 s, preflight 0.1 s, ..." (compute.progress), and what it did.
 STAGES_LINE = re.compile(r"^stages: (.+)$", re.M)
+STAGE_TIME = re.compile(r"(.+) (\d+(?:\.\d+)?) s")
 SAID = ("checked before the pages: ", "executed: ", "figures: ", "slides: ", "site/ published: ")
 
 
@@ -171,8 +172,9 @@ def read_build(seconds: float, stdout: str) -> Build:
     m = STAGES_LINE.search(stdout)
     stages = {}
     for part in (m.group(1).split(", ") if m else []):
-        name, value, _ = part.rsplit(" ", 2)
-        stages[name] = float(value)
+        timed = STAGE_TIME.fullmatch(part)
+        if timed:                       # not "none ran: ..." (sitebuild.unchanged: no stage ran)
+            stages[timed.group(1)] = float(timed.group(2))
     return Build(seconds, stages, [line for line in stdout.splitlines() if line.startswith(SAID)])
 
 

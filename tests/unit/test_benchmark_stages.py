@@ -28,3 +28,9 @@ def test_the_stage_table_gives_each_stages_median_under_each_build():
     lines = stage_table({"cold build": runs, "after the retrain": []})
     assert "| audit | 2.0 s |" in lines and "| pages | 5.0 s |" in lines
     assert not any("after the retrain" in line for line in lines)   # a kind of build that did not run
+
+
+def test_a_build_that_ran_no_stage_has_no_stage_times():
+    from sitebuild.__main__ import UNCHANGED
+    build = read_build(0.3, f"site/ published: 7 pages\n{UNCHANGED}\ntook 0.2 s\n")
+    assert build.stages == {} and build.said == ["site/ published: 7 pages"]
