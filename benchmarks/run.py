@@ -10,8 +10,8 @@ Measures
   virtual environment already installed), the sum of its stages' times;
 * no-change rebuild: the same command again with nothing changed;
 * rebuild after a retrain: the four-head story model's checkpoint replaced by
-  its second seed's (RETRAINED), which re-executes, redraws and reprints only
-  what reads it; what the build says it did is printed with it;
+  new bytes of the same numbers (RETRAINED), which re-executes, redraws and
+  reprints only what reads it; what the build says it did is printed with it;
 * each stage's median under each of those builds (the build's `stages:` line);
 * per page: bytes transferred on a first load with an empty cache, each
   response gzip-compressed as a static host would serve it; when the first
@@ -192,21 +192,40 @@ def rebuilds(runs: int) -> list[Build]:
     return [timed_build() for _ in range(runs)]
 
 
-# A retrain, as an author makes one: the four-head story model replaced by the weights of its second seed (both
-# published, both pass Part III's claims). The build reads the checkpoints from a folder of links to the published
-# ones (COMPUTE_CHECKPOINTS), where the two files are swapped.
-RETRAINED = ("story-four-head", "story-four-head-seed1")
+# A retrain, as the build sees one: the four-head story model's checkpoint replaced by new bytes (its tensors
+# written again under another header, its manifest's sha256 made to match). The numbers are the model's own, so
+# the page's claims still hold (its second seed's weights, tried first, fail two of Part III's claims, as they
+# should); every lesson that reads the model executes again. The build reads the checkpoints from a folder of
+# links to the published ones (COMPUTE_CHECKPOINTS), where the two files are replaced.
+RETRAINED = "story-four-head"
+
+
+def _resaved(weights: bytes) -> bytes:
+    """A safetensors file's tensors under a header that says they were written again (same offsets)."""
+    import json
+    size = int.from_bytes(weights[:8], "little")
+    header = json.loads(weights[8:8 + size])
+    header.setdefault("__metadata__", {})["rewritten"] = "benchmarks/run.py"
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 8)
+    return len(text).to_bytes(8, "little") + text + weights[8 + size:]
 
 
 def _link_checkpoints(folder: Path, swapped: bool) -> None:
+    import hashlib
+    import json
     published = ROOT / "compute" / "checkpoints"
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     for path in published.iterdir():
-        name, by = path.name, path.name
-        if swapped and path.stem == RETRAINED[0]:
-            by = RETRAINED[1] + path.suffix
-        (folder / name).symlink_to(published / by)
+        if not (swapped and path.stem == RETRAINED):
+            (folder / path.name).symlink_to(path)
+    if swapped:
+        weights = _resaved((published / f"{RETRAINED}.safetensors").read_bytes())
+        manifest = json.loads((published / f"{RETRAINED}.json").read_text())
+        manifest["checkpoint_sha256"] = hashlib.sha256(weights).hexdigest()
+        (folder / f"{RETRAINED}.safetensors").write_bytes(weights)
+        (folder / f"{RETRAINED}.json").write_text(json.dumps(manifest, indent=1))
 
 
 def retrain_rebuilds(runs: int) -> list[Build]:
@@ -346,7 +365,7 @@ def markdown(cold: list[Build], warm: list[Build], pages: list[dict], runs: tupl
                      f"{verdict(m <= BUDGET['rebuild'])} |")
     if retrained:
         m = statistics.median(b.seconds for b in retrained)
-        lines.append(f"| rebuild after a retrained story model ({RETRAINED[0]} by {RETRAINED[1]}'s weights) | "
+        lines.append(f"| rebuild after a retrained story model ({RETRAINED}, its checkpoint's bytes new) | "
                      f"{m:.1f} s | {len(retrained)} | |")
     lines += stage_table({"cold build": list(cold), "rebuild, nothing changed": list(warm),
                           "after the retrain": list(retrained)})
