@@ -47,7 +47,7 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
         audits = audit_site(root)
     shutil.rmtree(build_dir / "html" / DECKS, ignore_errors=True)  # made afresh from this build's pages, last
     try:
-        with stage("preflight", "each lesson's claims, when its code changed"):
+        with stage("preflight", "each lesson's claims, when what it reads changed"):
             checked = run_preflight_if_changed(root, build_dir)
         with stage("pages", "Sphinx; each lesson executed or taken from the cache"):
             executed = build_html(root, build_dir, url)
