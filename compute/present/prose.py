@@ -11,6 +11,7 @@ A text is recorded each time it is written: the build counts each text and place
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -40,19 +41,31 @@ def written_at() -> str:
     frame = sys._getframe(1)
     while frame is not None:
         name = frame.f_code.co_filename
-        if not name.startswith("<") and Path(name).resolve().parent != PRESENT:
+        if not name.startswith("<") and not _in_present(name):
             return located(name, frame.f_lineno)
         frame = frame.f_back
     return "an unknown place"
 
 
+@functools.lru_cache(maxsize=None)
+def _in_present(filename: str) -> bool:
+    """Whether a code file is a module of compute/present (resolved once per file: a page writes thousands of
+    numbers, and resolving a path asks the file system for each of its folders)."""
+    return Path(filename).resolve().parent == PRESENT
+
+
 def located(filename: str, line: int) -> str:
+    return f"{_project_name(filename)}, line {line}"
+
+
+@functools.lru_cache(maxsize=None)
+def _project_name(filename: str) -> str:
+    """A code file's path relative to the project's root, or its name when it lies outside."""
     path = Path(filename).resolve()
     try:
-        name = path.relative_to(ROOT).as_posix()
+        return path.relative_to(ROOT).as_posix()
     except ValueError:
-        name = path.name
-    return f"{name}, line {line}"
+        return path.name
 
 
 def defined(fn) -> str | None:
@@ -66,8 +79,22 @@ def defined(fn) -> str | None:
 def _record(entry: dict) -> None:
     folder = os.environ.get(RECORD)
     if folder:
-        with open(os.path.join(folder, f"kernel-{os.getpid()}.jsonl"), "a", encoding="utf-8") as out:
-            out.write(json.dumps(entry, ensure_ascii=False) + "\n")
+        _record_file(os.path.join(folder, f"kernel-{os.getpid()}.jsonl")).write(
+            json.dumps(entry, ensure_ascii=False) + "\n")
+
+
+_OPEN: dict[str, object] = {}  # the record's path -> the file, open for appending
+
+
+def _record_file(path: str):
+    """The record at `path`, opened once (a page writes thousands of entries) and line-buffered, so each entry
+    reaches the file as it is written; opened again when the file is gone (moved under the page's name)."""
+    out = _OPEN.get(path)
+    if out is None or not os.path.exists(path):
+        if out is not None:
+            out.close()
+        out = _OPEN[path] = open(path, "a", encoding="utf-8", buffering=1)
+    return out
 
 
 def printed(value: float, spec: str, text: str) -> str:

@@ -21,6 +21,22 @@ def test_said_prints_without_roles_and_records_the_text_as_written(tmp_path, mon
     assert record["where"].startswith("tests/unit/test_prose_audit.py, line ")
 
 
+def test_each_entry_is_in_the_record_as_it_is_written_and_one_after_the_filing_starts_a_new_record(tmp_path,
+                                                                                                     monkeypatch):
+    # the record is opened once per kernel; what the lesson's last cell files under the page's name
+    # (sitebuild.pages.stamps.PROSE_FILING) holds every entry written before, and an entry after it is kept too
+    monkeypatch.setenv(prose.RECORD, str(tmp_path))
+    prose.said("First {about}`design`.")
+    [record] = tmp_path.iterdir()
+    assert "First" in record.read_text()           # on disk before anything closes the file
+    prose.said("Second {about}`design`.")
+    record.rename(tmp_path / "page.jsonl")
+    prose.said("Third {about}`design`.")
+    texts = {f.name: [json.loads(line)["text"] for line in f.read_text().splitlines()] for f in tmp_path.iterdir()}
+    assert texts == {"page.jsonl": ["First {about}`design`.", "Second {about}`design`."],
+                     record.name: ["Third {about}`design`."]}
+
+
 def test_said_records_nothing_outside_the_build(tmp_path, monkeypatch):
     monkeypatch.delenv(prose.RECORD, raising=False)
     assert prose.said("It rises {about}`method`.") == "It rises."

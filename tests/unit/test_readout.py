@@ -8,7 +8,7 @@ import math
 import pytest
 import torch
 
-from compute.generate import Mulberry32, Sampling, choose_one
+from compute.generate import Mulberry32, Sampling, choose_one, choose_row
 from compute.models.readout import BIAS, Patch, attribution, head_output, layer_logits, part_names, read
 from compute.models.walkthrough import build as build_walkthrough
 from test_story_models import model
@@ -98,6 +98,22 @@ def test_top_p_after_top_k_and_a_top_p_of_one_draws_as_before():
     random = Mulberry32(1)
     drawn = {choose_one(row, Sampling(temperature=1.0, top_k=3, top_p=0.6), random) for _ in range(300)}
     assert drawn == {1, 3}          # of the top 3 (0.51, 0.31, 0.19 of them): the fewest that reach 0.6
+
+
+@pytest.mark.parametrize("sampling", [Sampling(), Sampling(temperature=1.7), Sampling(temperature=0.05),
+                                      Sampling(greedy=True), Sampling(top_k=5), Sampling(top_p=0.5)])
+def test_the_fast_row_sampler_draws_what_the_spelled_out_one_draws(sampling):
+    """choose_row (numpy) is choose_one (the page's sampler, step for step) for every draw: rows of a story model's
+    size with tied, equal and far-apart logits, each drawn 30 times from one generator of each."""
+    rows = torch.randn(40, 380, generator=torch.Generator().manual_seed(4), dtype=torch.float64) * 4
+    rows[1::4, 7] = rows[1::4, 300] = rows[1::4].max(dim=1).values + 1   # two words tie for the best
+    rows[2::4] = 0.0                                                    # every word alike
+    rows[3::4, :200] -= 60                                              # half the words all but impossible
+    for row in rows:
+        a, b = Mulberry32(11), Mulberry32(11)
+        fast = [choose_row(row.numpy(), sampling, a) for _ in range(30)]
+        assert fast == [choose_one(row.tolist(), sampling, b) for _ in range(30)]
+    assert len({choose_row(rows[2].numpy(), Sampling(), Mulberry32(s)) for s in range(50)}) > 10  # draws vary
 
 
 @pytest.mark.parametrize("options, message", [
