@@ -31,6 +31,7 @@ extensions = [
     "myst_nb",
     "sphinx.ext.mathjax",
     "sitebuild.pages.stamps",  # stale-cache guard: a lesson re-executes when a file it reads changes
+    "sitebuild.pages.ahead",  # the lessons to execute, executed side by side before Sphinx reads them
     "sitebuild.pages.extension",  # per-page: plotly.js only where needed, handout link, matrix scroll
     "sitebuild.pages.reading",  # the landing page's reading times, counted from the lessons
     "sitebuild.pages.lessonlist",  # the landing and 404 pages' lesson lists, from compute's lesson records

@@ -99,8 +99,9 @@ def kind_masks(vocab: Vocabulary) -> torch.Tensor:
 def mentioned_mask(ps: ProbeSet, vocab_size: int) -> torch.Tensor:
     """(P, vocab) bool: the words of the probe's kind mentioned before it."""
     mask = torch.zeros(len(ps.word), vocab_size, dtype=torch.bool)
-    for p, ids in enumerate(ps.mentioned):
-        mask[p, ids] = True
+    rows = np.repeat(np.arange(len(ps.mentioned)), [len(ids) for ids in ps.mentioned])   # (M,) each mention's probe
+    cols = np.fromiter((i for ids in ps.mentioned for i in ids), dtype=np.int64, count=len(rows))  # (M,) its word
+    mask[torch.from_numpy(rows), torch.from_numpy(cols)] = True
     return mask
 
 

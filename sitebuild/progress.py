@@ -29,9 +29,14 @@ def _on_doctree_read(app, doctree) -> None:
     from myst_nb.sphinx_ import NbMetadataCollector
 
     data = NbMetadataCollector.get_exec_data(app.env, app.env.docname)
-    if data:
+    if data and app.env.docname not in getattr(app, "sitebuild_ahead", ()):   # said when it was executed
         fresh = (data.get("mtime") or 0) >= getattr(app, "sitebuild_started", 0) - 1
         _emit(f"lesson {app.env.docname} {'executed' if fresh else 'cached'} {data.get('runtime') or 0:.1f}")
+
+
+def executed_ahead(docname: str, seconds: float) -> None:
+    """A lesson executed before Sphinx read it (sitebuild.pages.ahead), said as it finishes."""
+    _emit(f"lesson {docname} executed {seconds:.1f}")
 
 
 def setup(app):

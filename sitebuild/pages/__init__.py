@@ -7,6 +7,7 @@ Out: _build/html/ (pages, _static/), _build/.jupyter_cache, _build/doctrees, _bu
 
   sphinx      run sphinx-build; tell which lessons executed
   stamps      extension: a lesson re-executes exactly when a file it reads changes
+  ahead       extension: the lessons to execute, executed side by side before Sphinx reads them
   extension   extension: what each HTML page gets (plotly.js where needed, handout links), pages left out
   claimroles  extension: the roles that bind a sentence; glued numbers printed honestly
   frontbox    extension: each lesson's front box

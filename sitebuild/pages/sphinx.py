@@ -66,7 +66,10 @@ def build_html(root: Path, build_dir: Path, url: str | None = None) -> list[str]
     for left in prose.glob("kernel-*.jsonl"):  # a run stopped before its last cell
         left.unlink()
     # the lessons' kernels know they run for the site (compute.present), and where to record the prose they write
+    # lessons execute side by side (sitebuild.pages.ahead), each kernel's torch with its own threads: a thread
+    # waiting for work sleeps instead of spinning on a core another kernel needs (the numbers are the same)
     env = {**os.environ, "SITEBUILD": "1", "SITEBUILD_PROSE_DIR": str(prose.resolve()),
+           "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE"),
            **({"SITEBUILD_URL": url} if url else {})}   # the site's public address (sitebuild.pages.frontbox)
     proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             bufsize=1, preexec_fn=_die_with_parent)

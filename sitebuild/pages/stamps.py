@@ -27,6 +27,7 @@ run of each lesson opens.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import os
 import re
@@ -120,6 +121,15 @@ def declared_checkpoints(tree: ast.Module, variable: str = "CHECKPOINT_FILES") -
     return out
 
 
+@functools.lru_cache(maxsize=1024)
+def module_reads(source: str, package: str) -> tuple[frozenset[str], dict[str, tuple[str, ...]]]:
+    """What a compute module's source imports (imported_names) and the files it declares, by variable
+    (declared_checkpoints). Remembered by source: the build's keys follow the same modules for every lesson."""
+    tree = ast.parse(source)
+    return (frozenset(imported_names(tree, package)),
+            {v: tuple(declared_checkpoints(tree, v)) for v in ("CHECKPOINT_FILES", "STORY_MODEL_FILES", "DATA_FILES")})
+
+
 def lesson_dependencies(root: Path, text: str) -> Dependencies:
     """What a lesson reads: its imported compute modules, their declared checkpoints, requirements.txt."""
     todo = set()
@@ -138,12 +148,12 @@ def lesson_dependencies(root: Path, text: str) -> Dependencies:
             if mod in seen or path is None:
                 continue
             seen[mod] = path
-            tree = ast.parse(path.read_text(encoding="utf-8"))
             package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
-            todo |= imported_names(tree, package) - set(seen)
-            checkpoints.update(checkpoint_folder(root) / name for name in declared_checkpoints(tree))
-            checkpoints.update(story_folder(root) / name for name in declared_checkpoints(tree, "STORY_MODEL_FILES"))
-            data.update(path.parent / name for name in declared_checkpoints(tree, "DATA_FILES"))
+            imports, files = module_reads(path.read_text(encoding="utf-8"), package)
+            todo |= imports - set(seen)
+            checkpoints.update(checkpoint_folder(root) / name for name in files["CHECKPOINT_FILES"])
+            checkpoints.update(story_folder(root) / name for name in files["STORY_MODEL_FILES"])
+            data.update(path.parent / name for name in files["DATA_FILES"])
     others = tuple(p for p in [root / "requirements.txt"] if p.is_file())
     return Dependencies(tuple(sorted(set(seen.values()))), tuple(sorted(checkpoints)), others, tuple(sorted(data)))
 
@@ -207,12 +217,19 @@ def _is_lesson(docname: str, text: str) -> bool:
     return docname.startswith("posts/") and is_myst_markdown_notebook(text)
 
 
+def stamped(root: Path, docname: str, text: str) -> tuple[str, str] | None:
+    """A lesson's text as MyST-NB reads it, with its stamp cell, and the stamp; None for a page that is no lesson.
+    (sitebuild.pages.ahead makes each lesson's notebook from it before Sphinx reads the lesson.)"""
+    if not _is_lesson(docname, text):
+        return None
+    stamp = stamp_hash(root, text)
+    return insert_stamp(text, stamp, docname.split("/")[-1]), stamp
+
+
 def _on_source_read(app, docname: str, source: list[str]) -> None:
-    if not _is_lesson(docname, source[0]):
-        return
-    stamp = stamp_hash(Path(app.srcdir), source[0])
-    app.env.compute_stamps[docname] = stamp
-    source[0] = insert_stamp(source[0], stamp, docname.split("/")[-1])
+    lesson = stamped(Path(app.srcdir), docname, source[0])
+    if lesson is not None:
+        source[0], app.env.compute_stamps[docname] = lesson
 
 
 def _on_env_get_outdated(app, env, added, changed, removed) -> list[str]:

@@ -1,0 +1,141 @@
+"""Sphinx extension: the lessons Sphinx is about to read and must execute are executed first, side by side.
+
+MyST-NB executes a lesson when Sphinx reads it, one lesson after another, each in a kernel of its own that uses
+one core for most of its run. Before Sphinx reads anything (`env-before-read-docs`), this extension makes each
+lesson's notebook exactly as MyST-NB will (its text with the stamp cell, sitebuild.pages.stamps.stamped, which
+is all that changes a lesson's text on `source-read`; MyST-NB's reader and configuration), asks the jupyter-cache whether it holds it, and executes those it does not,
+as many at once as the machine has cores (at most AT_ONCE; SITEBUILD_KERNELS=N chooses), the longest first
+(longest_first). Each executed notebook goes into the cache as MyST-NB would put it there, so when Sphinx then
+reads the lesson MyST-NB finds it there, as it finds a lesson unchanged since the last build.
+
+A lesson whose run fails here is left out of the cache: Sphinx executes it again when it reads it, and the
+failure is reported as before (sitebuild.pages.sphinx, the lesson, its line and the exception).
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+
+AT_ONCE = 4  # kernels at most at once (the cores of the machine, when fewer)
+KERNELS = "SITEBUILD_KERNELS"  # how many at once, to choose (1: one after another, as MyST-NB reads them)
+
+
+@dataclass
+class Pending:
+    docname: str
+    path: Path
+    notebook: object      # the nbformat notebook MyST-NB will read
+    read_fmt: dict | None
+    last_seconds: float   # how long its last run took (0 when none is recorded)
+    reads: int = 0        # the bytes of the checkpoints and data files it reads (sitebuild.pages.stamps)
+
+
+def kernels_at_once() -> int:
+    if os.environ.get(KERNELS, "").isdigit():
+        return max(1, int(os.environ[KERNELS]))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(AT_ONCE, cores))
+
+
+def longest_first(pending: list[Pending]) -> list[Pending]:
+    """The lessons in the order to start them, the longest first: those with no run recorded (a cold build) by
+    the bytes of the models and data they read, most first (a lesson reading every story model runs longest);
+    then the rest by how long their last run took; ties by name."""
+    return sorted(pending, key=lambda p: (bool(p.last_seconds), -(p.last_seconds or p.reads), p.docname))
+
+
+def _notebook(app, docname: str):
+    """(path, notebook, read format) of a lesson as MyST-NB will read it; None for a page that is no lesson."""
+    from myst_nb.core.read import create_nb_reader
+    from sitebuild.pages.stamps import stamped
+
+    path = Path(app.env.doc2path(docname))
+    lesson = stamped(Path(app.srcdir), docname, path.read_text(encoding="utf-8"))
+    if lesson is None:
+        return None
+    reader = create_nb_reader(str(path), app.env.myst_config, app.env.mystnb_config, lesson[0])
+    return (path, reader.read(lesson[0]), reader.read_fmt) if reader is not None else None
+
+
+def _last_seconds(records, path: Path) -> float:
+    """How long the lesson's newest cached run took; 0 when the cache has none."""
+    runs = [r for r in records if Path(r.uri) == path]
+    newest = max(runs, key=lambda r: r.created, default=None)
+    return float((newest.data or {}).get("execution_seconds") or 0) if newest else 0.0
+
+
+def _bytes_read(root: Path, path: Path) -> int:
+    """The bytes of the checkpoints and data files a lesson reads."""
+    from sitebuild.pages.stamps import lesson_dependencies
+
+    deps = lesson_dependencies(root, path.read_text(encoding="utf-8"))
+    return sum(p.stat().st_size for p in (*deps.checkpoints, *deps.data) if p.is_file())
+
+
+def to_execute(app, docnames) -> list[Pending]:
+    """The lessons among `docnames` that MyST-NB would execute: notebooks the cache does not hold."""
+    from jupyter_cache import get_cache
+
+    config = app.env.mystnb_config
+    if config.execution_mode != "cache":
+        return []
+    cache = get_cache(config.execution_cache_path)
+    records = cache.list_cache_records()
+    pending = []
+    for docname in docnames:
+        made = _notebook(app, docname)
+        if made is None:
+            continue
+        path, notebook, read_fmt = made
+        try:
+            cache.match_cache_notebook(notebook)        # cached: MyST-NB takes it from there
+        except KeyError:
+            pending.append(Pending(docname, path, notebook, read_fmt, _last_seconds(records, path),
+                                   _bytes_read(Path(app.srcdir), path)))
+    return pending
+
+
+def _execute(app, job: Pending):
+    """Run one lesson's notebook in its own kernel, in its folder, as MyST-NB runs it; (job, result)."""
+    from jupyter_cache.executors.utils import single_nb_execution
+
+    config = app.env.mystnb_config
+    result = single_nb_execution(job.notebook, cwd=str(job.path.parent), allow_errors=config.execution_allow_errors,
+                                 timeout=config.execution_timeout, meta_override=True)
+    return job, result
+
+
+def _keep(app, job: Pending, result) -> None:
+    """Put an executed notebook into the cache as MyST-NB does after it executes one."""
+    from jupyter_cache import get_cache
+    from jupyter_cache.base import CacheBundleIn
+
+    cache = get_cache(app.env.mystnb_config.execution_cache_path)
+    record = (cache.add_nb_to_project(str(job.path), read_data=job.read_fmt) if job.read_fmt
+              else cache.add_nb_to_project(str(job.path)))
+    cache.cache_notebook_bundle(CacheBundleIn(job.notebook, record.uri, data={"execution_seconds": result.time}),
+                                check_validity=False, overwrite=True)
+
+
+def _on_before_read(app, env, docnames: list[str]) -> None:
+    from sitebuild import progress
+
+    app.sitebuild_ahead = set()
+    pending = longest_first(to_execute(app, docnames))
+    if len(pending) < 2 or kernels_at_once() < 2:
+        return                                          # nothing to run side by side: MyST-NB runs it as it reads
+    with ThreadPoolExecutor(max_workers=kernels_at_once()) as pool:
+        for done in as_completed([pool.submit(_execute, app, job) for job in pending]):
+            job, result = done.result()
+            if result.err is None:
+                _keep(app, job, result)
+                app.sitebuild_ahead.add(job.docname)
+                progress.executed_ahead(job.docname, result.time)
+
+
+def setup(app):
+    app.connect("env-before-read-docs", _on_before_read, priority=900)  # after the progress bar's count
+    return {"version": "1.0", "parallel_read_safe": False, "parallel_write_safe": True}
