@@ -3,6 +3,7 @@ claims and states never reach into presentation."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -125,7 +126,8 @@ def test_packages_import_without_cycles():
 
 
 
-def third_party(path: Path) -> set[str]:
+@functools.lru_cache(maxsize=None)  # a file's imports, read once for every module that reaches it
+def third_party(path: Path) -> frozenset[str]:
     """The top-level names of what a file imports (plotly, numpy, ...)."""
     out = set()
     for node in ast.walk(ast.parse(path.read_text())):
@@ -133,19 +135,21 @@ def third_party(path: Path) -> set[str]:
             out.update(a.name.split(".")[0] for a in node.names)
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
             out.add(node.module.split(".")[0])
-    return out
+    return frozenset(out)
 
 
-def runtime_imports(path: Path) -> set[str]:
+@functools.lru_cache(maxsize=None)  # a file's imports, read once for every module that reaches it
+def runtime_imports(path: Path) -> frozenset[str]:
     """The project modules a file imports when it runs: those under `if TYPE_CHECKING:` left out."""
     tree = ast.parse(path.read_text())
     for node in ast.walk(tree):
         if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
             node.body = []
-    return imports_in(tree, path)
+    return frozenset(imports_in(tree, path))
 
 
-def import_time_imports(path: Path) -> set[str]:
+@functools.lru_cache(maxsize=None)  # a file's imports, read once for every module that reaches it
+def import_time_imports(path: Path) -> frozenset[str]:
     """The project modules a file imports as it is imported: not those inside functions or TYPE_CHECKING."""
     tree = ast.parse(path.read_text())
     for node in ast.walk(tree):
@@ -153,7 +157,7 @@ def import_time_imports(path: Path) -> set[str]:
             node.body = [] if not isinstance(node, ast.Lambda) else ast.Constant(None)
         elif isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
             node.body = []
-    return imports_in(tree, path)
+    return frozenset(imports_in(tree, path))
 
 
 def runtime_reach(name: str) -> set[str]:
