@@ -14,6 +14,7 @@ failure is reported as before (sitebuild.pages.sphinx, the lesson, its line and 
 
 from __future__ import annotations
 
+import json
 import os
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ class Pending:
     notebook: object      # the nbformat notebook MyST-NB will read
     read_fmt: dict | None
     last_seconds: float   # how long its last run took (0 when none is recorded)
-    reads: int = 0        # the bytes of the checkpoints and data files it reads (sitebuild.pages.stamps)
+    check_seconds: float = 0.0  # how long its claims' check took when the preflight last ran it
 
 
 def kernels_at_once() -> int:
@@ -42,9 +43,9 @@ def kernels_at_once() -> int:
 
 def longest_first(pending: list[Pending]) -> list[Pending]:
     """The lessons in the order to start them, the longest first: those with no run recorded (a cold build) by
-    the bytes of the models and data they read, most first (a lesson reading every story model runs longest);
-    then the rest by how long their last run took; ties by name."""
-    return sorted(pending, key=lambda p: (bool(p.last_seconds), -(p.last_seconds or p.reads), p.docname))
+    how long their claims' check took in the preflight (which computes what the lesson's run computes: Part III's
+    check is the longest, its run too), most first; then the rest by how long their last run took; ties by name."""
+    return sorted(pending, key=lambda p: (bool(p.last_seconds), -(p.last_seconds or p.check_seconds), p.docname))
 
 
 def _notebook(app, docname: str):
@@ -67,12 +68,16 @@ def _last_seconds(records, path: Path) -> float:
     return float((newest.data or {}).get("execution_seconds") or 0) if newest else 0.0
 
 
-def _bytes_read(root: Path, path: Path) -> int:
-    """The bytes of the checkpoints and data files a lesson reads."""
-    from sitebuild.pages.stamps import lesson_dependencies
+def _check_seconds(app) -> dict[str, float]:
+    """{docname: seconds} of the lessons' checks, as the preflight last recorded them beside the doctrees."""
+    from sitebuild.preflight.run import TIMES
 
-    deps = lesson_dependencies(root, path.read_text(encoding="utf-8"))
-    return sum(p.stat().st_size for p in (*deps.checkpoints, *deps.data) if p.is_file())
+    path = Path(app.doctreedir).parent / TIMES
+    try:
+        times = json.loads(path.read_text()) if path.is_file() else {}
+    except ValueError:
+        return {}
+    return {k: float(v) for k, v in times.items() if isinstance(v, (int, float))} if isinstance(times, dict) else {}
 
 
 def to_execute(app, docnames) -> list[Pending]:
@@ -83,7 +88,7 @@ def to_execute(app, docnames) -> list[Pending]:
     if config.execution_mode != "cache":
         return []
     cache = get_cache(config.execution_cache_path)
-    records = cache.list_cache_records()
+    records, checks = cache.list_cache_records(), _check_seconds(app)
     pending = []
     for docname in docnames:
         made = _notebook(app, docname)
@@ -94,7 +99,7 @@ def to_execute(app, docnames) -> list[Pending]:
             cache.match_cache_notebook(notebook)        # cached: MyST-NB takes it from there
         except KeyError:
             pending.append(Pending(docname, path, notebook, read_fmt, _last_seconds(records, path),
-                                   _bytes_read(Path(app.srcdir), path)))
+                                   checks.get(docname, 0.0)))
     return pending
 
 

@@ -10,6 +10,7 @@ miniature projects of the build tests) still builds.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 from sitebuild.computechecks import compute_checks
@@ -39,6 +40,8 @@ def run_preflight(names: list[str] | None = None) -> bool:
 
 
 RECORD = "preflight.json"  # under the build folder: each lesson's key when its check last passed
+TIMES = "preflight-times.json"  # ... and how long each lesson page's check took, the last time it ran: the pages
+                                # stage starts the lessons it executes longest first (sitebuild.pages.ahead)
 # What a lesson's check imports, as a lesson's code cell would: its key is that cell's build stamp.
 KEY_CELL = "```{{code-cell}}\nimport compute.checks\nimport compute.lessons.{name}\n```\n"
 
@@ -50,6 +53,21 @@ def lesson_key(root, name: str) -> str:
     that read it, and of no other."""
     from sitebuild.pages.stamps import stamp_hash
     return stamp_hash(root, KEY_CELL.format(name=name))
+
+
+def _record_time(checks, name: str, seconds: float, path: Path) -> None:
+    """How long lesson package `name`'s check took, under its page's name (nothing for the whole check, "*")."""
+    records = getattr(checks, "lesson_records", None)
+    if name == "*" or records is None:
+        return
+    try:
+        times = json.loads(path.read_text()) if path.is_file() else {}
+    except ValueError:
+        times = {}
+    times = times if isinstance(times, dict) else {}
+    times.update({f"posts/{record.page}": round(seconds, 1) for record in records([name])})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(dict(sorted(times.items())), indent=1))
 
 
 def run_preflight_if_changed(root, build_dir) -> list[str]:
@@ -78,7 +96,9 @@ def run_preflight_if_changed(root, build_dir) -> list[str]:
     for name, key in keys.items():
         if passed.get(name) == key:
             continue
+        started = time.monotonic()
         run_preflight(None if name == "*" else [name])
+        _record_time(checks, name, time.monotonic() - started, Path(build_dir) / TIMES)
         checked.append(name)
         passed[name] = key
         record.parent.mkdir(parents=True, exist_ok=True)

@@ -76,8 +76,9 @@ def test_a_lesson_that_fails_ahead_stops_the_build_naming_its_line(tmp_path, mon
         build_html(root, root / "_build")
 
 
-def test_the_longest_last_run_starts_first_and_ones_never_run_before_them_by_what_they_read():
-    jobs = [ahead.Pending(name, None, None, None, seconds, reads) for name, seconds, reads in
-            (("short", 10.0, 9_000_000), ("long", 120.0, 0), ("new-small", 0.0, 1_000), ("middle", 50.0, 0),
-             ("new-big", 0.0, 5_000_000))]
-    assert [j.docname for j in ahead.longest_first(jobs)] == ["new-big", "new-small", "long", "middle", "short"]
+def test_the_longest_last_run_starts_first_and_ones_never_run_before_them_by_their_checks_time():
+    jobs = [ahead.Pending(name, None, None, None, seconds, check) for name, seconds, check in
+            (("short", 10.0, 90.0), ("long", 120.0, 0.0), ("new-small", 0.0, 1.0), ("middle", 50.0, 0.0),
+             ("new-big", 0.0, 40.0), ("new-unchecked", 0.0, 0.0))]
+    assert [j.docname for j in ahead.longest_first(jobs)] == ["new-big", "new-small", "new-unchecked", "long",
+                                                             "middle", "short"]

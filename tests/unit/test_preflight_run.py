@@ -157,6 +157,26 @@ def test_each_lesson_is_checked_again_only_when_what_it_reads_changes(monkeypatc
     assert calls == [["a"], ["b"], ["a"], ["b"], ["b"], ["a"], ["b"]]
 
 
+def test_each_checks_time_is_recorded_under_its_page_for_the_pages_stage(monkeypatch, tmp_path):
+    """The pages stage starts the lessons it executes longest first (sitebuild.pages.ahead); in a cold build it
+    knows them by how long their checks took, recorded under each lesson's page."""
+    import json
+    import time
+    from types import SimpleNamespace
+    from sitebuild.preflight.run import TIMES, run_preflight_if_changed
+
+    checks = _module("compute.checks", lambda names=None: time.sleep({"a": 0.3, "b": 0.0}[names[0]]))
+    checks.lesson_names = lambda: ["a", "b"]
+    checks.lesson_records = lambda names: [SimpleNamespace(page=f"page-{n}") for n in names]
+    _fake_compute(monkeypatch, checks=checks)
+    monkeypatch.delenv("COMPUTE_CHECKPOINTS", raising=False)
+    monkeypatch.delenv("COMPUTE_STORY_MODELS", raising=False)
+    _lessons_project(tmp_path)
+    run_preflight_if_changed(tmp_path, tmp_path / "_build")
+    times = json.loads((tmp_path / "_build" / TIMES).read_text())
+    assert set(times) == {"posts/page-a", "posts/page-b"} and times["posts/page-a"] >= 0.3 > times["posts/page-b"]
+
+
 def test_a_failed_preflight_is_not_remembered(monkeypatch, tmp_path):
     from sitebuild.preflight.run import run_preflight_if_changed
     _fake_compute(monkeypatch, checks=_module("compute.checks", _raises(CheckpointError("bad"))))
