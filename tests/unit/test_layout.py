@@ -18,14 +18,16 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@functools.lru_cache(maxsize=None)
 def module_path(name: str) -> Path | None:
     base = ROOT.joinpath(*name.split("."))
     return next((p for p in (base.with_suffix(".py"), base / "__init__.py") if p.is_file()), None)
 
 
-def imports(path: Path) -> set[str]:
+@functools.lru_cache(maxsize=None)
+def imports(path: Path) -> frozenset[str]:
     """The project modules a file imports, anywhere in it (lazy imports included)."""
-    return imports_in(ast.parse(path.read_text()), path)
+    return frozenset(imports_in(ast.parse(path.read_text()), path))
 
 
 def imports_in(tree: ast.Module, path: Path) -> set[str]:
@@ -52,7 +54,7 @@ def test_module_opens_with_its_job_and_stays_small(path):
 
 
 def test_no_import_cycles():
-    graph = {module_name(p): imports(p) for p in MODULES}
+    graph = import_graph()
     done, on_path = set(), []
 
     def visit(name):
@@ -81,13 +83,20 @@ def test_claims_and_states_never_import_presentation():
 
 # --- packages, transitively ---------------------------------------------------------------------------------------
 
-GRAPH = {module_name(p): imports(p) for p in MODULES}
+@functools.lru_cache(maxsize=1)
+def import_graph() -> dict[str, frozenset[str]]:
+    """Every project module -> the project modules it imports (made when a test first asks, not as the tests are
+    collected: every worker of a parallel run collects this file)."""
+    return {module_name(p): imports(p) for p in MODULES}
+
+
 ABOVE_LESSONS = ("compute.cli", "compute.checks", "compute.__main__", "compute.commands")  # commands, claim registry
 
 
-def reach(name: str, graph: dict[str, set[str]] = GRAPH) -> set[str]:
+def reach(name: str, graph: dict[str, set[str]] | None = None) -> set[str]:
     """Every node `name` leads to in `graph` (default: every project module that importing `name` can run,
     through any chain of imports, lazy ones too)."""
+    graph = import_graph() if graph is None else graph
     seen, todo = set(), [name]
     while todo:
         for other in graph.get(todo.pop(), ()):
@@ -105,7 +114,7 @@ def top_package(name: str) -> str:
 def test_nothing_below_the_lessons_imports_a_lesson():
     """Training, export, measurement, the published layer and every other package reach no lesson module, through
     any chain of imports; only the commands and the claim registry sit above the lessons."""
-    below = [n for n in GRAPH if n.startswith("compute") and not n.startswith("compute.lessons")
+    below = [n for n in import_graph() if n.startswith("compute") and not n.startswith("compute.lessons")
              and top_package(n) not in ABOVE_LESSONS and n != "compute"]
     assert "compute.published.story" in below and "compute.training.seedsearch" in below
     bad = {n: sorted(m for m in reach(n) if m.startswith("compute.lessons"))[:3] for n in below}
@@ -115,7 +124,7 @@ def test_nothing_below_the_lessons_imports_a_lesson():
 def test_packages_import_without_cycles():
     """compute's packages (compute.data, compute.published, compute.lessons, ...) form no cycle."""
     packages: dict[str, set[str]] = {}
-    for name, deps in GRAPH.items():
+    for name, deps in import_graph().items():
         if name.startswith("compute.") and top_package(name) not in ABOVE_LESSONS:
             packages.setdefault(top_package(name), set()).update(
                 top_package(d) for d in deps if d.startswith("compute.") and top_package(d) not in ABOVE_LESSONS)

@@ -14,6 +14,7 @@ import time
 import pytest
 
 from conftest import ROOT
+from forked import compute as run_compute
 
 from sitebuild import progress
 from sitebuild.progress import Progress
@@ -76,8 +77,7 @@ def test_a_step_run_alone_reports_to_nobody(capsys):
 
 
 def _compute(*argv: str, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "compute", *argv], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300, **kw)
+    return run_compute(*argv, cwd=ROOT, timeout=300, **kw)
 
 
 def test_a_long_command_of_compute_says_its_stages_then_its_result_then_their_times(tmp_path):

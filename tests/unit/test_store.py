@@ -12,6 +12,7 @@ import torch
 from compute.published.walkthrough import load_weights
 from compute.models.walkthrough import parameter_shapes
 from compute.store import CheckpointError, checkpoint_path, sha256_file
+from forked import compute as run_compute
 
 ROOT = Path(__file__).resolve().parents[2]
 PUBLISHED = ROOT / "compute" / "checkpoints"
@@ -190,7 +191,6 @@ def test_checkpoint_dir_can_be_redirected(ckdir, monkeypatch):
 
 
 def test_check_names_an_unknown_lesson_and_lists_the_real_ones():
-    proc = subprocess.run([sys.executable, "-m", "compute", "check", "walktrough"], cwd=ROOT,
-                          capture_output=True, text=True)
+    proc = run_compute("check", "walktrough", cwd=ROOT)
     assert proc.returncode == 2
     assert "no lesson called 'walktrough'" in proc.stderr and "walkthrough" in proc.stderr.split("there are")[1]

@@ -5,8 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,6 +19,7 @@ from compute.training.story import StoryRecipe, train_story_model
 from compute.data.story_file import FileSplit, split_stories
 from compute.training.story_file import budget_tokens, file_eval_every
 from helpers import N_STORIES, REPEAT, cli_error, letters, tiny_story, tiny_texts, usage_error, write_file
+from forked import compute as run_compute
 
 ROOT = Path(__file__).resolve().parents[2]
 def folder_hashes(folder: Path) -> dict[str, str]:
@@ -39,8 +38,7 @@ def published(tmp_path) -> Path:
 
 def run(published: Path, *args):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COMPUTE_CHECKPOINTS": str(published)}
-    return subprocess.run([sys.executable, "-m", "compute", "train", "story", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return run_compute("train", "story", *args, cwd=ROOT, env=env, timeout=300)
 
 
 def one_error_line(proc) -> str:

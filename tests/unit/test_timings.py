@@ -7,7 +7,6 @@ import re
 import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 
@@ -15,6 +14,7 @@ from compute.published import timings as published
 from compute.store import CheckpointError, checkpoint_dir
 from conftest import ROOT
 from helpers import usage_error
+from forked import compute as run_compute
 
 STORED = checkpoint_dir() / published.TIMINGS
 
@@ -138,16 +138,14 @@ def test_quick_bench_writes_a_valid_file_the_lesson_refuses_and_check_names_it(t
     shutil.copytree(checkpoint_dir(), folder)
     env = {**os.environ, "COMPUTE_CHECKPOINTS": str(folder), "PYTHONPATH": str(ROOT)}
     out = folder / published.TIMINGS
-    proc = subprocess.run([sys.executable, "-m", "compute", "bench", "context", "--quick"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+    proc = run_compute("bench", "context", "--quick", cwd=ROOT, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert str(out) in proc.stdout
     data = json.loads(out.read_text())
     t = published.validate(data, out)
     assert {r["T"] for r in t.rows} == {16, 32}
     assert t.measured_on["threads"] == 1 and t.repeats == 1
-    check = subprocess.run([sys.executable, "-m", "compute", "check", "context"], cwd=ROOT, env=env,
-                           capture_output=True, text=True, timeout=600)
+    check = run_compute("check", "context", cwd=ROOT, env=env, timeout=600)
     assert check.returncode == 1
     lines = check.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and str(out) in lines[0]
@@ -168,8 +166,7 @@ def test_a_story_length_missing_stops_check_context_naming_the_file(tmp_path, st
     folder.mkdir()
     (folder / published.TIMINGS).write_text(json.dumps(stored))
     env = {**os.environ, "COMPUTE_CHECKPOINTS": str(folder), "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([sys.executable, "-m", "compute", "check", "context"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+    proc = run_compute("check", "context", cwd=ROOT, env=env, timeout=300)
     assert proc.returncode == 1
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: {folder / published.TIMINGS}: ")
@@ -186,8 +183,7 @@ def test_a_claim_the_timings_break_stops_check_context_in_one_line(tmp_path, sto
     shutil.copytree(checkpoint_dir(), folder)
     (folder / published.TIMINGS).write_text(json.dumps(stored))
     env = {**os.environ, "COMPUTE_CHECKPOINTS": str(folder), "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([sys.executable, "-m", "compute", "check", "context"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+    proc = run_compute("check", "context", cwd=ROOT, env=env, timeout=300)
     assert proc.returncode == 1
     assert proc.stderr.startswith("error: ") and proc.stderr.count("\n") == 1, proc.stderr
     assert re.search(r"claim running_sum_is_flat fails: .* \[slope \d+\.\d+ over T = 16\.\.", proc.stderr), proc.stderr
@@ -213,15 +209,13 @@ def run_check_with_recompute(tmp_path, data) -> subprocess.CompletedProcess:
     shutil.copytree(checkpoint_dir(), folder)
     (folder / published.RECOMPUTE).write_text(json.dumps(data))
     env = {**os.environ, "COMPUTE_CHECKPOINTS": str(folder), "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "compute", "check", "context"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return run_compute("check", "context", cwd=ROOT, env=env, timeout=300)
 
 
 def test_quick_bench_recompute_writes_a_file_check_refuses_naming_the_command(tmp_path):
     out = tmp_path / "r.json"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([sys.executable, "-m", "compute", "bench", "recompute", "--quick", "--out", str(out)],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    proc = run_compute("bench", "recompute", "--quick", "--out", str(out), cwd=ROOT, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr
     t = published.validate(json.loads(out.read_text()), out)
     assert {(r["measure"], r["T"]) for r in t.rows} == {(m, T) for m in published.NEW_TOKEN for T in (16, 32)}

@@ -8,7 +8,6 @@ match the manifest's record of where it was trained (compute.training.machine); 
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ from compute.training import seedsearch
 from compute.published.walkthrough import from_weights, load_weights
 from compute.training.machine import FIELDS, differences, machine_record
 from helpers import usage_error
+from forked import compute as run_compute
 from compute.training.walkthrough import Recipe, train
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,9 +92,8 @@ def test_cli_rejects_bad_options_in_one_sentence(args, message, capsys):
 
 
 def test_cli_trains_and_writes_a_checkpoint_with_manifest(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "compute", "train", "walkthrough", "--seed", "0",
-                           "--steps", "40", "--out", str(tmp_path), "--quiet", "--force"],
-                          cwd=ROOT, env=ENV, capture_output=True, text=True)
+    proc = run_compute("train", "walkthrough", "--seed", "0", "--steps", "40", "--out", str(tmp_path), "--quiet",
+                       "--force", cwd=ROOT, env=ENV)
     assert proc.returncode == 0, proc.stderr
     weights, manifest = load_weights(tmp_path / "walkthrough.safetensors")
     assert manifest["seed"] == 0 and manifest["steps"] == 40 and len(manifest["loss_history"]) == 40
@@ -102,8 +101,7 @@ def test_cli_trains_and_writes_a_checkpoint_with_manifest(tmp_path):
 
 
 def train_cli(out: Path, *args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "compute", "train", "walkthrough", *args, "--out", str(out),
-                           "--quiet"], cwd=ROOT, env=ENV, capture_output=True, text=True)
+    return run_compute("train", "walkthrough", *args, "--out", str(out), "--quiet", cwd=ROOT, env=ENV)
 
 
 def test_cli_refuses_a_seed_the_seed_record_does_not_publish_before_training(tmp_path):
