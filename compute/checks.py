@@ -88,6 +88,17 @@ def _claims(names: list[str] | None = None) -> dict[str, tuple[str, str]]:
     return out
 
 
+# Measurements several lessons' checks read, independent of one another, each kept on disk (compute.kept): the
+# build computes them side by side before the checks (sitebuild.preflight.run), each in a process of its own, and
+# the checks read them back. The two story corpora take about 30 s each to generate. Python statements, not
+# imports: what they import is no part of a lesson's key (sitebuild.preflight.run.lesson_key).
+WARM_UPS = (
+    "from compute.published.corpus import generated_corpus\ngenerated_corpus.ensure()",
+    "from compute.conditions import GENERATED_STORIES\nfrom compute.published.corpus import generated_corpus\n"
+    "if GENERATED_STORIES.holds():\n    generated_corpus.ensure(relations=True)",
+)
+
+
 def preflight(names: list[str] | None = None) -> None:
     """Raise CheckpointError or ClaimError (one line each) unless the lessons (default: all) can be built."""
     for record in lesson_records(names):

@@ -155,7 +155,19 @@ def kept(reads: Callable[..., Iterable[Path]] | None = None):
             slot, key = call_key(fn, bound.arguments, reads(*bound.args, **bound.kwargs) if reads else ())
             return _kept_call(folder, slot, key, lambda: fn(*args, **kwargs))
 
-        wrapper.uncached = fn
+        def ensure(*args, **kwargs) -> None:
+            """Compute and keep the call's result unless it is kept already; nothing is read back (a process that
+            only prepares it for others: sitebuild.preflight.run's warm-ups)."""
+            folder = results_folder()
+            if folder is None:
+                return
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            slot, key = call_key(fn, bound.arguments, reads(*bound.args, **bound.kwargs) if reads else ())
+            if not (folder / f"{slot}-{key}.pkl").is_file():
+                _kept_call(folder, slot, key, lambda: fn(*args, **kwargs))
+
+        wrapper.uncached, wrapper.ensure = fn, ensure
         return wrapper
     return decorate
 

@@ -4,7 +4,7 @@ MyST-NB executes a lesson when Sphinx reads it, one lesson after another, each i
 one core for most of its run. Before Sphinx reads anything (`env-before-read-docs`), this extension makes each
 lesson's notebook exactly as MyST-NB will (its text with the stamp cell, sitebuild.pages.stamps.stamped, which
 is all that changes a lesson's text on `source-read`; MyST-NB's reader and configuration), asks the jupyter-cache whether it holds it, and executes those it does not,
-as many at once as the machine has cores (at most AT_ONCE; SITEBUILD_KERNELS=N chooses), the longest first
+as many at once as the machine has cores (sitebuild.cores), the longest first
 (longest_first). Each executed notebook goes into the cache as MyST-NB would put it there, so when Sphinx then
 reads the lesson MyST-NB finds it there, as it finds a lesson unchanged since the last build.
 
@@ -15,13 +15,11 @@ failure is reported as before (sitebuild.pages.sphinx, the lesson, its line and 
 from __future__ import annotations
 
 import json
-import os
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-AT_ONCE = 4  # kernels at most at once (the cores of the machine, when fewer)
-KERNELS = "SITEBUILD_KERNELS"  # how many at once, to choose (1: one after another, as MyST-NB reads them)
+from sitebuild.cores import KERNELS, at_once as kernels_at_once  # noqa: F401 (KERNELS: the tests set it)
 
 
 @dataclass
@@ -32,13 +30,6 @@ class Pending:
     read_fmt: dict | None
     last_seconds: float   # how long its last run took (0 when none is recorded)
     check_seconds: float = 0.0  # how long its claims' check took when the preflight last ran it
-
-
-def kernels_at_once() -> int:
-    if os.environ.get(KERNELS, "").isdigit():
-        return max(1, int(os.environ[KERNELS]))
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(1, min(AT_ONCE, cores))
 
 
 def longest_first(pending: list[Pending]) -> list[Pending]:

@@ -10,6 +10,9 @@ miniature projects of the build tests) still builds.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -55,6 +58,29 @@ def lesson_key(root, name: str) -> str:
     return stamp_hash(root, KEY_CELL.format(name=name))
 
 
+def warm_up(root: Path, statements) -> None:
+    """Run compute's warm-ups (compute.checks.WARM_UPS: Python statements, each computing and keeping a
+    measurement several checks read), each in a process of its own, side by side (sitebuild.cores), and wait for
+    them. A warm-up that fails is passed over: the check that needs its measurement computes it, and says what
+    is wrong in one line."""
+    from sitebuild.cores import at_once
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])),
+           "PYTHONDONTWRITEBYTECODE": "1", "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE")}
+    todo, running = list(statements), []
+    try:
+        while todo or running:
+            while todo and len(running) < at_once():
+                running.append(subprocess.Popen([sys.executable, "-c", todo.pop(0)], cwd=root, env=env,
+                                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            running[0].wait()
+            running = [p for p in running if p.poll() is None]
+    finally:
+        for proc in running:
+            proc.kill()
+            proc.wait()
+
+
 def _record_time(checks, name: str, seconds: float, path: Path) -> None:
     """How long lesson package `name`'s check took, under its page's name (nothing for the whole check, "*")."""
     records = getattr(checks, "lesson_records", None)
@@ -93,6 +119,8 @@ def run_preflight_if_changed(root, build_dir) -> list[str]:
     names = getattr(checks, "lesson_names", None)
     keys = {name: lesson_key(root, name) for name in names()} if names else {"*": tree_hash(Path(root))}
     checked = []
+    if any(passed.get(name) != key for name, key in keys.items()):
+        warm_up(Path(root), getattr(checks, "WARM_UPS", ()))
     for name, key in keys.items():
         if passed.get(name) == key:
             continue

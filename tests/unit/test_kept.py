@@ -46,6 +46,18 @@ def test_a_changed_file_it_reads_misses_and_the_old_bytes_hit_again(tmp_path, mo
     assert calls == [2, 2]
 
 
+def test_ensure_computes_and_keeps_a_missing_result_and_reads_nothing_back(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPUTE_RESULTS", str(tmp_path))
+    square, calls = counted()
+    square.ensure(7)
+    assert calls == [7] and square(7) == {"square": 49} and calls == [7]   # kept: the call reads it
+    [entry] = tmp_path.glob("*.pkl")
+    entry.write_bytes(b"not a pickle")
+    square.ensure(7)
+    assert calls == [7]                         # there already: not read, not computed again
+    assert square(7) == {"square": 49} and calls == [7, 7]                  # the call reads it, and recomputes
+
+
 def test_off_keeps_nothing(tmp_path, monkeypatch):
     monkeypatch.setenv("COMPUTE_RESULTS", "off")
     monkeypatch.chdir(tmp_path)

@@ -177,6 +177,35 @@ def test_each_checks_time_is_recorded_under_its_page_for_the_pages_stage(monkeyp
     assert set(times) == {"posts/page-a", "posts/page-b"} and times["posts/page-a"] >= 0.3 > times["posts/page-b"]
 
 
+def test_the_warm_ups_run_side_by_side_before_the_first_check_and_a_failed_one_is_passed_over(monkeypatch, tmp_path):
+    """compute.checks.WARM_UPS: statements the build runs in processes of their own, at once, before the checks
+    (the story corpora, which several checks read); one that fails leaves the check to compute and report."""
+    import json
+    import time
+    from sitebuild.preflight.run import run_preflight_if_changed
+
+    def ran(name):
+        return (f"import json, time\nstart = time.time()\ntime.sleep(1.5)\n"
+                f"open('{name}.json', 'w').write(json.dumps([start, time.time()]))")
+    started = []
+    checks = _module("compute.checks", lambda names=None: started.append(time.time()))
+    checks.lesson_names = lambda: ["a", "b"]
+    checks.WARM_UPS = (ran("one"), "raise SystemExit(3)", ran("two"))
+    _fake_compute(monkeypatch, checks=checks)
+    monkeypatch.setenv("SITEBUILD_KERNELS", "3")
+    monkeypatch.delenv("COMPUTE_CHECKPOINTS", raising=False)
+    monkeypatch.delenv("COMPUTE_STORY_MODELS", raising=False)
+    _lessons_project(tmp_path)
+    assert run_preflight_if_changed(tmp_path, tmp_path / "_build") == ["a", "b"]
+    (one_start, one_end), (two_start, two_end) = (json.loads((tmp_path / f"{n}.json").read_text())
+                                                  for n in ("one", "two"))
+    assert two_start < one_end and one_start < two_end          # side by side
+    assert max(one_end, two_end) <= min(started)                # both before the first check
+    (tmp_path / "one.json").unlink()
+    assert run_preflight_if_changed(tmp_path, tmp_path / "_build") == []
+    assert not (tmp_path / "one.json").exists()                 # nothing to check: no warm-up
+
+
 def test_a_failed_preflight_is_not_remembered(monkeypatch, tmp_path):
     from sitebuild.preflight.run import run_preflight_if_changed
     _fake_compute(monkeypatch, checks=_module("compute.checks", _raises(CheckpointError("bad"))))
