@@ -24,6 +24,7 @@ Shared by the stages:
   tmpdir      the site's own temporary folder
   sitecheck   checks over a built site (HTML validity, links, visible text), for the tests
   computechecks  the project's compute.checks, where it has one
+  cores       how many processes side by side (lesson kernels, the checks' warm-ups): one per core
 """
 
 from pathlib import Path
