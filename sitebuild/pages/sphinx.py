@@ -8,10 +8,8 @@ raises: that becomes one line naming the lesson, the line and the exception.
 
 from __future__ import annotations
 
-import ctypes
 import os
 import re
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +17,7 @@ from pathlib import Path
 from jupyter_cache import get_cache
 
 from sitebuild import progress
+from sitebuild.cores import die_with_parent
 
 # Printed by every kernel at start-up; says nothing about this build.
 _NOISE = ("Kernel is running over TCP without encryption",)
@@ -37,14 +36,6 @@ def cache_records(cache_dir: Path) -> dict[int, str]:
     if not (cache_dir / "global.db").exists():
         return {}
     return {r.pk: r.uri for r in get_cache(str(cache_dir)).list_cache_records()}
-
-
-def _die_with_parent() -> None:
-    """In the child, before exec: get SIGKILL when the parent dies (Linux prctl PR_SET_PDEATHSIG)."""
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
-    except (AttributeError, OSError):
-        pass  # not Linux: an interrupted build may leave its worker running
 
 
 def build_html(root: Path, build_dir: Path, url: str | None = None) -> list[str]:
@@ -72,7 +63,7 @@ def build_html(root: Path, build_dir: Path, url: str | None = None) -> list[str]
            "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE"),
            **({"SITEBUILD_URL": url} if url else {})}   # the site's public address (sitebuild.pages.frontbox)
     proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            bufsize=1, preexec_fn=_die_with_parent)
+                            bufsize=1, preexec_fn=die_with_parent)
     assert proc.stdout is not None
     crash_log = None
     unknown_glue = []  # "<page>, line N: no value is glued as 'key'", for each glue role naming nothing

@@ -63,7 +63,7 @@ def warm_up(root: Path, statements) -> None:
     measurement several checks read), each in a process of its own, side by side (sitebuild.cores), and wait for
     them. A warm-up that fails is passed over: the check that needs its measurement computes it, and says what
     is wrong in one line."""
-    from sitebuild.cores import at_once
+    from sitebuild.cores import at_once, die_with_parent
 
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])),
            "PYTHONDONTWRITEBYTECODE": "1", "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE")}
@@ -72,7 +72,8 @@ def warm_up(root: Path, statements) -> None:
         while todo or running:
             while todo and len(running) < at_once():
                 running.append(subprocess.Popen([sys.executable, "-c", todo.pop(0)], cwd=root, env=env,
-                                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                                preexec_fn=die_with_parent))
             running[0].wait()
             running = [p for p in running if p.poll() is None]
     finally:
