@@ -145,15 +145,17 @@ def kept(reads: Callable[..., Iterable[Path]] | None = None):
     def decorate(fn):
         signature = inspect.signature(fn)
 
+        def slot_and_key(args, kwargs) -> tuple[str, str]:
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            return call_key(fn, bound.arguments, reads(*bound.args, **bound.kwargs) if reads else ())
+
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
             folder = results_folder()
             if folder is None:
                 return fn(*args, **kwargs)
-            bound = signature.bind(*args, **kwargs)
-            bound.apply_defaults()
-            slot, key = call_key(fn, bound.arguments, reads(*bound.args, **bound.kwargs) if reads else ())
-            return _kept_call(folder, slot, key, lambda: fn(*args, **kwargs))
+            return _kept_call(folder, *slot_and_key(args, kwargs), lambda: fn(*args, **kwargs))
 
         def ensure(*args, **kwargs) -> None:
             """Compute and keep the call's result unless it is kept already; nothing is read back (a process that
@@ -161,9 +163,7 @@ def kept(reads: Callable[..., Iterable[Path]] | None = None):
             folder = results_folder()
             if folder is None:
                 return
-            bound = signature.bind(*args, **kwargs)
-            bound.apply_defaults()
-            slot, key = call_key(fn, bound.arguments, reads(*bound.args, **bound.kwargs) if reads else ())
+            slot, key = slot_and_key(args, kwargs)
             if not (folder / f"{slot}-{key}.pkl").is_file():
                 _kept_call(folder, slot, key, lambda: fn(*args, **kwargs))
 

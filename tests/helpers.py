@@ -10,14 +10,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-LESSON = """\
+FRONT_MATTER = """\
 ---
 file_format: mystnb
 kernelspec:
   name: python3
   display_name: Python 3
 ---
+"""
 
+LESSON = FRONT_MATTER + """
 # Mini lesson
 
 ```{code-cell} ipython3

@@ -71,14 +71,8 @@ def _check_seconds(app) -> dict[str, float]:
     return {k: float(v) for k, v in times.items() if isinstance(v, (int, float))} if isinstance(times, dict) else {}
 
 
-def to_execute(app, docnames) -> list[Pending]:
-    """The lessons among `docnames` that MyST-NB would execute: notebooks the cache does not hold."""
-    from jupyter_cache import get_cache
-
-    config = app.env.mystnb_config
-    if config.execution_mode != "cache":
-        return []
-    cache = get_cache(config.execution_cache_path)
+def to_execute(app, cache, docnames) -> list[Pending]:
+    """The lessons among `docnames` that MyST-NB would execute: notebooks the jupyter-cache does not hold."""
     records, checks = cache.list_cache_records(), _check_seconds(app)
     pending = []
     for docname in docnames:
@@ -104,12 +98,10 @@ def _execute(app, job: Pending):
     return job, result
 
 
-def _keep(app, job: Pending, result) -> None:
+def _keep(cache, job: Pending, result) -> None:
     """Put an executed notebook into the cache as MyST-NB does after it executes one."""
-    from jupyter_cache import get_cache
     from jupyter_cache.base import CacheBundleIn
 
-    cache = get_cache(app.env.mystnb_config.execution_cache_path)
     record = (cache.add_nb_to_project(str(job.path), read_data=job.read_fmt) if job.read_fmt
               else cache.add_nb_to_project(str(job.path)))
     cache.cache_notebook_bundle(CacheBundleIn(job.notebook, record.uri, data={"execution_seconds": result.time}),
@@ -117,17 +109,21 @@ def _keep(app, job: Pending, result) -> None:
 
 
 def _on_before_read(app, env, docnames: list[str]) -> None:
+    from jupyter_cache import get_cache
     from sitebuild import progress
 
     app.sitebuild_ahead = set()
-    pending = longest_first(to_execute(app, docnames))
+    if app.env.mystnb_config.execution_mode != "cache":
+        return                                          # MyST-NB keeps no cache to put them in
+    cache = get_cache(app.env.mystnb_config.execution_cache_path)
+    pending = longest_first(to_execute(app, cache, docnames))
     if len(pending) < 2 or kernels_at_once() < 2:
         return                                          # nothing to run side by side: MyST-NB runs it as it reads
     with ThreadPoolExecutor(max_workers=kernels_at_once()) as pool:
         for done in as_completed([pool.submit(_execute, app, job) for job in pending]):
             job, result = done.result()
             if result.err is None:
-                _keep(app, job, result)
+                _keep(cache, job, result)
                 app.sitebuild_ahead.add(job.docname)
                 progress.executed_ahead(job.docname, result.time)
 

@@ -7,19 +7,12 @@ import json
 
 import pytest
 
-from helpers import make_mini_project
+from helpers import FRONT_MATTER, make_mini_project
 from sitebuild.pages import ahead
 from sitebuild.pages.sphinx import SphinxError, build_html
 
 # Each run of the lesson appends its name, start and end to runs.jsonl beside the lessons, and takes a few seconds.
-TIMED = """\
----
-file_format: mystnb
-kernelspec:
-  name: python3
-  display_name: Python 3
----
-
+TIMED = FRONT_MATTER + """
 # Lesson {name}
 
 ```{{code-cell}} ipython3
