@@ -571,9 +571,12 @@ def test_at_a_slow_pace_the_bars_and_table_follow_each_word_and_stop_lands(box):
     assert 4 <= n <= 10, n                                # about 5 a second, not the model's full rate
     titles = box.page.evaluate("window.__titles")
     assert len(set(titles)) >= n - 1                      # a redraw for (nearly) every word, none skipped in batches
+    box.page.evaluate(f"""() => document.querySelector('.live-generate [data-part=stop]').addEventListener('click',
+      () => {{ window.__atStop = ({WRITTEN_JS})(); }}, {{capture: true}})""")
     box.part("stop").click()
     box.page.wait_for_function(f"{STATUS}.includes('(stopped)')", timeout=2_000)
-    assert len(box.written()) <= n + 2
+    at_stop = [t for text in box.page.evaluate("window.__atStop") for t in words(text)]
+    assert len(at_stop) >= n and box.written() == at_stop   # the press lands: the story is what was on screen
     box.part("pace").select_option("0")
 
 
