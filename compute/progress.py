@@ -27,6 +27,7 @@ class Progress:
         self.tty = self.out.isatty() if tty is None else tty
         self.times: list[tuple[str, float]] = []
         self._stage: str | None = None
+        self.failed: str | None = None
         self._done = 0
         self._total = 0
         self._drawn = False
@@ -61,6 +62,9 @@ class Progress:
         start = time.monotonic()
         try:
             yield self
+        except BaseException:
+            self.failed = name                     # the stage an error ended (sitebuild's one-line errors)
+            raise
         finally:
             self._clear()
             self.times.append((name, time.monotonic() - start))

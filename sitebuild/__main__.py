@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import signal
 import sys
 import time
@@ -80,6 +81,7 @@ def summary(result: dict, seconds: float, stages: str = "", quiet: bool = False)
         f"from cache: {names(result['cached'])}",
         *([f"figures: {result['figures']}"] if result.get("figures") else []),
         *([f"slides: {result['slides']}"] if result.get("slides") else []),
+        *(f"remade, its kept copy damaged: {entry}" for entry in result.get("healed", [])),
         *(f"claims: {line}" for line in result.get("audits", [])),
         *([stages] if stages else []),
         f"took {seconds:.1f} s",
@@ -95,7 +97,7 @@ def leftovers(site: Path) -> bool:
 def nothing_done(last: dict) -> dict:
     """The report of a build that found nothing changed since the one that reported `last`: the same site, no
     lesson checked, executed or printed (its figures and slides as they were: not reported again)."""
-    return {**last, "printed": [], "checked": [], "executed": [], "figures": None, "slides": None,
+    return {**last, "printed": [], "checked": [], "executed": [], "figures": None, "slides": None, "healed": [],
             "cached": sorted(last["executed"] + last["cached"])}
 
 
@@ -169,11 +171,31 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
             print(f"error: {line}", file=sys.stderr)
         print("site/ was left unchanged.", file=sys.stderr)
         return 1
+    except OSError as exc:                          # the file system refused: a folder gone, a file not writable
+        stage = progress.failed if "progress" in locals() else None
+        print(f"error: {file_system_error(exc, stage, root)}", file=sys.stderr)
+        print("site/ was left unchanged.", file=sys.stderr)
+        return 1
     if last is not None:
         print(summary(nothing_done(last), time.monotonic() - start, UNCHANGED, args.quiet))
     else:
         print(summary(result, time.monotonic() - start, progress.report(), args.quiet))
     return 0
+
+
+def file_system_error(exc: OSError, stage: str | None, root: Path) -> str:
+    """One line for a refusal of the file system: the stage, the cause, the file (relative to the project)."""
+    def shown(name) -> str:
+        path = Path(os.fsdecode(name))
+        return path.relative_to(root).as_posix() if path.is_absolute() and path.is_relative_to(root) else str(path)
+    if isinstance(exc, shutil.Error) and exc.args and isinstance(exc.args[0], list) and exc.args[0]:
+        source, _, why = exc.args[0][0]                    # copytree's first failure: (source, destination, why)
+        cause, files = why, [source]
+    else:
+        cause = exc.strerror or str(exc) or type(exc).__name__
+        files = [f for f in (exc.filename, exc.filename2) if f is not None]
+    where = f"the {stage} stage" if stage else "the build"
+    return f"{where} could not use the file system: {cause}" + (f": {' -> '.join(map(shown, files))}" if files else "")
 
 
 # In place of the stages' times, when no stage ran (sitebuild.unchanged).

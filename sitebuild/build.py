@@ -12,6 +12,8 @@ from sitebuild.handouts.printer import HandoutError, make_handouts
 from sitebuild.sourcedate import source_epoch
 from sitebuild.figures.render import FigureError, render_figures
 from sitebuild.figures.freshen import freshen
+from sitebuild import sealed
+from sitebuild.pages import executions
 from sitebuild.pages.sphinx import SphinxError, build_html
 from sitebuild.math.heads import lighten_pages
 from sitebuild.math.iconfont import subset_icon_font
@@ -43,6 +45,7 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
     stems = lesson_stems(root)
     remove_leftovers(root / "site")
     private_tmp(root)
+    sealed.start()
     with stage("audit", "the lessons' sentences and the claims they rest on"):
         audits = audit_site(root)
     shutil.rmtree(build_dir / "html" / DECKS, ignore_errors=True)  # made afresh from this build's pages, last
@@ -50,7 +53,11 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
         with stage("preflight", "each lesson's claims, when what it reads changed"):
             checked = run_preflight_if_changed(root, build_dir)
         with stage("pages", "Sphinx; each lesson executed or taken from the cache"):
-            executed = build_html(root, build_dir, url)
+            executions.check(build_dir, root)        # a damaged execution is dropped: the lesson runs again
+            try:
+                executed = build_html(root, build_dir, url)
+            finally:
+                executions.seal(build_dir)
     except (PreflightError, SphinxError) as exc:
         raise type(exc)(locate_failed_claims(str(exc), root)) from exc
     html_dir = build_dir / "html"
@@ -91,6 +98,7 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
         "cached": [nb for nb in sources if nb not in executed],
         "audits": [a.summary() for a in audits] + [p.summary() for p in prose],
         "figures": figures.summary(),
+        "healed": sealed.healed(),
         "slides": f"{len(decks)} decks, {sum(decks.values())} slides ({len(decks_printed)} printed as PDFs, "
                   f"{len(decks) - len(decks_printed)} unchanged)",
     }

@@ -13,7 +13,8 @@ _static/figures.js (sitebuild/figures/render.js), and becomes:
   `.csv` (the numbers each state plots).
 
 A figure is drawn again only when its spec, its declared states or the drawing code change: what was drawn is
-kept in `_build/figure-renders/<key>/`, so a rebuild with no change starts no browser. The pages are rewritten
+kept in `_build/figure-renders/<key>/`, sealed (sitebuild.sealed: each file's size and digest), so a rebuild with
+no change starts no browser; an entry whose files are not as sealed is drawn again and the summary says so. The pages are rewritten
 on every build (from the markup figure_html wrote, whatever an earlier build added), so the step can run over
 pages Sphinx did not rewrite.
 """
@@ -29,7 +30,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from sitebuild import browser, progress
+from sitebuild import browser, progress, sealed
 
 from sitebuild.figures import forms as forms
 from sitebuild.pages.extension import PLOTLY
@@ -101,9 +102,11 @@ def figures_in(page_html: str, page: str) -> list[Figure]:
         if not spec or not tag:
             raise FigureError(f"{page}: a figure without its JSON or its box")
         caption = CAPTION.search(body)
+        if not caption or not _text(caption["text"]):
+            raise FigureError(f"{page}: figure {spec['id']} has no caption; every figure is captioned, on the page, "
+                              "its slide and paper (compute.present.figures.figure_html)")
         found.append(Figure(page, spec["id"], spec["json"], json.loads(html.unescape(m["print"])),
-                            int(tag["height"]), int(tag["min"]),
-                            _text(WEB_ONLY.sub("", caption["text"])) if caption else ""))
+                            int(tag["height"]), int(tag["min"]), _text(WEB_ONLY.sub("", caption["text"]))))
     unread = page_html.count('<figure class="plotly-figure"') - len(found)   # none left undrawn and unprinted
     if unread:
         raise FigureError(f"{page}: {unread} figure(s) written in a form the build does not read "
@@ -219,6 +222,7 @@ def draw_one(harness: Harness, figure: Figure, key: str, folder: Path) -> None:
     (folder / "figure.png").write_bytes(harness.png(together))
     (folder / "figure.csv").write_text(forms.figure_csv(data))
     (folder / "meta.json").write_text(json.dumps({"sizes": sizes, "printed": printed}, indent=1))
+    sealed.seal_folder(folder)
 
 
 # ------------------------------------------------------------------ the pages
@@ -260,6 +264,17 @@ def rewrite(page_html: str, markup: dict[str, tuple[str, tuple[str, str]]], rule
     return forms.with_page_style(FIGURE.sub(one, page_html), rules)
 
 
+def kept(figure: Figure, folder: Path) -> bool:
+    """Whether `folder` holds the figure as an earlier build drew it, every file as it was sealed; a damaged
+    one is noted (sitebuild.sealed) and drawn again."""
+    if not folder.exists():
+        return False
+    flaw = sealed.folder_flaw(folder)
+    if flaw:
+        sealed.heal(f"figure {figure.id} ({figure.page}), {CACHE}/{folder.name}", flaw)
+    return flaw is None
+
+
 @dataclass
 class Drawn:
     figures: int = 0
@@ -292,7 +307,7 @@ def render_figures(html_dir: Path, build_dir: Path) -> Drawn:
             for figure in figs:
                 key = figure.key(code)
                 result.figures += 1
-                if not (cache / key / "meta.json").is_file():
+                if not kept(figure, cache / key):
                     shutil.rmtree(cache / key, ignore_errors=True)
                     draw_one(harness, figure, key, cache / key)
                     result.drawn += 1

@@ -4,7 +4,8 @@ A handout is reprinted only when what it is printed from changed since it
 was last printed: the page's HTML less the navigation that print hides (so a
 new lesson, which adds a link to every page's sidebar, reprints no other
 handout), or anything in _static/ (print.css, the other styles and scripts).
-Hashes are kept in `<out_dir>/stamps.json`.
+Hashes are kept in `<out_dir>/stamps.json`, with each PDF's seal (sitebuild.sealed): a PDF that is not as it
+was printed is printed again, and the summary says so.
 
 Chromium writes the time of printing into each PDF; it is replaced by the time
 of the source's last commit (SOURCE_DATE_EPOCH when set, a fixed date outside
@@ -14,12 +15,11 @@ a git checkout; sitebuild.sourcedate), so two builds of one commit give the same
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import time
 from pathlib import Path
 
-from sitebuild import browser, progress
+from sitebuild import browser, progress, sealed
 from sitebuild.sourcedate import FALLBACK_EPOCH, source_epoch  # noqa: F401 (source_epoch: imported from here too)
 
 from sitebuild.handouts import pdftext
@@ -167,6 +167,42 @@ def _stamp(html_dir: Path, stem: str, static: bytes, last: dict) -> tuple[dict, 
     return now, now["printed"] == last.get("printed")
 
 
+STAMPS = "stamps.json"     # in the handouts' folder: each lesson's stamp (_stamp) and its PDFs' seals
+
+
+def read_stamps(out_dir: Path) -> dict:
+    """The prints' stamps as the last build left them; none (every print made again, and the summary saying so)
+    when the record is unreadable."""
+    stamps, flaw = sealed.read_json(out_dir / STAMPS, {})
+    if flaw or not isinstance(stamps, dict):
+        sealed.heal(f"{out_dir.name}/{STAMPS}", flaw or "not a record of stamps")
+        return {}
+    return stamps
+
+
+def write_stamps(out_dir: Path, stamps: dict) -> None:
+    sealed.write_json(out_dir / STAMPS, stamps)
+
+
+def sealed_stamp(out_dir: Path, stem: str, stamp: dict, names=None) -> dict:
+    """A lesson's stamp with the seal of each of its PDFs as they are now (after printing or redating)."""
+    names = files(stem) if names is None else names
+    return {**stamp, "files": {name: sealed.digest(out_dir / name) for name in names}}
+
+
+def prints_kept(out_dir: Path, names, stamp: dict) -> bool:
+    """Whether every PDF of `names` is there as it was sealed when printed; a damaged one is noted
+    (sitebuild.sealed) and the lesson printed again."""
+    seals = stamp.get("files", {})
+    for name in names:
+        flaw = sealed.file_flaw(out_dir / name, seals.get(name))
+        if flaw:
+            if (out_dir / name).exists() or seals:
+                sealed.heal(f"print {name}", flaw)
+            return False
+    return True
+
+
 def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = FALLBACK_EPOCH) -> list[str]:
     """Make `out_dir`/<stem>.pdf for each lesson page `html_dir`/posts/<stem>.html.
 
@@ -174,8 +210,7 @@ def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = 
     PDFs of lessons not in `stems` are removed. Raises HandoutError.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
-    stamp_file = out_dir / "stamps.json"
-    stamps = json.loads(stamp_file.read_text()) if stamp_file.exists() else {}
+    stamps = read_stamps(out_dir)
     stamps = {s: h for s, h in stamps.items() if s in stems and isinstance(h, dict)}
     wanted = {name for stem in stems for name in files(stem)}
     for pdf in out_dir.glob("*.pdf"):
@@ -186,15 +221,16 @@ def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = 
     now, todo = {}, []
     for stem in stems:
         now[stem], holds = _stamp(html_dir, stem, static, stamps.get(stem, {}))
-        if holds and all((out_dir / name).exists() for name in files(stem)):
+        if holds and prints_kept(out_dir, files(stem), now[stem]):
             stamps[stem] = now[stem]
         else:
             todo.append(stem)
     for kept in sorted(set(stems) - set(todo)):  # dated by the last commit, which may be newer than the print
         for name in files(kept):
             redate(out_dir / name, epoch)
+        stamps[kept] = sealed_stamp(out_dir, kept, stamps[kept])
     if not todo:
-        stamp_file.write_text(json.dumps(stamps, indent=1, sort_keys=True))
+        write_stamps(out_dir, stamps)
         return []
 
     from playwright.sync_api import sync_playwright
@@ -210,8 +246,8 @@ def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = 
                     _print_page(context, f"{base}posts/{stem}.html", out_dir / f"{stem}{suffix}.pdf", edition)
                     fix_pdf_dates(out_dir / f"{stem}{suffix}.pdf", epoch)
                     progress.advance(f"{stem}{suffix}.pdf")
-                stamps[stem] = now[stem]
-                stamp_file.write_text(json.dumps(stamps, indent=1, sort_keys=True))
+                stamps[stem] = sealed_stamp(out_dir, stem, now[stem])
+                write_stamps(out_dir, stamps)
         finally:
             chromium.close()
     return todo

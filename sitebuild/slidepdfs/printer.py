@@ -3,17 +3,17 @@
 The deck (sitebuild.decks.cut) is opened in reveal.js's own print view (`?print-pdf`), which lays every slide out
 as a 1280 x 720 page; a figure's slide is there a slide per state its page prints (drawn at build, no control
 on it), so the PDF shows the states the text cites. Printed again only when the deck, _static/ or this code
-changed (hashes in `<out_dir>/stamps.json`).
+changed (hashes in `<out_dir>/stamps.json`, with each PDF's seal: a damaged one is printed again).
 """
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 
 from sitebuild import browser, progress
 from sitebuild.decks.cut import FOLDER
-from sitebuild.handouts.printer import HandoutError, fix_pdf_dates, redate, refuse_faults, static_hash
+from sitebuild.handouts.printer import (HandoutError, fix_pdf_dates, prints_kept, read_stamps, redate, refuse_faults,
+                                        sealed_stamp, static_hash, write_stamps)
 from sitebuild.serve import serve
 
 SUFFIX = "-slides"
@@ -36,18 +36,18 @@ def print_decks(html_dir: Path, names: list[str], out_dir: Path, epoch: int) -> 
     """Print `out_dir`/<name>-slides.pdf for each deck `html_dir`/slides/<name>.html; returns the decks printed
     this time (the others were unchanged and kept). Raises HandoutError."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    stamp_file = out_dir / "stamps.json"
-    stamps = json.loads(stamp_file.read_text()) if stamp_file.exists() else {}
+    stamps = read_stamps(out_dir)
     wanted = {file_name(name) for name in names}
     for pdf in out_dir.glob("*.pdf"):
         if pdf.name not in wanted:
             pdf.unlink()
     static = static_hash(html_dir)
-    now = {name: deck_hash(html_dir, name, static) for name in names}
-    todo = [s for s in names if stamps.get(s) != now[s] or not (out_dir / file_name(s)).exists()]
+    now = {name: {"deck": deck_hash(html_dir, name, static)} for name in names}
+    todo = [s for s in names if not (isinstance(stamps.get(s), dict) and stamps[s].get("deck") == now[s]["deck"]
+                                     and prints_kept(out_dir, [file_name(s)], stamps[s]))]
     for kept in sorted(set(names) - set(todo)):
         redate(out_dir / file_name(kept), epoch)
-    stamps = {s: h for s, h in stamps.items() if s in names and s not in todo}
+    stamps = {s: sealed_stamp(out_dir, s, stamps[s], [file_name(s)]) for s in names if s not in todo}
     if todo:
         from playwright.sync_api import sync_playwright
 
@@ -59,11 +59,11 @@ def print_decks(html_dir: Path, names: list[str], out_dir: Path, epoch: int) -> 
                     print_deck(chromium, f"{base}{FOLDER}/{name}.html", out_dir / file_name(name))
                     fix_pdf_dates(out_dir / file_name(name), epoch)
                     progress.advance(file_name(name))
-                    stamps[name] = now[name]
-                    stamp_file.write_text(json.dumps(stamps, indent=1, sort_keys=True))
+                    stamps[name] = sealed_stamp(out_dir, name, now[name], [file_name(name)])
+                    write_stamps(out_dir, stamps)
             finally:
                 chromium.close()
-    stamp_file.write_text(json.dumps(stamps, indent=1, sort_keys=True))
+    write_stamps(out_dir, stamps)
     return todo
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -189,3 +190,80 @@ def test_a_failed_warning_build_does_not_pass_on_a_rebuild(tmp_path):
         proc = subprocess.run([sys.executable, "-m", "sitebuild"], cwd=root, capture_output=True, text=True)
         assert proc.returncode == 1 and "nosuchkey" in proc.stdout
     assert not (root / "site").exists()
+
+
+def _build(root: Path, *python: str) -> subprocess.CompletedProcess:
+    """`python -m sitebuild` in `root` (with `python`: those statements first, then the build's main())."""
+    if not python:
+        return subprocess.run([sys.executable, "-m", "sitebuild"], cwd=root, capture_output=True, text=True)
+    code = "\n".join([*python, "from sitebuild.__main__ import main", "raise SystemExit(main())"])
+    return subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True)
+
+
+def _one_error(proc: subprocess.CompletedProcess) -> str:
+    """The failed build's one `error:` line (then only the line saying site/ was kept), no traceback."""
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 1 and len(lines) == 2 and lines[0].startswith("error: "), proc.stderr
+    assert lines[1] == "site/ was left unchanged." and "Traceback" not in proc.stdout + proc.stderr
+    return lines[0]
+
+
+def test_damaged_prints_and_executions_are_made_again_and_named(built, tmp_path):
+    """A kept handout cut short, a slide PDF deleted, an executed lesson cut short: each is made again (the
+    lesson executes again) and named in the summary, and site/ gets the same bytes an intact cache gives."""
+    root = _copy(built, tmp_path)
+    before = tree_digest(root / "site")
+    handout, deck = root / "_build" / "handouts" / "lesson.pdf", root / "_build" / "deckprints" / "lesson-slides.pdf"
+    handout.write_bytes(handout.read_bytes()[:2000])
+    deck.unlink()
+    notebook, = (root / "_build" / ".jupyter_cache" / "executed").glob("*/base.ipynb")
+    notebook.write_text(notebook.read_text()[:-100])
+    proc = _build(root)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    remade = [line for line in proc.stdout.splitlines() if line.startswith("remade, its kept copy damaged: ")]
+    assert any("execution of posts/lesson.md: base.ipynb has" in line for line in remade), proc.stdout
+    assert any("print lesson.pdf: lesson.pdf has 2,000 bytes" in line for line in remade), proc.stdout
+    assert any("print lesson-slides.pdf: lesson-slides.pdf is missing" in line for line in remade), proc.stdout
+    assert "executed: posts/lesson.md" in proc.stdout
+    assert tree_digest(root / "site") == before
+    again = _build(root)                                  # the next build: nothing left to heal
+    assert again.returncode == 0 and "remade" not in again.stdout, again.stdout
+
+
+def test_an_unreadable_stamp_record_reprints_and_says_so(built, tmp_path):
+    root = _copy(built, tmp_path)
+    before = tree_digest(root / "site")
+    (root / "_build" / "handouts" / "stamps.json").write_text('{"lesson": {"page": ')
+    proc = _build(root)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "remade, its kept copy damaged: handouts/stamps.json: stamps.json is not readable JSON" in proc.stdout
+    assert "1 printed" in proc.stdout and tree_digest(root / "site") == before
+
+
+def test_a_site_that_cannot_be_replaced_is_one_line(built, tmp_path):
+    """The file system refusing the last step (site/ on a read-only disk, say): one line naming the stage, the
+    cause and the folder; site/ as it was."""
+    root = _copy(built, tmp_path)
+    (root / "posts" / "lesson.md").write_text(LESSON + "\nA new sentence, so the site is published again.\n")
+    before = tree_digest(root / "site")
+    proc = _build(root, "import errno, sitebuild.publish.site as site",
+                  "def refused(new, old): raise OSError(errno.EROFS, 'Read-only file system', str(old))",
+                  "site.swap_in = refused")
+    line = _one_error(proc)
+    assert line == "error: the publish stage could not use the file system: Read-only file system: site", line
+    assert tree_digest(root / "site") == before
+
+
+def test_the_build_folder_removed_mid_build_is_one_line(built, tmp_path):
+    """_build/ deleted while the build runs (here: as the figure stage starts, its pages just typeset): one line
+    naming the stage, the cause and the file; site/ as it was."""
+    root = _copy(built, tmp_path)
+    (root / "posts" / "lesson.md").write_text(LESSON + "\nA new sentence, so the site is published again.\n")
+    before = tree_digest(root / "site")
+    proc = _build(root, "import shutil, sitebuild.build as build", "draw = build.render_figures",
+                  "def removed(html, folder): shutil.rmtree(folder); return draw(html, folder)",
+                  "build.render_figures = removed")
+    line = _one_error(proc)
+    assert re.fullmatch(r"error: the (figures|decks) stage could not use the file system: "
+                        r"No such file or directory: _build/html/\S+", line), line
+    assert tree_digest(root / "site") == before
