@@ -4,6 +4,8 @@ sphinx-build runs as a child that dies with this process (a killed build leaves
 no Sphinx or kernel behind: the kernel exits when its parent does). Its
 messages pass through, except the crash report Sphinx prints when a lesson cell
 raises: that becomes one line naming the lesson, the line and the exception.
+A glue role that printed nothing (no such key, a format its value cannot take)
+fails the build with one line each: the lesson, the line the role is on, why.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from sitebuild.cores import die_with_parent
 # Printed by every kernel at start-up; says nothing about this build.
 _NOISE = ("Kernel is running over TCP without encryption",)
 PROSE = "prose"  # <build_dir>/prose/<page>.jsonl: the sentences each lesson's Python wrote (sitebuild.prose.audit)
-_GLUE_WARNING = re.compile(r"^(?P<path>.+\.md):(?P<line>\d+): WARNING: No key '(?P<key>[^']+)' found in glue data")
+# MyST-NB's glue roles warn at the line where each is written (sitebuild.pages.claimroles)
+_GLUE_WARNING = re.compile(r"^(?P<path>.+\.md):(?P<line>\d+): WARNING: (?P<message>.*?) \[mystnb\.glue\]")
+_NO_KEY = re.compile(r"No key '(?P<key>[^']+)' found in glue data")
 _CRASH_LOG = re.compile(r"(/\S*sphinx-err-\w+\.log)")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -66,7 +70,7 @@ def build_html(root: Path, build_dir: Path, url: str | None = None) -> list[str]
                             bufsize=1, preexec_fn=die_with_parent)
     assert proc.stdout is not None
     crash_log = None
-    unknown_glue = []  # "<page>, line N: no value is glued as 'key'", for each glue role naming nothing
+    glue_faults = []  # "<page>, line N: <why>", for each glue role that printed nothing
     try:
         in_report = False
         for line in proc.stdout:  # pass sphinx's warnings through as they come
@@ -76,11 +80,9 @@ def build_html(root: Path, build_dir: Path, url: str | None = None) -> list[str]
             if progress.sphinx_line(line):                   # which page is read, which lesson executed
                 continue
             if not in_report and not any(noise in line for noise in _NOISE):
-                line = correct_glue_line(line)
-                glue = _GLUE_WARNING.match(_ANSI.sub("", line))
-                if glue:
-                    unknown_glue.append(f"{_relative(glue['path'], root)}, line {glue['line']}: no value is glued "
-                                        f"as {glue['key']!r}")
+                fault = glue_fault(line, root)
+                if fault:
+                    glue_faults.append(fault)
                 progress.warn(line)
         code = proc.wait()
     except KeyboardInterrupt:
@@ -92,27 +94,21 @@ def build_html(root: Path, build_dir: Path, url: str | None = None) -> list[str]
         # rebuild with nothing changed does not pass over the warning that failed this one.
         (build_dir / "doctrees" / "environment.pickle").unlink(missing_ok=True)
         cell = cell_error(Path(crash_log), root) if crash_log else None
-        raise SphinxError(cell or "\n".join(unknown_glue) or f"sphinx-build failed (exit {code}); see the messages above")
+        raise SphinxError(cell or "\n".join(glue_faults)
+                          or f"sphinx-build failed (exit {code}); see the messages above")
     after = cache_records(cache_dir)
     executed = {uri for pk, uri in after.items() if pk not in before}
     return sorted(_relative(uri, root) for uri in executed)
 
 
-def correct_glue_line(line: str) -> str:
-    """docutils reports an unknown glue key at its paragraph's first line; point at the line holding it."""
-    m = _GLUE_WARNING.match(_ANSI.sub("", line))
+def glue_fault(line: str, root: Path) -> str | None:
+    """For a warning of a glue role, '<page>, line N: <why>' (the build's error line); else None."""
+    m = _GLUE_WARNING.match(_ANSI.sub("", line).rstrip())
     if not m:
-        return line
-    path, start, key = Path(m["path"]), int(m["line"]), m["key"]
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return line
-    role = re.compile(r"\{glue(:\w+)?\}`" + re.escape(key) + r"[`:]")
-    for n in range(start, min(len(lines), start + 50) + 1):
-        if role.search(lines[n - 1]):
-            return line.replace(f"{m['path']}:{start}:", f"{m['path']}:{n}:", 1)
-    return line
+        return None
+    no_key = _NO_KEY.match(m["message"])
+    why = f"no value is glued as {no_key['key']!r}" if no_key else m["message"]
+    return f"{_relative(m['path'], root)}, line {m['line']}: {why}"
 
 
 def cell_error(log: Path, root: Path) -> str | None:
