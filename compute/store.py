@@ -32,11 +32,24 @@ def checkpoint_dir() -> Path:
     return Path(os.environ.get("COMPUTE_CHECKPOINTS", PACKAGE_DIR / "checkpoints"))
 
 
+STORY_MODELS_SETTING = "COMPUTE_STORY_MODELS"
+
+
 def story_models_dir() -> Path:
     """Where Part III's story models live: COMPUTE_STORY_MODELS (an author's models, trained on the generated
     stories or on a story file; `./build --story-models DIR` sets it), else the published checkpoint folder."""
-    folder = os.environ.get("COMPUTE_STORY_MODELS")
+    folder = os.environ.get(STORY_MODELS_SETTING)
     return Path(folder) if folder else checkpoint_dir()
+
+
+def require_story_models_folder() -> Path:
+    """The story-models folder, or one CheckpointError naming the setting compute read it from
+    (COMPUTE_STORY_MODELS: compute has no option of its own for it) when what it names is not a folder."""
+    folder = story_models_dir()
+    if os.environ.get(STORY_MODELS_SETTING) and not folder.is_dir():
+        raise CheckpointError(f"{STORY_MODELS_SETTING}: {folder} is not a folder (give the --out folder of "
+                              f"python -m compute train story)")
+    return folder
 
 
 def checkpoint_path(name: str) -> Path:
@@ -56,17 +69,32 @@ def dtype_name(dtype: torch.dtype) -> str:
 
 
 def save_checkpoint(path: Path, weights: dict[str, torch.Tensor], manifest: dict) -> Path:
-    """Write the tensors (as float32) and a manifest recording their hash, dtypes and shapes."""
+    """Write the tensors (as float32) and a manifest recording their hash, dtypes and shapes. Both are written in
+    full beside their names before either replaces what was there, so a write that fails (a full disk) leaves
+    the checkpoint it would have replaced whole."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tensors = {k: v.detach().contiguous().to(STORED_DTYPE) for k, v in weights.items()}
     blob = save_safetensors(tensors)
-    path.write_bytes(blob)
     manifest = {**manifest, "checkpoint_sha256": hashlib.sha256(blob).hexdigest(),
                 "tensors": {k: {"dtype": dtype_name(v.dtype), "shape": list(v.shape)} for k, v in tensors.items()},
                 "torch_version": torch.__version__.split("+")[0]}
-    manifest_path(path).write_text(json.dumps(manifest, indent=1) + "\n")
+    write_files({path: blob, manifest_path(path): (json.dumps(manifest, indent=1) + "\n").encode()})
     return path
+
+
+def write_files(contents: dict[Path, bytes]) -> None:
+    """Each file written in full under a temporary name beside it, then all renamed into place; where a write
+    fails, the temporary files are removed and the error raised, every file as it was."""
+    partial = {path: path.with_name(f".{path.name}.{os.getpid()}.partial") for path in contents}
+    try:
+        for path, blob in contents.items():
+            partial[path].write_bytes(blob)
+        for path in contents:
+            os.replace(partial[path], path)
+    finally:
+        for temporary in partial.values():
+            temporary.unlink(missing_ok=True)
 
 
 def read_bytes(path: Path, what: str) -> bytes:

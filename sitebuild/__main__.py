@@ -110,7 +110,7 @@ def parser() -> OneLineParser:
     parser.add_argument("--url", type=site_url, default=None,
                         help="the site's public address, e.g. https://example.org/project/, printed in the "
                              "notebooks; its path is the base (default: http://localhost:8000 + --base)")
-    parser.add_argument("--story-models", default=os.environ.get("COMPUTE_STORY_MODELS") or None, metavar="FOLDER",
+    parser.add_argument("--story-models", default=None, metavar="FOLDER",
                         help="build Part III from the story models in FOLDER (story-mlp, story-one-head, "
                              "story-four-head and story-four-head-seed1, as python -m compute train story --out "
                              "writes them, on the generated stories or a story file); the setting "
@@ -128,10 +128,12 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
         if args.base not in ("/", path):
             options.error(f"--base {args.base} and --url {args.url} name two paths; give --url alone")
         args.base = path
+    named = "--story-models" if args.story_models else "COMPUTE_STORY_MODELS"   # the one the author set
+    args.story_models = args.story_models or os.environ.get("COMPUTE_STORY_MODELS") or None
     if args.story_models:
         folder = Path(args.story_models).expanduser()
         if not folder.is_dir():
-            options.error(f"--story-models: {args.story_models} is not a folder (give the --out folder of "
+            options.error(f"{named}: {args.story_models} is not a folder (give the --out folder of "
                           f"python -m compute train story)")
         os.environ["COMPUTE_STORY_MODELS"] = str(folder.resolve())    # read by compute in every lesson's kernel
     sys.dont_write_bytecode = True  # keep compute/ (a build dependency) free of __pycache__

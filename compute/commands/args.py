@@ -44,13 +44,23 @@ def positive(text: str) -> int:
 
 
 def positive_number(text: str) -> float:
+    """A finite number above 0 (not inf, not nan); one sentence of error otherwise."""
     try:
         value = float(text)
     except ValueError:
         value = 0.0
     if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a number above 0, got {text!r}")
+        raise argparse.ArgumentTypeError(f"must be a finite number above 0, got {text!r}")
     return value
+
+
+def prompt_text(text: str) -> str:
+    """A prompt the tokenizer finds at least one word in; one sentence of error otherwise (an empty prompt, or
+    one of spaces alone)."""
+    from ..data.tokenizer import words
+    if not words(text):
+        raise argparse.ArgumentTypeError(f"must hold at least one word, got {text!r}")
+    return text
 
 
 def device_name(text: str) -> str:

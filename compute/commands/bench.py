@@ -6,6 +6,7 @@ from pathlib import Path
 
 from .. import progress
 from ..published.timings import RECOMPUTE, TIMINGS
+from ..outputs import require_writable_file, written_or_kept
 from ..store import checkpoint_dir
 from .args import positive
 
@@ -23,12 +24,14 @@ def add(sub) -> None:
 def run(args) -> int:
     from ..measure.context import LENGTHS, measure, measure_recompute, write
     lengths, repeats = ((16, 32), 1) if args.quick else (LENGTHS, args.repeats)
+    out = args.out or checkpoint_dir() / (RECOMPUTE if args.what == "recompute" else TIMINGS)
+    require_writable_file(out, "--out" if args.out else "the published timings file", "nothing was timed")
     with progress.command(args.quiet):
         with progress.stage("time", f"{args.what} at T = {', '.join(map(str, lengths))}, {repeats} runs each"):
             if args.what == "recompute":
                 data = measure_recompute(lengths, repeats)
             else:
                 data = measure(lengths, repeats, story=not args.quick)
-        path = write(args.out or checkpoint_dir() / (RECOMPUTE if args.what == "recompute" else TIMINGS), data)
+        path = written_or_kept(out.parent, lambda folder: write(folder / out.name, data), "the timings")
         print(f"wrote {path} ({len(data['results'])} timings)")
     return 0

@@ -8,7 +8,7 @@ import torch
 
 from .. import progress
 from ..store import CheckpointError, checkpoint_dir
-from .args import positive, seed_value
+from .args import positive, positive_number, prompt_text, seed_value
 
 WEIGHTS = ("float32", "float16")
 
@@ -17,12 +17,14 @@ def add(sub) -> None:
     g = sub.add_parser("generate", help="write on from a prompt with a story model (published or your own)")
     g.add_argument("checkpoint", help="a published story checkpoint's name (story-four-head, story-one-head, "
                                       "story-mlp) or the path of a story checkpoint file (.safetensors)")
-    g.add_argument("--prompt", default="Once upon a time", help="the words to write on from (default %(default)r)")
+    g.add_argument("--prompt", type=prompt_text, default="Once upon a time",
+                   help="the words to write on from, one at least (default %(default)r)")
     g.add_argument("--length", type=positive, default=60, help="new words at most; a story may end sooner "
                                                                "(default %(default)s)")
     g.add_argument("--seed", type=seed_value, default=0, help="the sampler's seed, as the page's box takes it "
                                                               "(default %(default)s)")
-    g.add_argument("--temperature", type=float, default=0.8, help="logits divided by it (default %(default)s)")
+    g.add_argument("--temperature", type=positive_number, default=0.8,
+                   help="logits divided by it, a finite number above 0 (default %(default)s)")
     g.add_argument("--top-k", type=int, default=0, help="draw only among the k best words; 0: all "
                                                         "(default %(default)s)")
     g.add_argument("--top-p", type=float, default=1.0, help="then only among the fewest best words whose "

@@ -10,6 +10,7 @@ from ..claims import ClaimError, claims_table
 from ..models.story import KINDS
 from ..models.walkthrough import CONFIG
 from ..published.walkthrough import ALTERNATIVE, NAME, SEED_RECORD, from_weights
+from ..outputs import require_writable_folder, written_or_kept
 from ..store import checkpoint_dir, save_checkpoint
 from ..training.story import RELATIONS_TOKENS
 from ..training.walkthrough import Recipe, train
@@ -102,16 +103,29 @@ def require_recorded_seed(seed: int, force: bool) -> None:
         print(f"warning: --force: the seed-search record {path} publishes seed {recorded}, not {seed}")
 
 
+def out_folder(args, names: list[str]) -> Path:
+    """The folder the run will write `names` in (--out, else the published one), checked before it trains."""
+    out = args.out or checkpoint_dir()
+    require_writable_folder(out, names, "--out" if args.out else "the checkpoint folder")
+    return out
+
+
+def checkpoint_names(*names: str) -> list[str]:
+    """The files of the checkpoints `names`: tensors and manifest."""
+    return [f"{name}{suffix}" for name in names for suffix in (".safetensors", ".json")]
+
+
 def train_one(args, recipe: Recipe) -> int:
     from ..lessons.walkthrough import claims
-    out = args.out or checkpoint_dir()
+    out = out_folder(args, checkpoint_names(NAME))
     require_recorded_seed(args.seed, args.force)
     result = trained(args.seed, recipe)
     with progress.stage("claims", "every claim of the walkthrough's page on the trained weights"):
         results = claims.check_publication(from_weights(result.weights, result.manifest(CONFIG)))
     print(f"seed {args.seed}: final loss {result.final_loss:.6f} after {recipe.steps} steps")
     judged(results, args.seed, args.force)
-    path = save_checkpoint(out / f"{NAME}.safetensors", result.weights, result.manifest(CONFIG))
+    path = written_or_kept(out, lambda folder: save_checkpoint(folder / f"{NAME}.safetensors", result.weights,
+                                                               result.manifest(CONFIG)))
     print(f"wrote {path} and {path.with_suffix('.json').name}")
     return 0
 
@@ -121,7 +135,7 @@ def train_search(args, recipe: Recipe) -> int:
     them with the record, and only then write the record and both checkpoints."""
     from ..lessons.walkthrough import claims
     from ..training import seedsearch
-    out = args.out or checkpoint_dir()
+    out = out_folder(args, [SEED_RECORD, *checkpoint_names(NAME, ALTERNATIVE)])
     with progress.stage("search", f"seeds {args.search_seeds.start}-{args.search_seeds.stop - 1} on "
                                   f"{args.workers} processes, {recipe.steps:,} steps each"):
         entries = seedsearch.search(args.search_seeds, claims.check_all, recipe, workers=args.workers,
@@ -142,10 +156,17 @@ def train_search(args, recipe: Recipe) -> int:
     with progress.stage("claims", "every claim of the walkthrough's page, with this search's record"):
         results = claims.check_publication(models["published"], rec, models["alternative"])
     judged(results, rec["published_seed"], args.force, " (neither the record nor a checkpoint)")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / SEED_RECORD).write_text(json.dumps(rec, indent=1) + "\n")
-    print(f"wrote {out / SEED_RECORD}")
-    for (what, result), name in zip(chosen.items(), (NAME, ALTERNATIVE)):
-        path = save_checkpoint(out / f"{name}.safetensors", result.weights, result.manifest(CONFIG))
+    record, paths = written_or_kept(out, lambda folder: write_search(folder, rec, chosen))
+    print(f"wrote {record}")
+    for (what, result), path in zip(chosen.items(), paths):
         print(f"{what} seed {result.seed}: {path}")
     return 0
+
+
+def write_search(folder: Path, rec: dict, chosen: dict) -> tuple[Path, list[Path]]:
+    """The seed-search record and the published and alternative checkpoints, written in `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / SEED_RECORD).write_text(json.dumps(rec, indent=1) + "\n")
+    paths = [save_checkpoint(folder / f"{name}.safetensors", result.weights, result.manifest(CONFIG))
+             for result, name in zip(chosen.values(), (NAME, ALTERNATIVE))]
+    return folder / SEED_RECORD, paths

@@ -10,8 +10,8 @@ import torch
 from ..data.tokenizer import Vocabulary
 from ..kept import kept
 from ..models.story import KINDS, StoryModelConfig, build
-from ..store import (CheckpointError, checkpoint_dir, load_checkpoint, manifest_path, read_manifest, sha256_file,
-                     story_models_dir)
+from ..store import (CheckpointError, checkpoint_dir, load_checkpoint, manifest_path, read_manifest,
+                     require_story_models_folder, sha256_file, story_models_dir)
 from .corpus import GENERATED, RELATIONS, Corpus, file_corpus, generated_corpus
 
 MODELS = KINDS                                                  # the comparison, in order of the lesson
@@ -38,6 +38,18 @@ PART_THREE, PUBLISHED = "part-three", "published"
 def model_path(name: str, reader: str = PART_THREE) -> Path:
     """A story checkpoint's tensors file in the folder `reader` reads: Part III's, or the published one."""
     return (story_models_dir() if reader == PART_THREE else checkpoint_dir()) / f"{name}.safetensors"
+
+
+def require_story_models() -> None:
+    """One CheckpointError, before any story model is read, naming every manifest of Part III's four models that
+    its folder lacks (an empty folder: all four), or the setting, where what it names is no folder."""
+    folder = require_story_models_folder()
+    names = [*(NAMES[k] for k in MODELS), SECOND_SEED]
+    missing = [manifest_path(model_path(name)).name for name in names if not manifest_path(model_path(name)).exists()]
+    if missing:
+        raise CheckpointError(f"{folder}: the story-models folder lacks the manifest{'s' if len(missing) > 1 else ''} "
+                              f"{', '.join(missing)} (every checkpoint needs its .json manifest beside it; python -m "
+                              f"compute train story --out {folder} writes them)")
 
 
 def story_corpus() -> Corpus:
@@ -114,6 +126,7 @@ def story_checkpoint(path: Path, data: Corpus | None = None) -> Published:
     the list its manifest records, checked against the manifest's hash of it."""
     path = Path(path)
     manifest = read_manifest(path)
+    require_story_kind(manifest, path)
     try:
         config = StoryModelConfig(**manifest["config"])
     except (KeyError, TypeError, ValueError) as err:
@@ -131,6 +144,19 @@ def story_checkpoint(path: Path, data: Corpus | None = None) -> Published:
                          else load_checkpoint(path, shapes, manifest["data_sha256"]))
     model.load_state_dict(weights)
     return Published(path.stem, config, model.eval(), manifest, vocab)
+
+
+def require_story_kind(manifest: dict, path: Path) -> None:
+    """One CheckpointError naming the checkpoint when its manifest describes no story model (a config without a
+    kind): what it is instead (the walkthrough's, by the data it was trained on) and which kinds are read."""
+    config = manifest.get("config")
+    if isinstance(config, dict) and "kind" in config:
+        return                                   # a story model's config; StoryModelConfig checks the rest
+    from ..data.walkthrough import data_hash
+    what = ("it is the walkthrough's checkpoint (its one-head decoder trained on the eight sentences)"
+            if manifest.get("data_sha256") == data_hash() else "its manifest's config names no kind of story model")
+    raise CheckpointError(f"{path}: not a story model: {what}; story models are of the kinds {', '.join(KINDS[:-1])} "
+                          f"or {KINDS[-1]}, as python -m compute train story writes them")
 
 
 def corpus_name(data: Corpus) -> str:

@@ -15,6 +15,7 @@ from ..data.tokenizer import EOS, Vocabulary, build_vocabulary
 from ..models.story import preset
 from ..probes import covered, probe_set, run_probes, summary
 from ..published.story import CHECK_STORIES, NAMES
+from ..outputs import require_writable_folder, written_or_kept
 from ..store import checkpoint_dir, save_checkpoint
 from .baseline import frequency_loss, learned
 from .story import StoryRecipe, relations_tokens, train_story_model
@@ -76,9 +77,25 @@ def refuse_published(args) -> bool:
     return True
 
 
+def checkpoint_name(args) -> str:
+    """The checkpoint this run writes: --name, else story-<model> (story-<model>-relations with --relations)."""
+    return args.name or NAMES[args.model] + ("-relations" if getattr(args, "relations", False) else "")
+
+
+def out_folder(args) -> Path:
+    """The folder the run will write its checkpoint in (--out, else the published one), checked before a story
+    is read: a run that could never be written is refused before it trains, not lost after."""
+    out = args.out or checkpoint_dir()
+    name = checkpoint_name(args)
+    require_writable_folder(out, [f"{name}.safetensors", f"{name}.json"],
+                            "--out" if args.out else "the checkpoint folder")
+    return out
+
+
 def train_story(args) -> int:
     if refuse_published(args):
         return 1
+    out = out_folder(args)
     relations = getattr(args, "relations", False)
     with progress.stage("data", str(args.data) if args.data else "the generated stories"
                         + (" with the relation families" if relations else "")):
@@ -112,12 +129,12 @@ def train_story(args) -> int:
         by_split = {name: {**_scores(model, stories, vocab, config.context), "stories_scored": len(stories),
                            "stories": len(splits[name])} for name, stories in scored.items() if stories}
         baseline = frequency_loss(stream, val, vocab, config.context)
-    name = args.name or NAMES[args.model] + ("-relations" if relations else "")
+    name = checkpoint_name(args)
     manifest = {**run.manifest(), "data": source, "data_sha256": source["sha256"], "unknown_share": unknown,
                 "passes": passes(recipe, len(stream)), "vocabulary": list(vocab.itos),
                 "vocabulary_sha256": vocab.sha256(), "metrics": metrics, "metrics_by_split": by_split,
                 "frequency_loss": baseline, "learned_beyond_frequencies": learned(metrics["val_loss"], baseline)}
-    path = save_checkpoint((args.out or checkpoint_dir()) / f"{name}.safetensors", run.weights, manifest)
+    path = written_or_kept(out, lambda folder: save_checkpoint(folder / f"{name}.safetensors", run.weights, manifest))
     kept = run.kept
     print(f"trained in {run.seconds:.0f} s; kept the {kept['rule']} weights (step {kept['step']:,}, "
           f"{kept['tokens']:,} tokens, curve validation loss {kept['val_loss']:.3f}); validation loss "

@@ -24,12 +24,24 @@ def test_a_refused_command_line_of_compute_is_one_error_line(argv, names, capsys
     (["--story-models", "/no/such/folder"], "error: --story-models: /no/such/folder is not a folder (give the "
                                             "--out folder of python -m compute train story)"),
 ])
-def test_a_refused_command_line_of_the_build_is_one_error_line(capsys, argv, said):
+def test_a_refused_command_line_of_the_build_is_one_error_line(capsys, monkeypatch, argv, said):
     from sitebuild.__main__ import main
+    monkeypatch.delenv("COMPUTE_STORY_MODELS", raising=False)
     with pytest.raises(SystemExit) as stop:
         main(argv)
     err = capsys.readouterr().err
     assert stop.value.code == 2 and err == said + "\n"
+
+
+def test_a_story_models_setting_that_is_no_folder_is_named_as_the_setting(capsys, monkeypatch):
+    """COMPUTE_STORY_MODELS set to no folder: the refusal names the setting the author used, not the option."""
+    from sitebuild.__main__ import main
+    monkeypatch.setenv("COMPUTE_STORY_MODELS", "/no/such/folder")
+    with pytest.raises(SystemExit) as stop:
+        main([])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == ("error: COMPUTE_STORY_MODELS: /no/such/folder is not a folder (give the --out "
+                                       "folder of python -m compute train story)\n")
 
 
 def undocumented_defaults(parser, name: str) -> list[str]:

@@ -81,7 +81,6 @@ def test_a_missing_or_edited_checkpoint_is_one_sentence(tmp_path, capsys, monkey
 
 @pytest.mark.parametrize("args, message", [
     (["--top-p", "0"], "top-p must be above 0"),
-    (["--temperature", "0"], "the temperature must be above 0"),
     (["--top-k", "-2"], "top-k must be 0 or more"),
 ])
 def test_bad_sampling_settings_are_one_sentence_and_exit_2(tmp_path, capsys, args, message):
@@ -98,3 +97,26 @@ def test_bad_sampling_settings_are_one_sentence_and_exit_2(tmp_path, capsys, arg
 ])
 def test_bad_options_exit_2(args, message, capsys):
     assert message in usage_error(["generate", "story-mlp", *args], capsys)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--temperature", "inf"], "argument --temperature: must be a finite number above 0, got 'inf'"),
+    (["--temperature", "nan"], "argument --temperature: must be a finite number above 0, got 'nan'"),
+    (["--temperature", "0"], "argument --temperature: must be a finite number above 0, got '0'"),
+    (["--temperature", "-1"], "argument --temperature: must be a finite number above 0, got '-1'"),
+    (["--prompt", ""], "argument --prompt: must hold at least one word, got ''"),
+    (["--prompt", "   "], "argument --prompt: must hold at least one word, got '   '"),
+], ids=["inf", "nan", "zero", "negative", "empty prompt", "spaces"])
+def test_a_temperature_or_prompt_nothing_can_be_drawn_from_is_refused_by_the_parser(args, message, capsys):
+    err = usage_error(["generate", "story-mlp", *args], capsys).strip().splitlines()
+    assert err == [f"error: generate: {message}"]
+
+
+def test_a_checkpoint_that_is_not_a_story_model_says_so(capsys):
+    """The walkthrough's checkpoint is a checkpoint, of the wrong model: one line says which, and what generate
+    reads."""
+    from compute.store import checkpoint_path
+    path = checkpoint_path("walkthrough")
+    line = cli_error(["generate", str(path), "--quiet"], capsys)
+    assert line.startswith(f"error: {path}: not a story model: ")
+    assert "the walkthrough's" in line and "mlp, one-head or four-head" in line and "__init__" not in line

@@ -194,3 +194,23 @@ def test_check_names_an_unknown_lesson_and_lists_the_real_ones():
     proc = run_compute("check", "walktrough", cwd=ROOT)
     assert proc.returncode == 2
     assert "no lesson called 'walktrough'" in proc.stderr and "walkthrough" in proc.stderr.split("there are")[1]
+
+
+def test_a_checkpoint_whose_write_fails_leaves_the_one_it_would_replace_whole(ckdir, monkeypatch):
+    """The disk fills as the manifest is written: the old tensors and manifest stay, matching, and no partial
+    file is left beside them."""
+    from compute.store import save_checkpoint
+    path = ckdir / "walkthrough.safetensors"
+    before = {p.name: p.read_bytes() for p in ckdir.iterdir()}
+    weights, manifest = load_weights(path)
+    real = Path.write_bytes
+
+    def disk_full_at_the_manifest(self, data):
+        if self.name.lstrip(".").startswith("walkthrough.json"):         # the manifest, by any name
+            raise OSError(28, "No space left on device", str(self))
+        return real(self, data)
+    monkeypatch.setattr(Path, "write_bytes", disk_full_at_the_manifest)
+    with pytest.raises(OSError, match="No space left"):
+        save_checkpoint(path, {k: v + 1 for k, v in weights.items()}, manifest)
+    assert {p.name: p.read_bytes() for p in ckdir.iterdir()} == before
+    load_weights(path)

@@ -132,8 +132,9 @@ def test_a_bad_data_file_gets_one_sentence_and_exit_1(tmp_path, published, conte
 @pytest.mark.parametrize("args, message", [
     (["--model", "eight-head"], "invalid choice"),
     (["--model", "mlp", "--tokens", "0"], "must be a whole number above 0"),
-    (["--model", "mlp", "--passes", "0"], "must be a number above 0"),
-    (["--model", "mlp", "--passes", "nan"], "must be a number above 0"),
+    (["--model", "mlp", "--passes", "0"], "must be a finite number above 0"),
+    (["--model", "mlp", "--passes", "nan"], "must be a finite number above 0"),
+    (["--model", "mlp", "--passes", "inf"], "must be a finite number above 0, got 'inf'"),
     (["--model", "mlp", "--passes", "2", "--tokens", "100"], "not allowed with argument"),
     (["--model", "mlp", "--keep", "first"], "invalid choice"),
     (["--model", "mlp", "--seed", "-1"], "seed must be a whole number"),
@@ -237,3 +238,53 @@ def test_the_cpu_device_is_the_default_run_and_recorded():
     on_cpu = train_story_model(preset("one-head", 20), stream, 0, recipe, device="cpu")
     assert all(torch.equal(plain.weights[n], on_cpu.weights[n]) for n in plain.weights)
     assert on_cpu.manifest()["trained_on"]["device"] == "cpu"
+
+
+def never_trains(*args, **kwargs):
+    raise AssertionError("trained although the checkpoint could not be written where --out says")
+
+
+@pytest.mark.parametrize("out, cause", [
+    ("a-file", "is a file, not a folder"),
+    ("a-file/models", "cannot be made: {tmp}/a-file is a file, not a folder"),
+    ("folder", "{tmp}/folder/story-mlp.safetensors is a folder"),
+], ids=["out is a file", "out under a file", "the checkpoint's name is a folder"])
+def test_an_out_that_cannot_be_written_is_refused_before_training(tmp_path, published, out, cause, capsys,
+                                                                   monkeypatch):
+    """`--out` is checked before the data is read or a step trained: a finished run is never lost to it."""
+    from compute.training import story_cli
+    monkeypatch.setenv("COMPUTE_CHECKPOINTS", str(published))
+    monkeypatch.setattr(story_cli, "train_story_model", never_trains)
+    (tmp_path / "a-file").write_text("not a folder\n")
+    (tmp_path / "folder" / "story-mlp.safetensors").mkdir(parents=True)
+    data = write_file(tmp_path / "stories.txt", tiny_texts(), close_last=True)
+    line = cli_error(["train", "story", "--model", "mlp", "--data", str(data), "--tokens", "1000",
+                      "--out", str(tmp_path / out), "--quiet"], capsys)
+    assert line.startswith(f"error: {tmp_path / out}: ") and cause.format(tmp=tmp_path) in line
+    assert "nothing was trained" in line and "--out" in line
+    assert (tmp_path / "a-file").read_text() == "not a folder\n"
+
+
+def test_a_run_that_cannot_be_written_after_training_is_written_beside_and_named(tmp_path, published, capsys,
+                                                                                   monkeypatch):
+    """--out could be written when the run began, and is a file when it ends (a folder removed and replaced
+    while it trained): the trained weights go to a new folder beside it, which the one error line names."""
+    from compute.training import story_cli
+    monkeypatch.setenv("COMPUTE_CHECKPOINTS", str(published))
+    out = tmp_path / "mine"
+    real = story_cli.train_story_model
+
+    def trained_then_out_taken(*args, **kwargs):
+        run = real(*args, **kwargs)
+        out.write_text("someone else's file\n")
+        return run
+    monkeypatch.setattr(story_cli, "train_story_model", trained_then_out_taken)
+    data = write_file(tmp_path / "stories.txt", tiny_texts(), close_last=True)
+    line = cli_error(["train", "story", "--model", "mlp", "--data", str(data), "--tokens", "1000",
+                      "--out", str(out), "--quiet"], capsys)
+    assert line.startswith(f"error: {out}: cannot write the trained run there (")
+    kept = Path(line.split("it was written to ")[1].split(" instead")[0])
+    assert kept.parent == tmp_path and kept.name.startswith("mine.unsaved-")
+    manifest = json.loads((kept / "story-mlp.json").read_text())
+    assert manifest["data"]["stories"] == N_STORIES and (kept / "story-mlp.safetensors").is_file()
+    assert out.read_text() == "someone else's file\n"

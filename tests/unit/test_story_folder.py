@@ -167,3 +167,30 @@ def test_the_template_families_apply_to_the_generated_stories_only(authors):
     assert holding() == [] and "held-out" not in ev.splits()
     for claim, outcome in STORY.check_all(names=held):
         assert outcome.holds and not outcome.applies and "trained on a story file" in outcome.evidence, claim
+
+
+def test_a_folder_without_the_story_models_names_every_missing_manifest(tmp_path, capsys, monkeypatch):
+    """An empty folder lacks all four manifests, one holding only story-mlp the other three: one line names each."""
+    from helpers import cli_error
+    monkeypatch.setenv("COMPUTE_STORY_MODELS", str(tmp_path))
+    line = cli_error(["check", "story"], capsys)
+    assert line.startswith(f"error: {tmp_path}: the story-models folder lacks the manifests ")
+    assert all(f"{name}.json" in line for name in MODELS)
+    for suffix in (".safetensors", ".json"):
+        (tmp_path / f"story-mlp{suffix}").write_bytes(b"{}")
+    line = cli_error(["check", "story"], capsys)
+    assert "story-mlp.json" not in line and all(f"{name}.json" in line for name in MODELS[1:])
+
+
+@pytest.mark.parametrize("what", ["missing", "a file"])
+def test_a_story_models_setting_that_is_no_folder_is_named_as_the_setting(tmp_path, capsys, monkeypatch, what):
+    """COMPUTE_STORY_MODELS, the setting compute reads (no option of its own names the folder), is what the line
+    blames for a folder that is not one."""
+    from helpers import cli_error
+    folder = tmp_path / "models"
+    if what == "a file":
+        folder.write_text("not a folder\n")
+    monkeypatch.setenv("COMPUTE_STORY_MODELS", str(folder))
+    line = cli_error(["check", "story"], capsys)
+    assert line == (f"error: COMPUTE_STORY_MODELS: {folder} is not a folder (give the --out folder of python -m "
+                    f"compute train story)")

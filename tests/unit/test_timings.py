@@ -13,7 +13,7 @@ import pytest
 from compute.published import timings as published
 from compute.store import CheckpointError, checkpoint_dir
 from conftest import ROOT
-from helpers import usage_error
+from helpers import cli_error, usage_error
 from forked import compute as run_compute
 
 STORED = checkpoint_dir() / published.TIMINGS
@@ -191,6 +191,24 @@ def test_a_claim_the_timings_break_stops_check_context_in_one_line(tmp_path, sto
 
 def test_bench_refuses_a_bad_repeat_count(capsys):
     assert "must be a whole number above 0" in usage_error(["bench", "context", "--repeats", "0"], capsys)
+
+
+def never_measures(*args, **kwargs):
+    raise AssertionError("timed although --out could not take the timings")
+
+
+@pytest.mark.parametrize("out, cause", [
+    ("a-file/timings.json", "--out cannot be written: {tmp}/a-file is a file, not a folder"),
+    ("folder", "--out is a folder, not a file"),
+], ids=["under a file", "a folder"])
+def test_bench_refuses_an_out_it_cannot_write_before_timing(tmp_path, out, cause, capsys, monkeypatch):
+    """--out is checked before the timings, which take minutes, are measured: none is lost to it."""
+    from compute.measure import context
+    monkeypatch.setattr(context, "measure", never_measures)
+    (tmp_path / "a-file").write_text("not a folder\n")
+    (tmp_path / "folder").mkdir()
+    line = cli_error(["bench", "context", "--quick", "--out", str(tmp_path / out), "--quiet"], capsys)
+    assert line == f"error: {tmp_path / out}: {cause.format(tmp=tmp_path)}; nothing was timed"
 
 
 RECOMPUTED = checkpoint_dir() / published.RECOMPUTE

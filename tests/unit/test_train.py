@@ -19,7 +19,7 @@ from compute.published.walkthrough import SEED_RECORD
 from compute.training import seedsearch
 from compute.published.walkthrough import from_weights, load_weights
 from compute.training.machine import FIELDS, differences, machine_record
-from helpers import usage_error
+from helpers import cli_error, usage_error
 from forked import compute as run_compute
 from compute.training.walkthrough import Recipe, train
 
@@ -125,6 +125,48 @@ def test_a_search_in_which_no_seed_passes_writes_nothing(tmp_path):
     # 30 steps is far too short to converge: nothing passes, nothing is published, not even the record.
     assert proc.returncode == 1 and list(tmp_path.iterdir()) == []
     assert "no seed in the range passes every selection claim and every claim the page makes of a model" in proc.stderr
+
+
+def never_trains(*args, **kwargs):
+    raise AssertionError("trained although the checkpoint could not be written where --out says")
+
+
+@pytest.mark.parametrize("args", [["--seed", "0", "--steps", "5", "--force"],
+                                  ["--search-seeds", "0-1", "--steps", "5", "--workers", "1"]],
+                         ids=["one seed", "a search"])
+@pytest.mark.parametrize("out, cause", [
+    ("a-file", "is a file, not a folder"),
+    ("a-file/seeds", "cannot be made: {tmp}/a-file is a file, not a folder"),
+], ids=["out is a file", "out under a file"])
+def test_an_out_that_cannot_be_written_is_refused_before_training(tmp_path, args, out, cause, capsys, monkeypatch):
+    """`train walkthrough --out` is checked before a seed is trained or searched: no finished run is lost to it."""
+    from compute.commands import train as command
+    monkeypatch.setattr(command, "train", never_trains)
+    monkeypatch.setattr(seedsearch, "search", never_trains)
+    (tmp_path / "a-file").write_text("not a folder\n")
+    line = cli_error(["train", "walkthrough", *args, "--out", str(tmp_path / out), "--quiet"], capsys)
+    assert line.startswith(f"error: {tmp_path / out}: ") and cause.format(tmp=tmp_path) in line
+    assert "nothing was trained" in line and "--out" in line
+    assert (tmp_path / "a-file").read_text() == "not a folder\n"
+
+
+def test_a_seed_that_cannot_be_written_after_training_is_written_beside_and_named(tmp_path, capsys, monkeypatch):
+    """--out is taken by a file while the seed trains: the checkpoint goes to a new folder beside it, named."""
+    from compute.commands import train as command
+    out, real = tmp_path / "seed0", command.train
+
+    def trained_then_out_taken(*args, **kwargs):
+        result = real(*args, **kwargs)
+        out.write_text("someone else's file\n")
+        return result
+    monkeypatch.setattr(command, "train", trained_then_out_taken)
+    line = cli_error(["train", "walkthrough", "--seed", "0", "--steps", "5", "--force", "--out", str(out),
+                      "--quiet"], capsys)
+    assert line.startswith(f"error: {out}: cannot write the trained run there (")
+    kept = Path(line.split("it was written to ")[1].split(" instead")[0])
+    assert kept.parent == tmp_path and kept.name.startswith("seed0.unsaved-")
+    weights, manifest = load_weights(kept / "walkthrough.safetensors")
+    assert manifest["seed"] == 0 and manifest["steps"] == 5
 
 
 def selection_holds(wt):

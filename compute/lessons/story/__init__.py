@@ -17,8 +17,9 @@ def preflight() -> None:
 
     The claims need a pass over the validation stories with every model; the lesson checks them as its
     first cell (and `python -m compute check` does too), so the build does not run that pass twice."""
-    from ...published.story import MODELS, NAMES, SECOND_SEED, verified, verified_published
+    from ...published.story import MODELS, NAMES, SECOND_SEED, require_story_models, verified, verified_published
     from .states.relations import NAMES as RELATIONS
+    require_story_models()
     for name in [*(NAMES[k] for k in MODELS), SECOND_SEED]:
         verified(name)
     from ...conditions import GENERATED_STORIES
