@@ -38,6 +38,10 @@ def main(argv: list[str] | None = None) -> int:
     except (CheckpointError, ClaimError, DataError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
+    except OSError as err:             # the file system refused what no command checks for: one line, its file
+        from .outputs import os_cause
+        print(f"error: python -m compute {args.command}: {os_cause(err)}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:          # Ctrl-C: one line (a stage's bar is cleared as it unwinds), nothing after
         print(f"error: interrupted; python -m compute {args.command} stopped", file=sys.stderr)
         return INTERRUPTED

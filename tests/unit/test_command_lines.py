@@ -84,3 +84,17 @@ def test_a_refused_command_line_of_the_tests_is_one_error_line(argv, said):
     proc = subprocess.run([sys.executable, "tools/run_tests.py", *argv], cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
     assert (proc.returncode, proc.stderr, proc.stdout) == (4, said + "\n", "")
+
+
+def test_a_file_system_refusal_in_a_command_is_one_error_line(capsys, monkeypatch):
+    """An OSError no command words itself (a disk full, a folder removed under it): one line naming the command,
+    the cause and the file, exit status 1, no traceback."""
+    import errno
+    from compute import cli
+    from helpers import cli_error
+
+    def refused(args):
+        raise OSError(errno.ENOSPC, "No space left on device", "_build/results/x.pkl")
+    monkeypatch.setattr(cli.COMMANDS["check"], "run", refused)
+    assert cli_error(["check"], capsys) == ("error: python -m compute check: No space left on device: "
+                                            "_build/results/x.pkl")
