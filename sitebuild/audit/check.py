@@ -35,10 +35,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sitebuild.audit import coverage
+from sitebuild.audit import coverage, reading
 from sitebuild.audit.coverage import TRIGGERS, caught, triggers  # noqa: F401 (the audit's words, re-exported)
 from sitebuild.prose.spelling import site_spellings
-from sitebuild.audit.sentences import Sentence, _mask as _masked, _plain as _plain_text, sentences
+from sitebuild.audit.sentences import Sentence, _mask as _masked, _plain as _plain_text, sentences, with_before
 from sitebuild.computechecks import compute_checks
 
 MARKS = ("method", "design", "general", "reading")  # the reasons {about} accepts
@@ -114,7 +114,7 @@ def clauses(sentence: Sentence) -> list[tuple[str, list[str]]]:
 
 def audit_page(path: str, text: str, known_claims: dict[str, str] | set[str] | None,
                subjects: coverage.Subjects = coverage.NO_SUBJECTS, settings: frozenset[str] = frozenset(),
-               conditions: dict[str, str] | None = None) -> PageAudit:
+               conditions: dict[str, str] | None = None, typed: bool = True) -> PageAudit:
     """Bound and marked sentences of one page, and a finding for every sentence that is neither, that says what
     its claims do not, or that is marked but cites computed values.
 
@@ -123,12 +123,16 @@ def audit_page(path: str, text: str, known_claims: dict[str, str] | set[str] | N
     `settings`: the glued values that are settings (chosen, not computed), which a marked sentence may cite.
     `conditions`: {claim: the condition it needs} (compute.checks.claim_conditions): a sentence bound to such a
     claim must sit in an `{only} <condition>` block, so that it is not published where the claim is not checked.
+    `typed`: refuse numbers typed into the text (sitebuild.audit.reading.typed_numbers); off for the sentences
+    Python wrote, whose numbers it formatted from computed values.
     """
     result = PageAudit(path)
     statements = known_claims if isinstance(known_claims, dict) else None
-    for s in sentences(text):
+    for s, before in with_before(sentences(text)):        # before: what a pronoun refers back to
         if s.heading == 1:
             continue  # the page's title names it
+        if typed and reading.typed_numbers(s.plain):
+            result.findings.append(Finding(path, s.line, f"{quote(s)} {reading.typed_problem(s.plain)}"))
         names, marks = claim_names(s), s.role_contents("about")
         for mark in marks:
             if mark not in MARKS:
@@ -147,7 +151,9 @@ def audit_page(path: str, text: str, known_claims: dict[str, str] | set[str] | N
                                       "only where the claim is checked"))
             if statements is not None and not unknown:
                 gaps = [g for part, claims in clauses(s)
-                        for g in coverage.uncovered(part, [statements[n] for n in claims], subjects)]
+                        for g in coverage.uncovered(part, [statements[n] for n in claims], subjects,
+                                                    f"{before} {s.plain}")
+                        + reading.disagreements(part, [statements[n] for n in claims], subjects.places)]
                 if gaps:
                     result.findings.append(Finding(
                         path, s.line, f"{quote(s)} rests on claim{'s' if len(names) > 1 else ''} {', '.join(names)}, "
@@ -163,6 +169,10 @@ def audit_page(path: str, text: str, known_claims: dict[str, str] | set[str] | N
                                   "{claim}`name`"))
         elif marks:
             result.marked[marks[0]] += 1
+            stated = reading.results_stated(s.plain, subjects) if marks[0] in ("method", "general") else ""
+            if stated:
+                result.findings.append(Finding(path, s.line, f"{quote(s)} is marked {{about}}`{marks[0]}` but "
+                                                             f"{reading.result_problem(stated)}"))
             computed = [g for g in glued(s) if g not in settings]
             digits = [m.group() for m in coverage.DIGITS_WRITTEN.finditer(s.plain)]
             if computed or digits:

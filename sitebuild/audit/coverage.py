@@ -34,6 +34,7 @@ TRIGGERS: dict[str, str] = {
     "a comparison": r"more|less|fewer|than|higher|lower|larger|smaller|bigger|greater|better|worse|faster|slower|"
                     r"cheaper|dearer|costlier|longer|shorter|stronger|weaker|above|below|exceed\w*|beats?|"
                     r"outperform\w*|ahead|behind|same|equal(?:ly|s)?|identical|similar(?:ly)?|unlike|instead|"
+                    r"matches|agrees with|"
                     r"overtak\w*|catch(?:es)? up|"
                     # verbs of comparison
                     r"outdo(?:es|ne|ing)?|outdid|dwarf(?:s|ed|ing)?|trail(?:s|ed|ing)?|lags?|lagged|lagging|"
@@ -89,6 +90,7 @@ RELATIONS: dict[str, str] = {
                r"outperform\w*|outdo(?:es|ne|ing)?|outdid|dwarf(?:s|ed)?|trail(?:s|ed|ing)?|lags?|lagged|"
                r"ahead|behind|overtak\w*|catch(?:es)? up|towers? over|edges? out|outstrips?|surpass\w*",
     "same": r"same|equal(?:ly|s)?|identical|similar(?:ly)?|unchanged|stays?|stayed|constant|flat|"
+            r"matches|agrees with|"
             r"(?:does|do) not depend|nothing at all|no matter",
     "differ": r"unlike|differ(?:s|ed|ent|ently)?|instead",
     "extreme": r"most|least|highest|lowest|largest|smallest|biggest|greatest|best|worst|fastest|slowest|"
@@ -121,6 +123,8 @@ DIGITS_WRITTEN = re.compile(rf"{_DIGITS}\s*%?\s*(?:against|vs\.?|versus|→|->)\
 # A claim that sets a bound on a number ("at least 0.9", "below 0.05", "within 2 of") backs words of size.
 BOUND = re.compile(r"at (?:least|most)|within|below|above|under|over|between|no more than|not more than|"
                    r"less than|more than|\d", re.I)
+
+WITHIN = re.compile(r"(?<![\w-])within(?![\w-])", re.I)
 
 # What a claim's relation also covers in a sentence.
 IMPLIES: dict[str, set[str]] = {
@@ -162,6 +166,8 @@ def covered_relations(statements: list[str]) -> set[str]:
         out |= set(relations(s))
         if BOUND.search(s):
             out |= DEGREE
+        if WITHIN.search(s):      # equal within a tolerance: what "matches" and "the same" say of measured values
+            out.add("same")
     while True:  # what is implied by what is implied
         more = set().union(*(IMPLIES.get(what, set()) for what in out)) - out
         if not more:
@@ -189,6 +195,12 @@ class Subjects:
                     out.setdefault(group, set()).add(name)
         return out
 
+    def places(self, text: str) -> list[tuple[int, str]]:
+        """[(position, name)] of every spelling of a name in `text`, in order (sitebuild.audit.reading)."""
+        found = {(m.start(), name) for names in self.groups.values() for name, spellings in names.items()
+                 for sp in spellings for m in _word(sp).finditer(text)}
+        return sorted(found)
+
 
 def _word(spelling: str) -> re.Pattern:
     return re.compile(rf"(?<![\w-]){re.escape(spelling)}(?![\w-])", re.I)
@@ -197,8 +209,11 @@ def _word(spelling: str) -> re.Pattern:
 NO_SUBJECTS = Subjects({})
 
 
-def uncovered(sentence: str, statements: list[str], subjects: Subjects = NO_SUBJECTS) -> list[str]:
-    """What `sentence` (plain text) says that `statements` (its claims') do not: one phrase per gap."""
+def uncovered(sentence: str, statements: list[str], subjects: Subjects = NO_SUBJECTS, before: str = "") -> list[str]:
+    """What `sentence` (plain text) says that `statements` (its claims') do not: one phrase per gap. A sentence
+    that names no member of a group and refers back ("it", "they", "the model") speaks of what `before` (the
+    sentence before it) names: those must be its claims' subjects; where that names none either, the pronoun
+    refers to nothing the audit can read, and the sentence is refused."""
     gaps = []
     said = relations(sentence)
     cover = covered_relations(statements)
@@ -214,9 +229,18 @@ def uncovered(sentence: str, statements: list[str], subjects: Subjects = NO_SUBJ
         mine, theirs = named.get(group, set()), claimed.get(group, set())
         if mine - theirs:
             gaps.append(f"{', '.join(sorted(mine - theirs))} (its claims are about {', '.join(sorted(theirs)) or 'no '+group})")
-        elif not mine and theirs and theirs != set(members) and not REFERS_BACK.search(sentence):
-            gaps.append(f"every {group.rstrip('s')} (the sentence names none; its claims cover only "
-                        f"{', '.join(sorted(theirs))})")
+        elif not mine and theirs and theirs != set(members):
+            back = REFERS_BACK.search(sentence)
+            earlier = subjects.named(before).get(group, set()) if back else set()
+            if not back:
+                gaps.append(f"every {group.rstrip('s')} (the sentence names none; its claims cover only "
+                            f"{', '.join(sorted(theirs))})")
+            elif not earlier:
+                gaps.append(f"the {group.rstrip('s')} '{back.group()}' refers to (the sentence before names none; "
+                            f"name it: its claims are about {', '.join(sorted(theirs))})")
+            elif earlier - theirs:
+                gaps.append(f"{', '.join(sorted(earlier - theirs))} ('{back.group()}': named in the sentence before; "
+                            f"its claims are about {', '.join(sorted(theirs))})")
     for low, high in RANGE.findall(sentence):
         if not any(_written_range(low, high, s) for s in statements):
             gaps.append(f"the range {low} to {high} (no claim of it states that range)")
@@ -224,7 +248,7 @@ def uncovered(sentence: str, statements: list[str], subjects: Subjects = NO_SUBJ
 
 
 # A sentence that says "it", "its", "they" ... speaks of what the sentence before it named: the subject is there.
-REFERS_BACK = re.compile(r"(?<![\w-])(?:it|its|they|their|them|this|these|that|those|the model|the head)(?![\w-])",
+REFERS_BACK = re.compile(r"(?<![\w-])(?:it|its|they|their|them|this|these|those|the model|the head)(?![\w-])",
                          re.I)
 
 # A range written out in prose: "from 9–16 to 33–64", "T = 16 to 2048", "1 to 8".

@@ -165,3 +165,12 @@ def split_block(block: _Block) -> list[Sentence]:
 def sentences(text: str) -> list[Sentence]:
     """Every sentence of the prose of a MyST page, in order."""
     return [s for block in prose_blocks(text) for s in split_block(block)]
+
+
+def with_before(page: list[Sentence]):
+    """Each sentence of a page with the plain text of the sentence before it, what a pronoun refers back to (""
+    after a heading, which starts afresh)."""
+    last = ""
+    for s in page:
+        yield s, ("" if s.heading else last)
+        last = "" if s.heading else s.plain

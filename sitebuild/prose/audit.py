@@ -72,8 +72,8 @@ def audit_lesson(root: Path, build_dir: Path, stem: str, known, lessons: dict) -
         where = record["where"]
         path, _, line = where.rpartition(", line ")
         text = as_written(record["text"])
-        audit = (audit_page(path, text, known, subjects, settings) if subjects is not None
-                 else audit_page(path, text, known))
+        audit = (audit_page(path, text, known, subjects, settings, typed=False) if subjects is not None
+                 else audit_page(path, text, known, typed=False))
         result.texts += 1
         result.bound += len(audit.bound)
         result.marked += sum(audit.marked.values())

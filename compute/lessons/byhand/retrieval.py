@@ -94,7 +94,7 @@ def values_table() -> HTML:
 
 def scores_summary() -> str:
     S = search.match_scores()
-    return " ".join(f"“{q}” matches best: {ranked(list(search.VIDEOS), S[a], 2, 0)} {{about}}`reading`."
+    return " ".join(f"“{q}” scores highest with: {ranked(list(search.VIDEOS), S[a], 2, 0)} {{about}}`reading`."
                     for a, q in enumerate(search.QUERIES))
 
 

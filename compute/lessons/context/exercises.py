@@ -69,7 +69,7 @@ def predict_cache_time() -> HTML:
         f"Predict first: by count, a new attention token at T = {T} takes {c.token_uncached:,} multiply-adds "
         f"without the cache and {c.token_cached:,} with it. Timed on this machine, how many times faster will "
         "the cache make it {about}`method`?",
-        f"It is {shown(cache_speedup('attend', T), '.0f')} times faster {{claim}}`the_cache_pays_at_length`: a large gain, "
+        f"With the cache, the new attention token is {shown(cache_speedup('attend', T), '.0f')} times faster {{claim}}`the_cache_pays_at_length`: a large gain, "
         "but the timed token also pays a fixed cost per call that no count includes "
         "{claim}`the_cached_token_is_mostly_overhead`."))
 

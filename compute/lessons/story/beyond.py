@@ -61,8 +61,8 @@ def handwritten_examples() -> HTML:
     """Every hand-written story, probes marked and the four-head model's wrong picks beside them: the first few
     open, the rest folded (a handout prints them all)."""
     legend = said("Marked words are probes (n name, o object, c colour, p place; the number is how many tokens "
-                  "back the deciding mention is) {about}`method`. Where the four-head model ranks another word of "
-                  "the kind first, that word follows in brackets {about}`method`.")
+                  "back the deciding mention is) {about}`method`. Where the four-head model's likeliest word of "
+                  "the kind is another, that word follows in brackets {about}`reading`.")
     n = len(ev.handwritten())
     first = "".join(_marked(i) for i in range(min(SHOWN_STORIES, n)))
     rest = "".join(_marked(i) for i in range(SHOWN_STORIES, n))

@@ -8,7 +8,7 @@ import numpy as np
 from ...data.walkthrough import VOCAB, data_facts, loss_floor, next_word_options
 from . import claims
 from .claims import CUE_FALL, CUE_RISE, FALL, FAST, RISE, ROW_FAST, ROW_SLOW, SLOW
-from .history import loss_spike
+from .history import NEAR, loss_spike
 from .matrices import matrix
 from .overflow import float_limits
 from ...published.walkthrough import ALTERNATIVE, Walkthrough, load
@@ -76,6 +76,7 @@ def prose_values(wt: Walkthrough | None = None, record: dict | None = None) -> d
     v["loss_fp64"] = claims.mean_loss(wt)
     spike = loss_spike(m["loss_history"], loss_floor(*[data_facts()[k] for k in ("n_coin_flips", "n_targets")]))
     v.update({f"loss_spike_{k}": val for k, val in spike.items()})
+    v["loss_band"] = NEAR                                  # a setting: the band the loss is measured against
     v.update(data_facts())
     # the seed search
     entries = record["entries"]
