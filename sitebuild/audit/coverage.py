@@ -125,6 +125,8 @@ BOUND = re.compile(r"at (?:least|most)|within|below|above|under|over|between|no 
                    r"less than|more than|\d", re.I)
 
 WITHIN = re.compile(r"(?<![\w-])within(?![\w-])", re.I)
+RATIO = re.compile(r"(?<![\w-])(?:\d+(?:\.\d+)? times|times as|\w+fold|twice|ratio|slope|doubl\w*|halv\w*|half)(?![\w-])|×",
+                   re.I)
 
 # What a claim's relation also covers in a sentence.
 IMPLIES: dict[str, set[str]] = {
@@ -136,7 +138,7 @@ IMPLIES: dict[str, set[str]] = {
     "every": {"none"}, "none": {"every", "only"},
 }
 # Words of degree a claim's bound on a number backs (it is the number that says how near, how much, how few).
-DEGREE = {"near", "size", "share", "multiple", "chance", "only"}
+DEGREE = {"near", "size", "share", "chance", "only"}   # not a multiple: "twice" needs a claim that states a ratio
 
 
 # A word mentioned, not used: *rise* in a sentence, 'rise' or "rise" in a claim's statement (the walkthrough's
@@ -168,6 +170,8 @@ def covered_relations(statements: list[str]) -> set[str]:
             out |= DEGREE
         if WITHIN.search(s):      # equal within a tolerance: what "matches" and "the same" say of measured values
             out.add("same")
+        if RATIO.search(s):       # a ratio, a multiple or a log-log slope (growth per doubling) backs "twice", "3x"
+            out.add("multiple")
     while True:  # what is implied by what is implied
         more = set().union(*(IMPLIES.get(what, set()) for what in out)) - out
         if not more:
@@ -229,7 +233,7 @@ def uncovered(sentence: str, statements: list[str], subjects: Subjects = NO_SUBJ
         mine, theirs = named.get(group, set()), claimed.get(group, set())
         if mine - theirs:
             gaps.append(f"{', '.join(sorted(mine - theirs))} (its claims are about {', '.join(sorted(theirs)) or 'no '+group})")
-        elif not mine and theirs and theirs != set(members):
+        elif not mine and theirs and (theirs != set(members) or PRONOUN_SUBJECT.match(sentence)):
             back = REFERS_BACK.search(sentence)
             earlier = subjects.named(before).get(group, set()) if back else set()
             if not back:
@@ -251,8 +255,11 @@ def uncovered(sentence: str, statements: list[str], subjects: Subjects = NO_SUBJ
 REFERS_BACK = re.compile(r"(?<![\w-])(?:it|its|they|their|them|this|these|those|the model|the head)(?![\w-])",
                          re.I)
 
+# A sentence whose subject is a pronoun: what it speaks of is in the sentence before, or nowhere.
+PRONOUN_SUBJECT = re.compile(r"\s*(?:it|its|they|their|this|these)(?![\w-])", re.I)
+
 # A range written out in prose: "from 9–16 to 33–64", "T = 16 to 2048", "1 to 8".
-RANGE = re.compile(r"(?:from\s+)?(\d[\d.,–-]*)\s+to\s+(\d[\d.,–-]*)", re.I)
+RANGE = re.compile(r"(?:from\s+)?(\d[\d.,–-]*)(?:\s+(?:tokens?|words?|back|steps?)){0,2}\s+to\s+(\d[\d.,–-]*)", re.I)
 
 
 def _written_range(low: str, high: str, statement: str) -> bool:

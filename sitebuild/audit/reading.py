@@ -77,6 +77,9 @@ TYPED = re.compile(r"(?<![\w.,\u2042-])(?:\d+(?:\.\d+)?\s*(?:%|per ?cent\b)|\d*\
 _NOT_DATA = re.compile(r"(?:version|v|python|torch|section|§|figure|fig\.|table|part|step|chapter)\s*$", re.I)
 
 
+_CLAUSE_END = re.compile(r"[;:.!?]")
+
+
 @dataclass(frozen=True)
 class Order:
     family: str       # rank, amount, speed, ...
@@ -92,12 +95,15 @@ def orders(text: str, named_at) -> list[Order]:
     """Each directed comparing word of `text` that has a subject named before it and another after it, read as an
     Order. `named_at(text)` gives [(position, subject)] of the subjects the text names, in order."""
     places = named_at(text)
+    words = _directed(text)
     out = []
-    for start, end, word, family, sign in _directed(text):
+    for k, (start, end, word, family, sign) in enumerate(words):
+        stop = min([m.start() for m in _CLAUSE_END.finditer(text, end)][:1] + [w[0] for w in words[k + 1:k + 2]]
+                   + [len(text)])
         before = [s for at, s in places if at < start]
-        after = [s for at, s in places if at >= end and s not in before[-1:]]
-        if before and after and before[-1] != after[0]:
-            a, b = before[-1], after[0]
+        after = list(dict.fromkeys(s for at, s in places if end <= at < stop and s not in before[-1:]))
+        for b in after if before else []:         # "leads the one-head model and the MLP": over each of them
+            a = before[-1]
             out.append(Order(family, a if sign > 0 else b, b if sign > 0 else a, word))
     return out
 
@@ -148,6 +154,40 @@ def result_problem(stated: str) -> str:
             "({claim}`name`)")
 
 
+def _stem(word: str) -> str:
+    """A word's crude stem, enough to meet it in another form: copies, copy, copied -> copy; leads, lead -> lead."""
+    w = word.lower().strip("'’")
+    for end, to in (("ies", "y"), ("ied", "y"), ("es", ""), ("ed", ""), ("ing", ""), ("s", "")):
+        if w.endswith(end) and len(w) - len(end) >= 3:
+            return w[: len(w) - len(end)] + to
+    return w
+
+
+_PLAIN_WORDS = {"the", "a", "an", "of", "to", "in", "on", "at", "and", "or", "is", "are", "be", "its", "it", "as",
+                "by", "for", "with", "than", "that", "this", "each", "one", "two"}
+
+
+_AUXILIARIES = {"do", "does", "did", "be", "been", "being", "is", "are", "was", "were", "have", "has", "had", "yet",
+                "even", "always", "quite", "really", "so", "very"}
+
+
+def negated_claim_words(sentence: str, statements: list[str]) -> list[str]:
+    """Each negator of `sentence` whose next word (past auxiliaries and articles) is one its claims state ("does
+    not copy" where a claim says it "copies", "fails to lead" where it "leads"): the sentence denies what the claim
+    asserts."""
+    stated = {_stem(w) for s in statements for w in re.findall(r"[\w'’-]+", s)} - _PLAIN_WORDS
+    kept = _IDIOMS.sub(" ", sentence)
+    out = []
+    for m in _NEGATION.finditer(kept):
+        reach = re.match(r"(?:[^\w:;,.!?()]*[\w'’-]+){0,4}", kept[m.end():]).group()
+        head = next((w for w in re.findall(r"[\w'’-]+", reach) if w.lower() not in _PLAIN_WORDS | _AUXILIARIES),
+                    None)
+        hit = head if head and _stem(head) in stated else None
+        if hit:
+            out.append(f"{m.group().lower()} ... {hit.lower()}")
+    return out
+
+
 def disagreements(sentence: str, statements: list[str], named_at) -> list[str]:
     """What the sentence (plain text of one clause) says against its claims' statements: a reversed order, a
     negation one side lacks. Phrases for the audit's error line."""
@@ -157,7 +197,8 @@ def disagreements(sentence: str, statements: list[str], named_at) -> list[str]:
         same = [c for c in claimed if c.family == o.family and {c.above, c.below} == {o.above, o.below}]
         if same and all(c.above != o.above for c in same):
             out.append(f"the order: the sentence sets {o.said()}, its claim sets {same[0].said()}")
-    mine, theirs = negations(sentence), [w for s in statements for w in negations(s)]
+    mine = negations(sentence) + negated_claim_words(sentence, statements)
+    theirs = [w for s in statements for w in negations(s) + _NEGATION.findall(_IDIOMS.sub(" ", s))]
     if mine and not theirs:
         out.append(f"a negation ({'; '.join(dict.fromkeys(mine))}): its claims negate nothing")
     return out

@@ -55,7 +55,7 @@ def test_a_negation_its_claims_do_not_state_is_refused():
     assert findings(page) == []
     (problem,) = findings("On the hand-written stories the four-head model does not copy more often than it "
                           "invents {claim}`four_copies`.\n")
-    assert "a negation (not ... more): its claims negate nothing" in problem
+    assert "a negation (not ... more; not ... copy): its claims negate nothing" in problem
     (enough,) = findings("On the hand-written stories copying is not enough for the four-head model "
                          "{claim}`four_copies`.\n")
     assert "a negation (not enough)" in enough
@@ -147,3 +147,18 @@ def test_matches_is_a_comparison_a_tolerance_backs():
     assert "same (matches)" in problem
     (unbound,) = findings("On colours the one-head model matches the four-head model.\n")
     assert unbound.startswith("unbound comparison (matches)")
+
+
+def test_a_negated_verb_of_the_claim_is_refused():
+    """"does not copy" where the claim says it copies: no word of relation, but the claim's own verb denied."""
+    (problem,) = findings("On the hand-written stories the four-head model does not copy a mentioned word "
+                          "{claim}`four_copies`.\n")
+    assert "a negation (not ... copy): its claims negate nothing" in problem
+    assert findings("On the hand-written stories the four-head model does not stop copying a mentioned word "
+                    "{claim}`four_copies`.\n") == []                            # "not stop": it still copies
+    assert findings("The four-head model does not explain the stories {claim}`four_copies`.\n") == []
+
+
+def test_a_multiple_needs_a_claim_that_states_a_ratio():
+    (problem,) = findings("The four-head model names twice as many children as the MLP {claim}`more_heads_more`.\n")
+    assert "multiple (twice)" in problem
