@@ -20,6 +20,36 @@ class Outcome:
     holds: bool
     evidence: str  # the numbers that decided it
     applies: bool = True  # False: the claim's condition does not hold here, so nothing was checked
+    # How far its numbers are from failing, as a share of the threshold they are checked against (0.08: 8 % of
+    # room; negative: failing by that much); None where the claim does not state it yet (at_least, at_most, both).
+    margin: float | None = None
+
+
+FRAGILE = 0.1   # a claim with less room than this is listed by `python -m compute check` and the build
+
+
+def room(value: float, limit: float, above: bool) -> float:
+    """How far `value` is on the passing side of `limit` (above it, or below it), as a share of the limit
+    (absolute where the limit is 0)."""
+    gap = (value - limit) if above else (limit - value)
+    return gap / abs(limit) if limit else gap
+
+
+def at_least(value: float, limit: float, evidence: str) -> Outcome:
+    """Whether value >= limit, with its margin."""
+    return Outcome(value >= limit, evidence, margin=room(value, limit, above=True))
+
+
+def at_most(value: float, limit: float, evidence: str) -> Outcome:
+    """Whether value <= limit, with its margin."""
+    return Outcome(value <= limit, evidence, margin=room(value, limit, above=False))
+
+
+def both(*outcomes: Outcome) -> Outcome:
+    """All of the outcomes: holds when each does, its evidence theirs, its margin the smallest stated."""
+    margins = [o.margin for o in outcomes if o.margin is not None]
+    return Outcome(all(o.holds for o in outcomes), "; ".join(o.evidence for o in outcomes),
+                   margin=min(margins) if margins else None)
 
 
 @dataclass(frozen=True)
@@ -49,7 +79,10 @@ class Registry:
     def check_all(self, *args, names: list[str] | None = None) -> list[tuple[Claim, Outcome]]:
         """Every claim (or the named ones) with its outcome."""
         chosen = [self.claims[n] for n in names] if names else list(self.claims.values())
-        return [(c, checked(c, *args)) for c in chosen]
+        results = [(c, checked(c, *args)) for c in chosen]
+        for c, o in results:
+            _record_outcome(c, o)
+        return results
 
     def require_all(self, *args, source: str = "") -> None:
         """Raise ClaimError naming each broken claim and its numbers."""
@@ -58,6 +91,14 @@ class Registry:
         if broken:
             where = f" ({source})" if source else ""
             raise ClaimError("; ".join(broken) + where)
+
+
+def _record_outcome(claim: Claim, outcome: Outcome) -> None:
+    """While the site builds, each claim's outcome and margin goes into the page's record (compute.present.prose),
+    for the build's list of fragile claims."""
+    from .buildrecord import record_entry
+    margin = None if outcome.margin is None else float(outcome.margin)          # numpy's numbers as JSON's
+    record_entry({"claim": claim.name, "holds": bool(outcome.holds), "applies": bool(outcome.applies), "margin": margin})
 
 
 COMPUTING = (ArithmeticError, LookupError, ValueError, TypeError)   # what numbers that cannot be computed raise
@@ -98,8 +139,17 @@ def trend(values: Sequence[float | None], labels: Sequence[str], direction: str,
 def claims_table(results: list[tuple[Claim, Outcome]]) -> str:
     """A plain-text table for the terminal."""
     width = max(len(c.name) for c, _ in results)
-    lines = [f"{'claim':<{width}}  holds  evidence"]
+    lines = [f"{'claim':<{width}}  holds  margin  evidence"]
     for c, o in results:
         mark = "n/a" if not o.applies else "yes" if o.holds else "NO "
-        lines.append(f"{c.name:<{width}}  {mark:<5}  {o.evidence}")
+        lines.append(f"{c.name:<{width}}  {mark:<5}  {margin_text(o.margin):>6}  {o.evidence}")
+    fragile = [f"{c.name} ({margin_text(o.margin)})" for c, o in results
+               if o.applies and o.holds and o.margin is not None and o.margin < FRAGILE]
+    if fragile:
+        lines.append(f"within {FRAGILE:.0%} of failing: {', '.join(fragile)}")
     return "\n".join(lines)
+
+
+def margin_text(margin: float | None) -> str:
+    """A margin as the check's table prints it: '8%', or '-' where the claim states none."""
+    return "-" if margin is None else f"{margin:.0%}" if abs(margin) >= 0.01 else f"{margin:.1%}"

@@ -83,6 +83,7 @@ def summary(result: dict, seconds: float, stages: str = "", quiet: bool = False)
         *([f"slides: {result['slides']}"] if result.get("slides") else []),
         *(f"remade, its kept copy damaged: {entry}" for entry in result.get("healed", [])),
         *(f"claims: {line}" for line in result.get("audits", [])),
+        *([f"margins: {result['margins']}"] if result.get("margins") else []),
         *([stages] if stages else []),
         f"took {seconds:.1f} s",
     ])
@@ -98,6 +99,7 @@ def nothing_done(last: dict) -> dict:
     """The report of a build that found nothing changed since the one that reported `last`: the same site, no
     lesson checked, executed or printed (its figures and slides as they were: not reported again)."""
     return {**last, "printed": [], "checked": [], "executed": [], "figures": None, "slides": None, "healed": [],
+            "margins": None,
             "cached": sorted(last["executed"] + last["cached"])}
 
 

@@ -12,17 +12,14 @@ A text is recorded each time it is written: the build counts each text and place
 from __future__ import annotations
 
 import functools
-import json
 import math
 import os
 import re
 import sys
 from pathlib import Path
 
-# The folder sitebuild gives each lesson's kernel (SITEBUILD_PROSE_DIR): the kernel writes its record to
-# kernel-<pid>.jsonl, one JSON object a line, and the lesson's last cell names it after its page
-# (sitebuild.pages.stamps).
-RECORD = "SITEBUILD_PROSE_DIR"
+from ..buildrecord import RECORD, record_entry as _record  # the kernel's record while the site builds
+
 ROLE = re.compile(r"(?P<before>\s*)\{(?:claim|about)\}`[^`]*`")
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,27 +71,6 @@ def defined(fn) -> str | None:
     if code is None or getattr(fn, "__name__", "") == "<lambda>":
         return None
     return located(code.co_filename, code.co_firstlineno)
-
-
-def _record(entry: dict) -> None:
-    folder = os.environ.get(RECORD)
-    if folder:
-        _record_file(os.path.join(folder, f"kernel-{os.getpid()}.jsonl")).write(
-            json.dumps(entry, ensure_ascii=False) + "\n")
-
-
-_OPEN: dict[str, object] = {}  # the record's path -> the file, open for appending
-
-
-def _record_file(path: str):
-    """The record at `path`, opened once (a page writes thousands of entries) and line-buffered, so each entry
-    reaches the file as it is written; opened again when the file is gone (moved under the page's name)."""
-    out = _OPEN.get(path)
-    if out is None or not os.path.exists(path):
-        if out is not None:
-            out.close()
-        out = _OPEN[path] = open(path, "a", encoding="utf-8", buffering=1)
-    return out
 
 
 def printed(value: float, spec: str, text: str) -> str:

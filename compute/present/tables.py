@@ -37,16 +37,23 @@ def index_labels(n: int) -> list[str]:
 
 def matrix_html(M: np.ndarray, rows: Sequence[str], cols: Sequence[str], caption: str = "",
                 corner: str = "", decimals: int = 2, highlight: Iterable[tuple[int, int]] = (),
-                name: str = "", masked: np.ndarray | None = None) -> str:
+                name: str = "", masked: np.ndarray | None = None, missing: str | None = None) -> str:
     """An HTML table of M with labelled rows and columns; highlighted cells get class hl.
 
     Cells where the boolean `masked` is true print MASKED (class masked) instead of their
-    value: a weight the mask forced to zero does not look like one that rounds to 0.00."""
+    value: a weight the mask forced to zero does not look like one that rounds to 0.00.
+    A NaN cell prints `missing` (class missing: "" for a cell with no value, a word saying why); with no
+    `missing`, a NaN is an error naming the table and the cell, so that no table prints "nan"."""
     M = np.atleast_2d(np.asarray(M, dtype=float))
     if M.shape != (len(rows), len(cols)):
         raise ValueError(f"matrix {name or caption!r} is {M.shape}, labels are {len(rows)}x{len(cols)}")
     marked = set(highlight)
     hidden = np.zeros(M.shape, bool) if masked is None else np.asarray(masked, bool)
+    empty = np.isnan(M) & ~hidden
+    if empty.any() and missing is None:
+        i, j = map(int, np.argwhere(empty)[0])
+        raise ValueError(f"table {name or caption!r}: cell ({rows[i]}, {cols[j]}) is NaN; say what it means "
+                         "(missing=...) or compute it")
     esc = html.escape
     out = ['<div class="matrix-wrap"><table class="matrix"'
            + (f' data-matrix="{esc(name)}"' if name else "") + ">"]
@@ -55,7 +62,8 @@ def matrix_html(M: np.ndarray, rows: Sequence[str], cols: Sequence[str], caption
     out.append("<thead><tr>" + f'<th scope="col" class="corner">{sub(corner)}</th>'
                + "".join(f'<th scope="col">{sub(c)}</th>' for c in cols) + "</tr></thead><tbody>")
     for i, label in enumerate(rows):
-        cells = "".join(_cell(M[i, j], decimals, (i, j) in marked, hidden[i, j]) for j in range(len(cols)))
+        cells = "".join(f'<td class="missing">{html.escape(missing)}</td>' if empty[i, j] else
+                        _cell(M[i, j], decimals, (i, j) in marked, hidden[i, j]) for j in range(len(cols)))
         out.append(f'<tr><th scope="row">{sub(label)}</th>{cells}</tr>')
     out.append("</tbody></table></div>")
     return "".join(out)
@@ -84,6 +92,8 @@ def rows_html(header: Sequence[str], rows: Sequence[Sequence[object]], caption: 
         return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
 
     def cell(v):
+        if isinstance(v, (float, np.floating)) and math.isnan(v):
+            raise ValueError(f"table {caption!r}: a cell is NaN; print what it means instead (a word, or '')")
         return esc(fmt(float(v), decimals) if isinstance(v, (float, np.floating)) else str(v))
 
     def td(v):

@@ -125,7 +125,8 @@ BOUND = re.compile(r"at (?:least|most)|within|below|above|under|over|between|no 
                    r"less than|more than|\d", re.I)
 
 WITHIN = re.compile(r"(?<![\w-])within(?![\w-])", re.I)
-RATIO = re.compile(r"(?<![\w-])(?:\d+(?:\.\d+)? times|times as|\w+fold|twice|ratio|slope|doubl\w*|halv\w*|half)(?![\w-])|×",
+RATIO = re.compile(r"(?<![\w-])(?:\d+(?:\.\d+)? times|times as|\w+fold|twice|ratio|slope|doubl\w*|halv\w*|half|"
+                   r"\d+/\w+)(?![\w-])|×",
                    re.I)
 
 # What a claim's relation also covers in a sentence.

@@ -123,3 +123,17 @@ def test_bad_checkpoint_fails_the_build_and_keeps_the_last_site(built_site, tmp_
             line = int(re.match(r"error: posts/trained-walkthrough\.md, line (\d+): ", e).group(1))
             assert any("row_13_attends_fall" in text for text in lesson[line - 1:line + 4]), e
     assert tree_digest(built_site) == before
+
+
+def test_no_table_on_any_page_prints_nan(built_site):
+    """A table cell says what a missing value means (compute.present.tables), never "nan"."""
+    import re
+    from bs4 import BeautifulSoup
+    bad = []
+    for page in sorted(built_site.rglob("*.html")):
+        if "_static" in page.parts:
+            continue
+        for td in BeautifulSoup(page.read_text(), "html.parser").select("table td"):
+            if re.fullmatch(r"\s*-?(?:nan|NaN|inf)\s*", td.get_text()):
+                bad.append(f"{page.relative_to(built_site)}: {td}")
+    assert bad == []

@@ -25,7 +25,7 @@ def random_entries_table(d_k: int = RANDOM_DK) -> HTML:
     M = np.hstack([M, [[np.nan], [np.nan], [r["dot"]]]])
     cols = [f"coord {c}" for c in range(1, d_k + 1)] + ["sum"]
     return matrix_table(M, ["query q", "key k", "q × k"], cols, caption=f"One random pair, d_k = {d_k}",
-                        corner="row \\ coordinate", name="s12_random")
+                        corner="row \\ coordinate", name="s12_random", missing="")   # a sum for the products alone
 
 
 def spread_figure():
@@ -97,9 +97,10 @@ def variance_reveal() -> HTML:
 def stable_table() -> HTML:
     r = stable_rows()
     return matrix_table(np.vstack(list(r.values())), list(r), ["key 1", "key 2", "key 3"],
-                        caption="Stable softmax keeps every probability; scaling changes them (nan: exp overflowed) "
+                        caption="Stable softmax keeps every probability; scaling changes them (overflow: exp "
+                        "overflowed, and the naive softmax divides infinity by infinity) "
                         "{claim}`stable_softmax_agrees shift_keeps_weights_scaling_changes_them`",
-                        corner="row \\ source", name="s12_stable")
+                        corner="row \\ source", name="s12_stable", missing="overflow")
 
 
 def bank_scaled_table(key: str = "A") -> HTML:

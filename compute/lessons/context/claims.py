@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from ...claims import Outcome, Registry, trend
+from ...claims import Outcome, Registry, at_least, room, trend
 from ...costs import GPT2_SMALL, GPT3, MIXERS, costs, kv_cache_bytes
 from ...published.story import FOUR_HEAD, MLP, load_published
 from ...published.timings import timings
@@ -322,7 +322,8 @@ def _flat(model: str, measure: str) -> Outcome:
     T, s = measured(model, measure)
     slope, spread = measured_slope(model, measure, from_T=0), max(s) / min(s)
     return Outcome(abs(slope) < FLAT and spread <= FLAT_SPREAD,
-                   f"slope {slope:.3f} over T = {T[0]}..{T[-1]}; slowest / fastest {spread:.2f}")
+                   f"slope {slope:.3f} over T = {T[0]}..{T[-1]}; slowest / fastest {spread:.2f}",
+                   margin=min(room(abs(slope), FLAT, above=False), room(spread, FLAT_SPREAD, above=False)))
 
 
 @claim(f"Averaging's cached token, a running sum, takes about the same time at every T: |slope| below {FLAT}, the "
@@ -342,7 +343,7 @@ def mlp_time_is_flat():
 def four_head_cache_pays():
     T = longest(FOUR_HEAD, "token cached")
     s = cache_speedup(FOUR_HEAD, T)
-    return Outcome(s >= STORY_SPEEDUP, f"{s:.1f} times at T = {T}")
+    return at_least(s, STORY_SPEEDUP, f"{s:.1f} times at T = {T}")
 
 
 # --- at scale (section 5) ---

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...claims import Outcome, Registry, trend
+from ...claims import Outcome, Registry, at_least, at_most, both, trend
 from ...nn.attention import CausalSelfAttention
 from ...probes import BUCKETS, bucket_label
 from . import claims_beyond, claims_heads
@@ -51,24 +51,21 @@ def loss_falls_with_attention_and_heads():
 
 @claim(f"Beyond its window of 8 tokens the MLP names the right name and object no better than chance + {NEAR_CHANCE}.")
 def mlp_near_chance_beyond_its_window():
-    parts, ok = [], True
-    for kind in ("name", "object"):
-        acc, chance = _score(MLP, f"{kind} beyond 8"), ev.chances()[kind]
-        ok &= acc <= chance + NEAR_CHANCE
-        parts.append(f"{kind} {acc:.4f} (chance {chance:.4f})")
-    return Outcome(ok, ", ".join(parts))
+    return both(*(at_most(acc, chance + NEAR_CHANCE, f"{kind} {acc:.4f} (chance {chance:.4f})")
+                  for kind in ("name", "object")
+                  for acc, chance in [(_score(MLP, f"{kind} beyond 8"), ev.chances()[kind])]))
 
 
 @claim(f"The one-head model copies objects and colours (within-kind accuracy at least {COPIES}).")
 def one_head_copies_objects_and_colours():
     obj, col = _score(ONE, "object"), _score(ONE, "colour")
-    return Outcome(obj >= COPIES and col >= COPIES, f"object {obj:.4f}, colour {col:.4f}")
+    return both(at_least(obj, COPIES, f"object {obj:.4f}"), at_least(col, COPIES, f"colour {col:.4f}"))
 
 
 @claim(f"Between two mentioned names the MLP is no better than a coin (at most one half + {COIN}).")
 def mlp_is_a_coin_between_two_names():
     acc = _score(MLP, "name among mentioned")
-    return Outcome(acc <= 0.5 + COIN, f"MLP, right name of those mentioned: {acc:.4f}")
+    return at_most(acc, 0.5 + COIN, f"MLP, right name of those mentioned: {acc:.4f}")
 
 
 @claim(f"Between two mentioned names the one-head model beats a coin, and the MLP by at least {AHEAD}.")

@@ -2,7 +2,7 @@
 between two seeds; merged into claims.STORY."""
 from __future__ import annotations
 
-from ...claims import Outcome, Registry
+from ...claims import Outcome, Registry, at_most
 from ...probes import KIND_NAMES
 from ...published.story import NAMES, SECOND_SEED
 from ...data.story import KINDS
@@ -60,7 +60,7 @@ def several_first_layer_heads_look_at_objects():
 def object_copying_is_shared():
     ko = heads.knockouts(FOUR)
     worst = max((ko["all heads"]["object"] - v["object"], k) for k, v in ko.items() if k != "all heads")
-    return Outcome(worst[0] <= SHARED, f"largest drop {worst[0]:.3f} ({head_label(worst[1])})")
+    return at_most(worst[0], SHARED, f"largest drop {worst[0]:.3f} ({head_label(worst[1])})")
 
 
 @claim(f"Trained with the same recipe from the second seed, the four-head model, too, has for every kind a head that "

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...claims import Outcome, Registry
+from ...claims import Outcome, Registry, room
 from ...data.walkthrough import CUE_ANSWERS, answer_rows, cue_positions, next_word_options
 from .overflow import FLOAT16_EXP_LIMIT
 from ...published.walkthrough import Walkthrough, target_probabilities
@@ -138,11 +138,12 @@ def mean_loss(wt: Walkthrough) -> float:
 @claim(f"The mean training loss is below {LOSS_CEILING} nats per target (the floor is 24 ln2 / 88).")
 def loss_near_floor(wt):
     loss = mean_loss(wt)
-    return Outcome(loss < LOSS_CEILING, f"loss {loss:.6f}")
+    return Outcome(loss < LOSS_CEILING, f"loss {loss:.6f}", margin=room(loss, LOSS_CEILING, above=False))
 
 
 @claim("Row 13's scores are safe for exp in float16 (largest below ln 65504 ≈ 11.09); doubled, they are not.")
 def row_13_fits_float16_until_doubled(wt):
     top = float(wt["S"][ROW_FAST, : ROW_FAST + 1].max())
     return Outcome(top < FLOAT16_EXP_LIMIT < 2 * top,
-                   f"largest score of row {ROW_FAST} = {top:.2f}, float16 exp limit = {FLOAT16_EXP_LIMIT:.2f}")
+                   f"largest score of row {ROW_FAST} = {top:.2f}, float16 exp limit = {FLOAT16_EXP_LIMIT:.2f}",
+                   margin=min(room(top, FLOAT16_EXP_LIMIT, above=False), room(2 * top, FLOAT16_EXP_LIMIT, above=True)))

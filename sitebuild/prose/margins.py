@@ -1,0 +1,35 @@
+"""How far each claim is from failing, as the lessons' last runs found it: the build's list of fragile claims.
+
+While a lesson runs for the site, compute.claims records each claim it checks with its outcome and margin (the
+share of its threshold its numbers have to spare) in the page's record (`<build>/prose/<page>.jsonl`). The
+summary says how many claims state a margin and names every one within compute.claims.FRAGILE of failing, so
+that an author sees a claim a retrain could flip before it flips.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+FRAGILE = 0.1    # as compute.claims.FRAGILE (a project's compute may have none)
+
+
+def claim_margins(build_dir: Path, stems: list[str]) -> dict[str, float | None]:
+    """{claim: margin (None: stated by no check)} of every claim the lessons' last runs checked."""
+    from sitebuild.pages.sphinx import PROSE
+    out: dict[str, float | None] = {}
+    for stem in stems:
+        path = build_dir / PROSE / f"{stem}.jsonl"
+        for line in path.read_text(encoding="utf-8").splitlines() if path.is_file() else ():
+            record = json.loads(line)
+            if "claim" in record and record.get("applies", True):
+                out[record["claim"]] = record.get("margin")
+    return out
+
+
+def margins_line(margins: dict[str, float | None]) -> str:
+    """The summary's line: how many claims state their margin, and those within FRAGILE of failing."""
+    stated = {name: m for name, m in margins.items() if m is not None}
+    fragile = sorted((m, name) for name, m in stated.items() if m < FRAGILE)
+    listed = ", ".join(f"{name} ({m:.1%})" for m, name in fragile) or "none"
+    return (f"{len(stated)} of {len(margins)} claims checked state their margin; within {FRAGILE:.0%} of failing: "
+            f"{listed}")
