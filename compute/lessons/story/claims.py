@@ -45,8 +45,8 @@ def _score(name: str, key: str) -> float:
 @claim(f"Validation loss falls from the MLP to the one-head to the four-head model, each step by at least {LOSS_GAP}.")
 def loss_falls_with_attention_and_heads():
     mlp, one, four = (_score(n, "val_loss") for n in (MLP, ONE, FOUR))
-    return Outcome(mlp - one >= LOSS_GAP and one - four >= LOSS_GAP,
-                   f"MLP {mlp:.4f}, one head {one:.4f}, four heads {four:.4f}")
+    return both(at_least(mlp - one, LOSS_GAP, f"MLP {mlp:.4f}, one head {one:.4f}"),
+                at_least(one - four, LOSS_GAP, f"four heads {four:.4f}"))
 
 
 @claim(f"Beyond its window of 8 tokens the MLP names the right name and object no better than chance + {NEAR_CHANCE}.")
@@ -85,16 +85,16 @@ def four_heads_name_the_friend():
        f"the two are within {TIE}.")
 def four_heads_lead_but_colours_tie():
     lead = {k: _score(FOUR, k) - _score(ONE, k) for k in ("name", "object", "place", "colour")}
-    ok = all(lead[k] >= LEADS for k in ("name", "object", "place")) and abs(lead["colour"]) <= TIE
-    return Outcome(ok, ", ".join(f"{k} {v:+.4f}" for k, v in lead.items()))
+    return both(*(at_least(lead[k], LEADS, f"{k} {lead[k]:+.4f}") for k in ("name", "object", "place")),
+                at_most(abs(lead["colour"]), TIE, f"colour {lead['colour']:+.4f}"))
 
 
 @claim(f"Copying appears suddenly: the one-head model's object accuracy rises by at least {SUDDEN} "
        "between two neighbouring points of its learning curve.")
 def copying_appears_suddenly():
     j = ev.sudden_jump(ONE, "object")
-    return Outcome(j["rise"] >= SUDDEN, f"{j['before']:.3f} at {j['from_tokens']:,} tokens -> "
-                                        f"{j['after']:.3f} at {j['to_tokens']:,}")
+    return at_least(j["rise"], SUDDEN, f"{j['before']:.3f} at {j['from_tokens']:,} tokens -> "
+                                       f"{j['after']:.3f} at {j['to_tokens']:,}")
 
 
 @claim(f"The one-head model's object accuracy stays near chance (within {NEAR_CHANCE}, past the first point of its "
@@ -160,8 +160,8 @@ def splitting_the_width_costs_nothing():
 def four_heads_keep_their_cast():
     c = samples.all_counts()
     four = c["four-head"].cast_kept
-    return Outcome(all(four - c[k].cast_kept >= KEEPS_CAST for k in MODELS[:2]),
-                   ", ".join(f"{k} {v.cast_kept:.3f}" for k, v in c.items()))
+    return both(*(at_least(four - c[k].cast_kept, KEEPS_CAST, f"{k} {c[k].cast_kept:.3f}") for k in MODELS[:2]),
+                Outcome(True, f"four-head {four:.3f}"))
 
 
 @claim("The MLP's samples are the shortest, shorter than the one-head and the four-head model's, yet name more "

@@ -2,7 +2,7 @@
 merged into claims.STORY."""
 from __future__ import annotations
 
-from ...claims import Outcome, Registry
+from ...claims import Outcome, Registry, at_least, both
 from ...conditions import GENERATED_STORIES
 from ...probes import KIND_NAMES
 from ...published.story import NAMES
@@ -53,7 +53,7 @@ def held_out_names_and_places_drop():
        f"at least {COPIES_MORE} more often than the right one).", only=GENERATED_STORIES)
 def held_out_names_stay_in_the_story():
     right, mentioned = _split(FOUR, "held-out", "name"), _split(FOUR, "held-out", "name a mentioned word")
-    return Outcome(mentioned - right >= COPIES_MORE, f"a mentioned name {mentioned:.3f}, the right name {right:.3f}")
+    return at_least(mentioned - right, COPIES_MORE, f"a mentioned name {mentioned:.3f}, the right name {right:.3f}")
 
 
 @claim(f"On the hand-written stories the four-head model is at least {FAR_BELOW} below its trained-family accuracy "
@@ -92,8 +92,7 @@ def relations_fall_short_of_the_goal():
        f"stories at least {RAISE} more often than the four-head model trained without them.", only=GENERATED_STORIES)
 def relations_raise_hand_written_names_and_places():
     pairs = {k: (_split(FOUR, "hand-written", k), _relation_hand("four-head", k)) for k in ("name", "place")}
-    return Outcome(all(b - a >= RAISE for a, b in pairs.values()),
-                   "; ".join(f"{k} {a:.3f} -> {b:.3f}" for k, (a, b) in pairs.items()))
+    return both(*(at_least(b - a, RAISE, f"{k} {a:.3f} -> {b:.3f}") for k, (a, b) in pairs.items()))
 
 
 @claim("Trained with the relation families, the four-head model gets names and places right on the hand-written "
