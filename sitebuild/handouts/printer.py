@@ -220,8 +220,9 @@ def make_handouts(html_dir: Path, stems: list[str], out_dir: Path, epoch: int = 
     static = static_hash(html_dir)
     now, todo = {}, []
     for stem in stems:
-        now[stem], holds = _stamp(html_dir, stem, static, stamps.get(stem, {}))
-        if holds and prints_kept(out_dir, files(stem), now[stem]):
+        last = stamps.get(stem, {})
+        now[stem], holds = _stamp(html_dir, stem, static, last)
+        if holds and prints_kept(out_dir, files(stem), last):        # the PDFs as sealed when they were printed
             stamps[stem] = now[stem]
         else:
             todo.append(stem)
