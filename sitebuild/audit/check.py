@@ -131,8 +131,9 @@ def audit_page(path: str, text: str, known_claims: dict[str, str] | set[str] | N
     for s, before in with_before(sentences(text)):        # before: what a pronoun refers back to
         if s.heading == 1:
             continue  # the page's title names it
-        if typed and reading.typed_numbers(s.plain):
-            result.findings.append(Finding(path, s.line, f"{quote(s)} {reading.typed_problem(s.plain)}"))
+        by_hand = reading.typed_numbers(s.plain) if typed else []
+        if by_hand:
+            result.findings.append(Finding(path, s.line, f"{quote(s)} {reading.typed_problem(by_hand)}"))
         names, marks = claim_names(s), s.role_contents("about")
         for mark in marks:
             if mark not in MARKS:

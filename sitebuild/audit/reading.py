@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from sitebuild.audit.coverage import _RELATION, MENTION, relations
+
 # Comparing words with a direction, by family: +1 sets the subject before the word above the one after it.
 DIRECTED: dict[str, dict[str, int]] = {
     "rank": {w: +1 for w in ("leads", "lead", "led", "leading", "ahead of", "beats", "beat", "beaten", "outperforms",
@@ -108,6 +110,14 @@ def orders(text: str, named_at) -> list[Order]:
     return out
 
 
+_NEXT_WORDS = re.compile(r"(?:[^\w:;,.!?()]*[\w'’-]+){0,4}")
+
+
+def _next_words(text: str) -> str:
+    """The first four words of `text` within its clause: what a negator before them negates."""
+    return _NEXT_WORDS.match(text).group()
+
+
 def directed_words(text: str) -> list[str]:
     """The directed comparing words of `text` ("leads", "more than", "slower than"), in order."""
     return [word for _, _, word, _, _ in _directed(text)]
@@ -117,12 +127,10 @@ def negations(text: str) -> list[str]:
     """What `text` negates: each negating word followed, within three words, by a word that states a relation
     (a direction, a comparison, sameness, an order, a size: sitebuild.audit.coverage.RELATIONS), as
     "<negator> ... <word>" ("not enough", "never falls", "no better"); idioms of sameness and scope left out."""
-    from sitebuild.audit.coverage import _RELATION
     kept = _IDIOMS.sub(" ", text)
     out = []
     for m in _NEGATION.finditer(kept):
-        after = kept[m.end():]
-        reach = re.match(r"(?:[^\w:;,.!?()]*[\w'’-]+){0,4}", after).group()   # its next four words, in its clause
+        reach = _next_words(kept[m.end():])
         hits = [(w.start(), w.group()) for pattern in _RELATION.values() for w in pattern.finditer(reach)]
         if hits:
             at, word = min(hits)
@@ -133,7 +141,6 @@ def negations(text: str) -> list[str]:
 def typed_numbers(text: str) -> list[str]:
     """Numbers typed into `text` (its plain text: glued values, code and math already masked) that are computed
     values written by hand: percentages, decimals, counts out of a whole, multiples (words mentioned aside)."""
-    from sitebuild.audit.coverage import MENTION
     text = MENTION.sub("\u2058", text)
     out = []
     for m in TYPED.finditer(text):
@@ -142,9 +149,9 @@ def typed_numbers(text: str) -> list[str]:
     return out
 
 
-def typed_problem(plain: str) -> str:
-    """The audit's words for a sentence that types numbers by hand."""
-    return (f"types {', '.join(dict.fromkeys(typed_numbers(plain)))} by hand: a number about the data is glued from "
+def typed_problem(typed: list[str]) -> str:
+    """The audit's words for a sentence that types these numbers by hand (typed_numbers)."""
+    return (f"types {', '.join(dict.fromkeys(typed))} by hand: a number about the data is glued from "
             "compute ({glue:text}`name`), never typed")
 
 
@@ -179,7 +186,7 @@ def negated_claim_words(sentence: str, statements: list[str]) -> list[str]:
     kept = _IDIOMS.sub(" ", sentence)
     out = []
     for m in _NEGATION.finditer(kept):
-        reach = re.match(r"(?:[^\w:;,.!?()]*[\w'’-]+){0,4}", kept[m.end():]).group()
+        reach = _next_words(kept[m.end():])
         head = next((w for w in re.findall(r"[\w'’-]+", reach) if w.lower() not in _PLAIN_WORDS | _AUXILIARIES),
                     None)
         hit = head if head and _stem(head) in stated else None
@@ -215,7 +222,6 @@ def results_stated(plain: str, subjects) -> str:
     """For a sentence marked method or general (its plain text): the subjects it names and the words by which it
     states a result about them ("four-head, MLP: leads"); "" when it states none, or asks (a question). A design
     sentence is not read so: it may compare what was built (a model's size, a head count), true by construction."""
-    from sitebuild.audit.coverage import MENTION, relations
     if plain.rstrip().endswith("?"):
         return ""
     text = NOT_A_RESULT.sub("\u2058", MENTION.sub("\u2058", plain))
