@@ -58,6 +58,20 @@ def claim_statements(names: list[str] | None = None) -> dict[str, str]:
     return {claim: statement for claim, (_, statement) in _claims(names).items()}
 
 
+def claim_strengths(names: list[str] | None = None) -> dict[str, list[str]]:
+    """{claim name: the words of strength it checks at their limits} (compute.strength) for every claim of the
+    lessons (default: all)."""
+    return {claim: [w.word for w in record.strengths] for _, registry in _registries(names)
+            for claim, record in registry.claims.items()}
+
+
+def claim_says(names: list[str] | None = None) -> dict[str, list[dict]]:
+    """{claim name: what it states, as data (compute.says)} for every claim of the lessons (default: all) that
+    states it so."""
+    return {claim: [s.as_data() for s in record.says] for _, registry in _registries(names)
+            for claim, record in registry.claims.items() if record.says}
+
+
 def claim_conditions(names: list[str] | None = None) -> dict[str, str]:
     """{claim name: the condition it needs} for every claim of the lessons (default: all) that needs one
     (compute.conditions): its sentences sit in the page's `{only} <condition>` blocks."""

@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from .says import Says, statement as said
+from .strength import Strength
+
 
 class ClaimError(Exception):
     """A claim a lesson relies on does not hold."""
@@ -61,6 +64,8 @@ class Claim:
     # lesson's build stamp (sitebuild.pages.stamps follows every import, even the type checker's) does not take
     # in the story models a condition reads; a project's claims need no conditions module.
     only: "Condition | None" = None  # noqa: F821
+    says: tuple[Says, ...] = ()           # what it states, as data (compute.says); its statement is written from it
+    strengths: tuple[Strength, ...] = ()  # the words of strength it checks at their limits (compute.strength)
 
 
 class Registry:
@@ -69,10 +74,22 @@ class Registry:
     def __init__(self):
         self.claims: dict[str, Claim] = {}
 
-    def claim(self, statement: str, only: Condition | None = None):
-        """Register a check function under its own name; with `only`, it is checked only where that holds."""
+    def claim(self, states: str | Says | tuple[Says, ...], only: Condition | None = None,
+              strength: Strength | tuple[Strength, ...] = ()):
+        """Register a check function under its own name. `states`: what it checks, as data (a Says, or several,
+        its statement written from them) or, for a claim not yet stated as data, in words. With `only`, it is
+        checked only where that holds; `strength`: the words of strength it checks at their limits (their
+        meaning is added to the statement)."""
+        says = states if isinstance(states, tuple) else (states,) if isinstance(states, Says) else ()
+        words = strength if isinstance(strength, tuple) else (strength,)
+        words = tuple(dict.fromkeys(words + tuple(s.strength for s in says if s.strength)))
+        text = said(says) if says else states
+        extra = [w for w in words if not any(s.strength == w for s in says)]
+        if extra:
+            text = text.rstrip(".") + "".join(f" ({w.word}: {w.meaning})" for w in extra) + "."
+
         def register(fn: Callable[..., Outcome]):
-            self.claims[fn.__name__] = Claim(fn.__name__, statement, fn, only)
+            self.claims[fn.__name__] = Claim(fn.__name__, text, fn, only, says, words)
             return fn
         return register
 

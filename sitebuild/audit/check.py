@@ -35,7 +35,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sitebuild.audit import coverage, reading
+from sitebuild.audit import coverage, reading, strength
 from sitebuild.audit.coverage import TRIGGERS, caught, triggers  # noqa: F401 (the audit's words, re-exported)
 from sitebuild.prose.spelling import site_spellings
 from sitebuild.audit.sentences import Sentence, _mask as _masked, _plain as _plain_text, sentences, with_before
@@ -154,7 +154,8 @@ def audit_page(path: str, text: str, known_claims: dict[str, str] | set[str] | N
                 gaps = [g for part, claims in clauses(s)
                         for g in coverage.uncovered(part, [statements[n] for n in claims], subjects,
                                                     f"{before} {s.plain}")
-                        + reading.disagreements(part, [statements[n] for n in claims], subjects.places)]
+                        + reading.disagreements(part, [statements[n] for n in claims], subjects.places)
+                        + strength.data_gaps(part, claims, statements, subjects.places)]
                 if gaps:
                     result.findings.append(Finding(
                         path, s.line, f"{quote(s)} rests on claim{'s' if len(names) > 1 else ''} {', '.join(names)}, "
@@ -198,7 +199,7 @@ def known_claim_names() -> dict[str, str] | set[str] | None:
     if checks is None:
         return None
     if hasattr(checks, "claim_statements"):
-        return checks.claim_statements()
+        return strength.Statements(checks.claim_statements(), checks)
     return set(checks.claim_lessons()) if hasattr(checks, "claim_lessons") else None
 
 

@@ -82,7 +82,7 @@ SHARE_LINE = LESSON.splitlines().index("The share is {glue:text}`share:.1%`,") +
 def _project(tmp_path: Path, lesson: str = LESSON) -> Path:
     (tmp_path / "src").mkdir()
     root = make_mini_project(tmp_path / "src", lesson)
-    for name in ("claims.py", "checks.py", "buildrecord.py"):
+    for name in ("claims.py", "checks.py", "buildrecord.py", "says.py", "strength.py"):
         shutil.copy2(ROOT / "compute" / name, root / "compute" / name)
     (root / "compute" / "present").mkdir()
     (root / "compute" / "present" / "__init__.py").write_text("")

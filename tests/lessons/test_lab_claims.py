@@ -51,13 +51,17 @@ def budgets_record(*points):
 
 
 @pytest.mark.parametrize("points, failing", [
-    # the default run already copies names: the page's "names near chance" would be false
+    # the default run's names are already far from chance: the page's "names near chance" would be false
     (((4_000_000, 0.4, 0.7), (8_000_000, 0.5, 0.7)), "the_default_budget_copies_objects_not_names"),
     # nor objects: "while its objects reach" a copying level would be false
     (((4_000_000, 0.02, 0.03), (8_000_000, 0.5, 0.7)), "the_default_budget_copies_objects_not_names"),
-    # no budget copies names: there is no longer setting to name
+    # objects well above chance, yet short of the site's meaning of "copies" (compute.strength.COPIES)
+    (((4_000_000, 0.02, 0.55), (8_000_000, 0.5, 0.7)), "the_default_budget_copies_objects_not_names"),
+    # names 0.08 above chance: not "near chance" in the site's meaning, though they have not left it
+    (((4_000_000, 0.097, 0.7), (8_000_000, 0.5, 0.7)), "the_default_budget_copies_objects_not_names"),
+    # no budget's names leave chance: there is no longer setting to name
     (((4_000_000, 0.02, 0.7), (8_000_000, 0.05, 0.7)), "names_leave_chance_on_the_longer_budget"),
-    # names copied at 8M but lost again at 12M: "from 8,000,000 tokens on" would be false
+    # names leave chance at 8M but are back at 12M: "from 8,000,000 tokens on" would be false
     (((4_000_000, 0.02, 0.7), (8_000_000, 0.4, 0.7), (12_000_000, 0.05, 0.7)), "names_leave_chance_on_the_longer_budget"),
 ])
 def test_the_budget_claims_fail_by_name_on_a_damaged_record(runs, monkeypatch, points, failing):

@@ -18,6 +18,7 @@ from sitebuild.audit.check import audit_page, audit_pages, audited_pages, known_
 from sitebuild.prose.audit import as_written
 
 CP, ST, WT, BH = "posts/context-cost.md", "posts/story-models.md", "posts/trained-walkthrough.md", "posts/attention-by-hand.md"
+LB = "posts/lab.md"
 PYTHON = "written by Python"
 
 # (where, kind, the false sentence)
@@ -92,6 +93,18 @@ PLANTED = [
     (ST, "unbound", "The four-head model copies names better than the one-head model."),
     (CP, "unbound", "Attention matches averaging at short lengths."),
     (ST, "sameness", "On names the one-head model matches the four-head model {claim}`hand_written_falls_short`."),
+    # a word of strength its claims do not check at the site's meaning (compute.strength)
+    (ST, "strength", "The one-head model copies names from far back {claim}`one_head_learns_names_in_part`."),
+    (ST, "strength", "On names the one-head model stays near chance {claim}`one_head_learns_names_in_part`."),
+    (CP, "strength", "Attention's time per new token stays flat as T grows {claim}`the_cache_beats_both_ways_at_length`."),
+    (LB, "strength", "Beyond its window the MLP copies objects {claim}`head_finds_what_the_window_hides`."),
+    (ST, "strength", "The four-head model leads the one-head model on colours {claim}`one_head_copies_objects_and_colours`."),
+    # an order that its claim's data reverse, in other words than the claim's statement uses
+    (ST, "order (data)", "The MLP beats the one-head model on validation loss "
+                         "{claim}`loss_falls_with_attention_and_heads`."),
+    (ST, "order (data)", "The one-head model's validation loss is higher than the four-head model's and lower than "
+                         "the MLP's, so the MLP is better than the four-head model {claim}`loss_falls_with_attention_and_heads`."),
+    (ST, "order (data)", "In keeping its cast the MLP is ahead of the four-head model {claim}`four_heads_keep_their_cast`."),
     # prose written by Python (reported at the module and line that wrote it)
     (PYTHON, "order", "The MLP leads the four-head model on names {claim}`four_heads_lead_but_colours_tie`."),
     (PYTHON, "negation", "The one-head model does not copy objects {claim}`one_head_copies_objects_and_colours`."),
@@ -123,7 +136,7 @@ def caught(site, where: str, sentence: str) -> list[str]:
 
 def test_there_are_forty_planted_sentences_of_every_kind_across_pages_and_python():
     assert len(PLANTED) >= 40
-    assert {w for w, _, _ in PLANTED} == {CP, ST, WT, BH, PYTHON}
+    assert {w for w, _, _ in PLANTED} == {CP, ST, WT, BH, LB, PYTHON}
 
 
 def test_at_least_95_percent_of_the_planted_sentences_are_refused(site):

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...claims import Outcome, Registry, trend
+from ...claims import Outcome, Registry, both, trend
+from ...says import Says
 from . import claims_prose
 from . import model as m
 from .states import context, mixing, positions, scaling, search
@@ -208,7 +209,7 @@ def bank_message_follows_context():
     return Outcome(mA[0] > mA[1] and mB[1] > mB[0], f"m_7 in A = {mA.round(4).tolist()}, in B = {mB.round(4).tolist()}")
 
 
-@claim("W_O copies water news into water and finance news into finance and writes nothing into thing or grammar: "
+@claim("W_O carries water news into water and finance news into finance and writes nothing into thing or grammar: "
        "Δe_7 leaves them at zero.")
 def w_o_writes_only_topic_features():
     bad = []
@@ -241,14 +242,14 @@ def raw_scores_saturate():
                        f"scaled {min(scaled):.4f} … {max(scaled):.4f}, slope {rows[-1][5]:.4f}")
 
 
-@claim("Dividing the fixed scores by a larger number always flattens the softmax weights: at every step of the "
-       "divisor the largest weight falls and the smallest rises.")
+@claim((Says("falls", "the largest softmax weight of the fixed scores",
+             over="at every step of a larger divisor"),
+        Says("rises", "the smallest softmax weight of the fixed scores", over="at every step of a larger divisor")))
 def divisor_flattens_weights():
     tops = [scaling.divisor_weights(c).max() for c in scaling.DIVISORS]
     lows = [scaling.divisor_weights(c).min() for c in scaling.DIVISORS]
-    ok = all(a > b for a, b in zip(tops, tops[1:])) and all(a < b for a, b in zip(lows, lows[1:]))
-    return Outcome(ok, f"largest weight from {tops[0]:.4f} (÷{scaling.DIVISORS[0]:g}) to {tops[-1]:.4f} "
-                       f"(÷{scaling.DIVISORS[-1]:g}); smallest from {lows[0]:.4f} to {lows[-1]:.4f}")
+    labels = [f"÷{c:g}" for c in scaling.DIVISORS]
+    return both(trend(tops, labels, "falls", decimals=4), trend(lows, labels, "rises", decimals=4))
 
 
 @claim("Adding a constant to every score leaves the softmax weights unchanged; dividing the scores by 2 shrinks "

@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 
 from ...claims import Outcome, Registry, at_least, room, trend
+from ...strength import FLAT as FLATNESS
 from ...costs import GPT2_SMALL, GPT3, MIXERS, costs, kv_cache_bytes
 from ...published.story import FOUR_HEAD, MLP, load_published
 from ...published.timings import timings
@@ -26,7 +27,7 @@ OVERHEAD = 0.5               # at small T, measured growth at most this share of
 FIXED_SHARE = 0.5            # "mostly fixed cost": the fixed share of the first pass, at least
 SPEEDUP = 10.0               # the cache's speed-up at the longest measured context, at least
 STORY_SPEEDUP = 2.0          # the four-head model's cache speed-up at its context, at least
-FLAT = 0.2                   # "the same time at every T": |slope| below this ...
+FLAT = FLATNESS.limit        # "the same time at every T", "flat": |slope| below this (compute.strength) ...
 FLAT_SPREAD = 2.5            # ... and the slowest time at most this many times the fastest
 RUNNING_SHARE = 0.1          # the running sum at the longest T: at most this share of attention's time
 SMALL_SHARE = 0.05           # "only": GPT-3's share of a new token's arithmetic spent reading its context
@@ -327,13 +328,13 @@ def _flat(model: str, measure: str) -> Outcome:
 
 
 @claim(f"Averaging's cached token, a running sum, takes about the same time at every T: |slope| below {FLAT}, the "
-       f"slowest at most {FLAT_SPREAD:g} times the fastest.")
+       f"slowest at most {FLAT_SPREAD:g} times the fastest.", strength=FLATNESS)
 def running_sum_is_flat():
     return _flat("average", "token cached")
 
 
 @claim(f"The story MLP's time per new token stays flat as T grows: |slope| below {FLAT}, the slowest at most "
-       f"{FLAT_SPREAD:g} times the fastest.")
+       f"{FLAT_SPREAD:g} times the fastest.", strength=FLATNESS)
 def mlp_time_is_flat():
     return _flat(MLP, "token uncached")
 

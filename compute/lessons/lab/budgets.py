@@ -1,4 +1,4 @@
-"""How long the one-head model must train before it copies names from far back, measured on several token
+"""How long the one-head model must train before its names from far back leave chance, measured on several token
 budgets (benchmarks/lab.py --budgets, stored in the lab's run record), and what a learner's run shows against
 the published one.
 
@@ -16,7 +16,8 @@ from ...present.prose import said
 from ...present.tables import fmt, rows_html
 from ...probes import chance
 from ...published.story import NAMES, load_published
-from .states.budgets import budgets, copies_names, default_budget, longer_budget
+from ...strength import COPIES
+from .states.budgets import budgets, default_budget, leaves_chance, longer_budget
 from .states.published import published_runs
 from .states.run import LabRun, measured_run
 
@@ -43,7 +44,7 @@ def against_published(mlp: LabRun, head: LabRun) -> HTML:
                 f"reach {fmt(default['object beyond 8'], 2)} {{claim}}`the_default_budget_copies_objects_not_names`.")
         if longer:
             text += (f" In the measured runs below, names leave chance from {longer['tokens']:,} tokens on, so "
-                     f"TOKENS = {longer['tokens']:_} in the first cell trains a head that copies names "
+                     f"TOKENS = {longer['tokens']:_} in the first cell trains a head whose names from far back leave chance "
                      "{claim}`names_leave_chance_on_the_longer_budget`.")
     else:
         score = head.scores["name beyond 8"]
@@ -51,8 +52,12 @@ def against_published(mlp: LabRun, head: LabRun) -> HTML:
         text = (f"Your one-head model, {head.source}, ends with names beyond 8 back at {fmt(score, 2)} (a uniform "
                 f"guess: {fmt(chance('name'), 2)}); Part III's, trained on {published:,} tokens, at "
                 f"{fmt(theirs, 2)}.")
-        if copies_names(score):
-            text += " Your head copies names from far back, as Part III's does."
+        if score >= COPIES.limit:
+            text += (f" Your head copies names from far back: it picks the right name at least {COPIES.limit} of the "
+                     "time, the site's meaning of copying.")
+        elif leaves_chance(score):
+            text += (" Your head's names from far back have left chance, "
+                     + ("further than Part III's." if score > theirs else "not yet as far as Part III's."))
         elif longer:
             text += (f" In the measured runs below, names leave chance only from {longer['tokens']:,} tokens on: "
                      f"set TOKENS = {longer['tokens']:_} and run the notebook again to see it.")

@@ -6,8 +6,9 @@ run is only described, never judged.
 from __future__ import annotations
 
 from ...claims import Outcome, Registry
+from ...strength import COPIES, NEAR_CHANCE as NEAR
 from ...probes import chance
-from .states.budgets import LEAVES_CHANCE, budgets, copies_names, default_budget, longer_budget
+from .states.budgets import LEAVES_CHANCE, budgets, leaves_chance, default_budget, longer_budget
 from .states.follow import KIND, Case
 from .states.knockout import knocked_out
 from .states.run import LabRun, measured_run
@@ -16,13 +17,13 @@ LAB = Registry()
 claim = LAB.claim
 
 WIDE_MARGIN = 0.25      # "by a wide margin": accuracy points between the two models
-NEAR_CHANCE = 0.1       # the MLP beyond its window, and the silenced head: within this of a uniform guess
+NEAR_CHANCE = NEAR.limit  # the MLP beyond its window, and the silenced head: within this of a uniform guess
 LOOKS_BACK = 0.5        # "at least half" of the head's attention on the earlier mentions
 A_FEW_MINUTES = 300     # seconds: the landing page's "a few minutes to run", at most
 
 
 @claim(f"Beyond the MLP's window the one-head model picks the right {KIND} far more often (by {WIDE_MARGIN}) "
-       "than the MLP, which stays near chance.")
+       "than the MLP, which stays near chance.", strength=NEAR)
 def head_finds_what_the_window_hides(mlp: LabRun, head: LabRun, case: Case):
     h, m = head.scores[f"{KIND} beyond 8"], mlp.scores[f"{KIND} beyond 8"]
     return Outcome(h - m >= WIDE_MARGIN and m <= chance(KIND) + NEAR_CHANCE,
@@ -38,7 +39,7 @@ def head_looks_back_at_the_followed_blank(mlp: LabRun, head: LabRun, case: Case)
 
 
 @claim(f"Silencing the head (W_O = 0) sends the one-head model's {KIND} accuracy beyond 8 tokens back to "
-       "near chance.")
+       "near chance.", strength=NEAR)
 def silenced_head_forgets(mlp: LabRun, head: LabRun, case: Case):
     a = knocked_out(head)[f"{KIND} beyond 8"]
     return Outcome(a <= chance(KIND) + NEAR_CHANCE, f"accuracy {a:.3f}, chance {chance(KIND):.3f}")
@@ -52,22 +53,22 @@ def the_lab_runs_in_a_few_minutes(mlp: LabRun, head: LabRun, case: Case):
 
 
 @claim(f"Trained on the notebook's default budget, the one-head model's names beyond 8 back stay near chance "
-       f"(within {LEAVES_CHANCE} of a uniform guess) while its objects beyond 8 are more than {LEAVES_CHANCE} above "
-       "chance.")
+       f"(within {NEAR_CHANCE} of a uniform guess) while it copies objects from beyond 8 back (at least {COPIES.limit}).",
+       strength=(NEAR, COPIES))
 def the_default_budget_copies_objects_not_names(mlp: LabRun, head: LabRun, case: Case):
     d = default_budget()
     names, objects = d["name beyond 8"], d["object beyond 8"]
-    return Outcome(not copies_names(names) and objects > chance("object") + LEAVES_CHANCE,
+    return Outcome(names <= chance("name") + NEAR_CHANCE and objects >= COPIES.limit,
                    f"{d['tokens']:,} tokens: names {names:.3f} (chance {chance('name'):.3f}), objects {objects:.3f} "
                    f"(chance {chance('object'):.3f})")
 
 
 @claim(f"In the measured runs, names beyond 8 back leave chance (more than {LEAVES_CHANCE} above a uniform guess) "
-       "on the longer budget and every larger one, and stay near chance on every smaller one.")
+       "on the longer budget and every larger one, and do not on any smaller one.")
 def names_leave_chance_on_the_longer_budget(mlp: LabRun, head: LabRun, case: Case):
     runs, longer = budgets(), longer_budget()
     said = ", ".join(f"{b['tokens']:,}: {b['name beyond 8']:.3f}" for b in runs)
-    return Outcome(longer is not None and all(copies_names(b["name beyond 8"]) == (b["tokens"] >= longer["tokens"])
+    return Outcome(longer is not None and all(leaves_chance(b["name beyond 8"]) == (b["tokens"] >= longer["tokens"])
                                               for b in runs),
                    f"names beyond 8 by budget {said}; chance {chance('name'):.3f}")
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...claims import Outcome, Registry, at_least, at_most, both, trend
+from ...says import Says
+from ...strength import A_COIN, COPIES as COPYING, LEADS as LEADING, MATCHES, MOSTLY, NEAR_CHANCE as NEAR, SUDDENLY
 from ...nn.attention import CausalSelfAttention
 from ...probes import BUCKETS, bucket_label
 from . import claims_beyond, claims_heads
@@ -21,17 +23,17 @@ claim = STORY.claim
 FOUR, ONE, MLP = NAMES["four-head"], NAMES["one-head"], NAMES["mlp"]
 TRANSFORMERS = (ONE, FOUR)
 LOSS_GAP = 0.05          # "clearly lower" validation loss, in nats per token
-NEAR_CHANCE = 0.05       # within this of chance counts as "near chance"
-COPIES = 0.7             # within-kind accuracy that counts as "copies"
-COIN = 0.05              # among two mentioned names, at most one half + this is "no better than a coin"
+NEAR_CHANCE = NEAR.limit  # within this of chance counts as "near chance" (compute.strength: the site's meaning)
+COPIES = COPYING.limit   # within-kind accuracy that counts as "copies"
+COIN = A_COIN.limit      # among two mentioned names, at most one half + this is "no better than a coin"
 AHEAD = 0.1              # "does better": at least this much higher accuracy
-LEADS = 0.05             # "leads": at least this much higher; "matches": within TIE
-TIE = 0.02
+LEADS = LEADING.limit    # "leads": at least this much higher; "matches": within TIE
+TIE = MATCHES.limit
 SETTLED = 0.03           # a learning curve within this of its final value has settled
 SHORT_STRETCH = 0.2      # "a short stretch of training": at most this share of the budget
-SUDDEN = 0.25            # a rise of at least this between two neighbouring points of the curve
+SUDDEN = SUDDENLY.limit           # a rise of at least this between two neighbouring points of the curve
 KEEPS_CAST = 0.3         # generation: share of samples, four-head ahead of both others by at least this
-KEPT_MOSTLY = 0.8        # "most of the time": a share of at least this
+KEPT_MOSTLY = MOSTLY.limit       # "most of the time": a share of at least this
 FEW_REPEATS = 0.25       # the MLP repeats an object in at most this share of the transformers' count of such samples
 SPREAD = 0.3             # a head whose largest weight is below this spreads its weight
 RECENT = 3               # "the last few words": the query's own position and the two before it
@@ -42,55 +44,61 @@ def _score(name: str, key: str) -> float:
     return ev.scores(name)[key]
 
 
-@claim(f"Validation loss falls from the MLP to the one-head to the four-head model, each step by at least {LOSS_GAP}.")
+@claim(Says("falls", "validation loss", ("the MLP", "the one-head model", "the four-head model"), by=LOSS_GAP,
+            along=True, lower_is_better=True))
 def loss_falls_with_attention_and_heads():
     mlp, one, four = (_score(n, "val_loss") for n in (MLP, ONE, FOUR))
     return both(at_least(mlp - one, LOSS_GAP, f"MLP {mlp:.4f}, one head {one:.4f}"),
                 at_least(one - four, LOSS_GAP, f"four heads {four:.4f}"))
 
 
-@claim(f"Beyond its window of 8 tokens the MLP names the right name and object no better than chance + {NEAR_CHANCE}.")
+@claim(Says("at most", "accuracy on the right name and the right object beyond its window of 8 tokens", ("the MLP",),
+            by=f"chance + {NEAR_CHANCE}", strength=NEAR))
 def mlp_near_chance_beyond_its_window():
     return both(*(at_most(acc, chance + NEAR_CHANCE, f"{kind} {acc:.4f} (chance {chance:.4f})")
                   for kind in ("name", "object")
                   for acc, chance in [(_score(MLP, f"{kind} beyond 8"), ev.chances()[kind])]))
 
 
-@claim(f"The one-head model copies objects and colours (within-kind accuracy at least {COPIES}).")
+@claim(Says("at least", "accuracy on objects and colours", ("the one-head model",), by=COPIES, strength=COPYING))
 def one_head_copies_objects_and_colours():
     obj, col = _score(ONE, "object"), _score(ONE, "colour")
     return both(at_least(obj, COPIES, f"object {obj:.4f}"), at_least(col, COPIES, f"colour {col:.4f}"))
 
 
-@claim(f"Between two mentioned names the MLP is no better than a coin (at most one half + {COIN}).")
+@claim(Says("at most", "accuracy between two mentioned names", ("the MLP",), by=f"one half + {COIN}", strength=A_COIN))
 def mlp_is_a_coin_between_two_names():
     acc = _score(MLP, "name among mentioned")
     return at_most(acc, 0.5 + COIN, f"MLP, right name of those mentioned: {acc:.4f}")
 
 
-@claim(f"Between two mentioned names the one-head model beats a coin, and the MLP by at least {AHEAD}.")
+@claim((Says("greater", "accuracy between two mentioned names", ("the one-head model", "the MLP"), by=AHEAD),
+        Says("at least", "accuracy between two mentioned names", ("the one-head model",), by="one half")))
 def one_head_beats_a_coin_between_two_names():
     one, mlp = _score(ONE, "name among mentioned"), _score(MLP, "name among mentioned")
-    return Outcome(one > 0.5 and one - mlp >= AHEAD, f"one head {one:.4f}, MLP {mlp:.4f}")
+    return both(at_least(one - mlp, AHEAD, f"one head {one:.4f}, MLP {mlp:.4f}"), at_least(one, 0.5, "against 0.5"))
 
 
-@claim(f"The four-head model picks the right one of two mentioned names best, at least {AHEAD} more often than the "
-       "one-head, yet not always: it is wrong at least one time in five.")
+@claim((Says("greater", "accuracy between two mentioned names", ("the four-head model", "the one-head model"),
+             by=AHEAD),
+        Says("at most", "accuracy between two mentioned names", ("the four-head model",), by=0.8)))
 def four_heads_name_the_friend():
     four, one = _score(FOUR, "name among mentioned"), _score(ONE, "name among mentioned")
-    return Outcome(four - one >= AHEAD and four <= 0.8, f"four heads {four:.4f}, one head {one:.4f}")
+    return both(at_least(four - one, AHEAD, f"four heads {four:.4f}, one head {one:.4f}"),
+                at_most(four, 0.8, "wrong at least one time in five"))
 
 
-@claim(f"The four-head model leads the one-head model (by at least {LEADS}) on names, objects and places; on colours "
-       f"the two are within {TIE}.")
+@claim((Says("greater", "accuracy on names, objects and places", ("the four-head model", "the one-head model"),
+             by=LEADS, strength=LEADING),
+        Says("equal", "colour accuracy", ("the four-head model", "the one-head model"), by=TIE, strength=MATCHES)))
 def four_heads_lead_but_colours_tie():
     lead = {k: _score(FOUR, k) - _score(ONE, k) for k in ("name", "object", "place", "colour")}
     return both(*(at_least(lead[k], LEADS, f"{k} {lead[k]:+.4f}") for k in ("name", "object", "place")),
                 at_most(abs(lead["colour"]), TIE, f"colour {lead['colour']:+.4f}"))
 
 
-@claim(f"Copying appears suddenly: the one-head model's object accuracy rises by at least {SUDDEN} "
-       "between two neighbouring points of its learning curve.")
+@claim(Says("rises", "object accuracy", ("the one-head model",), by=SUDDEN,
+            over="between two neighbouring points of its learning curve", strength=SUDDENLY))
 def copying_appears_suddenly():
     j = ev.sudden_jump(ONE, "object")
     return at_least(j["rise"], SUDDEN, f"{j['before']:.3f} at {j['from_tokens']:,} tokens -> "
@@ -99,24 +107,24 @@ def copying_appears_suddenly():
 
 @claim(f"The one-head model's object accuracy stays near chance (within {NEAR_CHANCE}, past the first point of its "
        f"curve) for a while, then climbs and settles within {SETTLED} of its final value after at most "
-       f"{SHORT_STRETCH} of the budget more.")
+       f"{SHORT_STRETCH} of the budget more, at a final accuracy of at least {COPIES}.", strength=(NEAR, COPYING))
 def copying_is_learned_in_a_short_stretch():
     ph = ev.learning_phases(ONE, "object", NEAR_CHANCE, SETTLED)
     if not ph["flat_until"]:
         return Outcome(False, "the curve is not near chance past its first point")
     stretch = (ph["settled_at"] - ph["flat_until"]) / ph["budget"]
-    return Outcome(stretch <= SHORT_STRETCH,
+    return Outcome(stretch <= SHORT_STRETCH and ph["final"] >= COPIES,
                    f"near chance until {ph['flat_until']:,} tokens ({ph['last_flat']:.3f}), settled from "
                    f"{ph['settled_at']:,} (final {ph['final']:.3f}); the rise takes {stretch:.1%} of "
                    f"{ph['budget']:,} tokens")
 
 
-@claim(f"The one-head model learns names only in part: its name accuracy is at least {2 * NEAR_CHANCE} above "
-       f"chance and at least {AHEAD} below the four-head model's.")
+@claim((Says("at least", "name accuracy", ("the one-head model",), by=f"chance + {2 * NEAR_CHANCE}"),
+        Says("less", "name accuracy", ("the one-head model", "the four-head model"), by=AHEAD)))
 def one_head_learns_names_in_part():
     one, four, chance = _score(ONE, "name"), _score(FOUR, "name"), ev.chances()["name"]
-    return Outcome(one - chance >= 2 * NEAR_CHANCE and four - one >= AHEAD,
-                   f"one head {one:.4f}, four heads {four:.4f}, chance {chance:.4f}")
+    return both(at_least(one - chance, 2 * NEAR_CHANCE, f"one head {one:.4f}, chance {chance:.4f}"),
+                at_least(four - one, AHEAD, f"four heads {four:.4f}"))
 
 
 def _falls(models, kind: str, buckets: slice) -> Outcome:
@@ -125,17 +133,19 @@ def _falls(models, kind: str, buckets: slice) -> Outcome:
     return Outcome(all(o.holds for o in outs.values()), "; ".join(f"{m} {kind}: {o.evidence}" for m, o in outs.items()))
 
 
-@claim("For both transformers, colour accuracy falls at every step from 1–8 tokens back to more than 64.")
+@claim(Says("falls", "colour accuracy", ("the one-head model", "the four-head model"),
+            over="at every step from 1–8 tokens back to more than 64"))
 def colours_fall_with_distance():
     return _falls(TRANSFORMERS, "colour", slice(None))
 
 
-@claim("The four-head model's name accuracy falls at every step from 1–8 tokens back to more than 64.")
+@claim(Says("falls", "name accuracy", ("the four-head model",), over="at every step from 1–8 tokens back to more than 64"))
 def four_head_names_fall_with_distance():
     return _falls((FOUR,), "name", slice(None))
 
 
-@claim("For both transformers, object accuracy falls at every step from 9–16 tokens back to 33–64.")
+@claim(Says("falls", "object accuracy", ("the one-head model", "the four-head model"),
+            over="at every step from 9–16 tokens back to 33–64"))
 def objects_fall_from_9_to_64_tokens():
     return _falls(TRANSFORMERS, "object", slice(1, 4))
 
@@ -155,8 +165,8 @@ def splitting_the_width_costs_nothing():
     return Outcome(four == one, f"{model.cfg.n_head} heads {four:,} parameters, one head of width {d} {one:,}")
 
 
-@claim(f"In generated stories the four-head model keeps its cast (no more names than a training story has) more "
-       f"often than the one-head model and the MLP, by at least {KEEPS_CAST}.")
+@claim(Says("greater", "share of generated stories that keep their cast (no more names than a training story has)",
+            ("the four-head model", "the one-head model", "the MLP"), by=KEEPS_CAST))
 def four_heads_keep_their_cast():
     c = samples.all_counts()
     four = c["four-head"].cast_kept
@@ -176,7 +186,7 @@ def the_mlp_names_the_most_children_in_the_shortest_stories():
 
 
 @claim(f"All three models keep their objects' colours in at least {KEPT_MOSTLY} of the samples that repeat an object; "
-       f"the MLP repeats an object in at most {FEW_REPEATS} as many samples as either transformer.")
+       f"the MLP repeats an object in at most {FEW_REPEATS} as many samples as either transformer.", strength=MOSTLY)
 def colours_kept_but_the_mlp_rarely_repeats():
     c = samples.all_counts()
     kept = all(v.colours_kept >= KEPT_MOSTLY for v in c.values())
@@ -185,7 +195,7 @@ def colours_kept_but_the_mlp_rarely_repeats():
                                            for k, v in c.items()))
 
 
-@claim("None of the generated samples repeats a training story word for word.")
+@claim(Says("none", "the generated samples", over="repeats a training story word for word"))
 def samples_are_new():
     c = samples.all_counts()
     return Outcome(all(v.copied == 0 for v in c.values()), ", ".join(f"{k} {v.copied}" for k, v in c.items()))

@@ -65,7 +65,7 @@ def predict_top1() -> HTML:
     t = ev.top1_at_names(FOUR_HEAD)
     return HTML(answer_html(
         "Predict first: at a blank where a name belongs, is the four-head model's single likeliest word the right "
-        "name as often as the right name leads among the names {about}`method`?",
-        f"No: at name probes the four-head model's likeliest word is the right name {fmt(t['top1'], 3)} of the time, while the right name leads "
+        "name as often as the right name ranks first among the names {about}`method`?",
+        f"No: at name probes the four-head model's likeliest word is the right name {fmt(t['top1'], 3)} of the time, while the right name ranks first "
         f"among the names {fmt(t['within_kind'], 3)} of the time {{claim}}`top1_undercounts_names`; a pronoun "
         f"such as “she” is its likeliest word {fmt(t['pronoun'], 3)} of the time {{about}}`reading`."))

@@ -13,13 +13,13 @@ def budgets() -> list[dict]:
     return sorted(measured_run()["budgets"]["one-head"], key=lambda b: b["tokens"])
 
 
-def copies_names(accuracy: float) -> bool:
+def leaves_chance(accuracy: float) -> bool:
     return accuracy > chance("name") + LEAVES_CHANCE
 
 
 def longer_budget() -> dict | None:
     """The smallest measured budget on which names beyond 8 back leave chance (None: none does)."""
-    return next((b for b in budgets() if copies_names(b["name beyond 8"])), None)
+    return next((b for b in budgets() if leaves_chance(b["name beyond 8"])), None)
 
 
 def default_budget() -> dict:
