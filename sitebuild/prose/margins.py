@@ -26,10 +26,19 @@ def claim_margins(build_dir: Path, stems: list[str]) -> dict[str, float | None]:
     return out
 
 
-def margins_line(margins: dict[str, float | None]) -> str:
-    """The summary's line: how many claims state their margin, and those within FRAGILE of failing."""
+def margins_line(margins: dict[str, float | None], as_data: int | None = None) -> str:
+    """The summary's line: how many claims state their margin (and, where compute says, their relation as data:
+    compute.says), and those within FRAGILE of failing."""
     stated = {name: m for name, m in margins.items() if m is not None}
     fragile = sorted((m, name) for name, m in stated.items() if m < FRAGILE)
     listed = ", ".join(f"{name} ({m:.1%})" for m, name in fragile) or "none"
-    return (f"{len(stated)} of {len(margins)} claims checked state their margin; within {FRAGILE:.0%} of failing: "
-            f"{listed}")
+    data = f", {as_data} their relation as data" if as_data is not None else ""
+    return (f"{len(stated)} of {len(margins)} claims checked state their margin{data}; within {FRAGILE:.0%} of "
+            f"failing: {listed}")
+
+
+def claims_as_data() -> int | None:
+    """How many claims state their relation as data (compute.checks.claim_says); None in a project without."""
+    from sitebuild.computechecks import compute_checks
+    checks = compute_checks()
+    return len(checks.claim_says()) if hasattr(checks, "claim_says") else None
