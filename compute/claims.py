@@ -136,7 +136,9 @@ def checked(claim: Claim, *args, **kwargs) -> Outcome:
 
 def trend(values: Sequence[float | None], labels: Sequence[str], direction: str, by: float = 0.0,
           decimals: int = 3) -> Outcome:
-    """Whether `values` rise (or fall) at every step between neighbouring labels, each step by more than `by`.
+    """Whether `values` rise (or fall) at every step between neighbouring labels, each step by more than `by`; its
+    margin is the smallest step's room over `by` (where `by` is 0: the smallest step as a share of the value it
+    starts from).
 
     A sentence about a trend is checked on every step it covers: the evidence lists each step, and names
     the steps that go the other way. Missing values (None) are skipped, with their label.
@@ -150,7 +152,10 @@ def trend(values: Sequence[float | None], labels: Sequence[str], direction: str,
     missing = [label for label, v in zip(labels, values) if v is None]
     evidence = path + (f"; not {direction} at {', '.join(against)}" if against else "") + \
         (f"; no value at {', '.join(missing)}" if missing else "")
-    return Outcome(len(points) >= 2 and not against, evidence)
+    # each step's room: over `by`, as a share of it; where `by` is 0, the step as a share of the value it leaves
+    rooms = [room(sign * (y - x), by, above=True) if by else sign * (y - x) / abs(x) if x else sign * (y - x)
+             for (_, x), (_, y) in zip(points, points[1:])]
+    return Outcome(len(points) >= 2 and not against, evidence, margin=min(rooms) if rooms else None)
 
 
 def claims_table(results: list[tuple[Claim, Outcome]]) -> str:

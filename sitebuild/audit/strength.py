@@ -33,22 +33,26 @@ def strength_gaps(sentence: str, claims: list[str], lexicon, strengths: dict[str
 
 def order_gaps(sentence: str, says: list[dict], named_at) -> list[str]:
     """Each order of `sentence` (plain text) that sets two subjects the other way from a claim's data: the claim
-    says which is higher (greater, less), and "leads", "better", "beats" mean higher unless lower is better."""
+    says which is higher (greater, less, a chain); "more", "longer", "costlier" set the higher first, and "leads",
+    "better", "faster" the better, which is the lower where lower is better (a loss, a time)."""
     out = []
     for o in reading.orders(sentence, named_at):
-        if o.family not in ("rank", "amount"):
-            continue
         for s in says:
             higher = next((p for p in _pairs(s, named_at) if {o.above, o.below} == set(p)), None)
             if higher is None:
                 continue
-            # the subject the claim puts above in the sentence's sense: higher value, or better
-            above = higher[1] if o.family == "rank" and s["lower_is_better"] else higher[0]
+            # the subject the claim puts above in the sentence's sense: the higher value ("more", "longer",
+            # "costlier"), or the better ("leads", "faster"), which is the lower where lower is better (a time)
+            better = o.family in BETTER
+            above = higher[1] if better and s["lower_is_better"] else higher[0]
             if o.above != above:
-                sense = "better" if o.family == "rank" else "higher"
+                sense = "better" if better else "higher"
                 out.append(f"the order: the sentence sets {o.said()}, its claim's data make {above} the {sense} "
                            f"in {s['measure']}")
     return out
+
+
+BETTER = ("rank", "speed")    # families whose word sets the better one first; the others, the higher value
 
 
 def direction_gaps(sentence: str, says: list[dict]) -> list[str]:

@@ -2,7 +2,7 @@
 `python -m compute check` and in the build's summary (sitebuild.prose.margins)."""
 import json
 
-from compute.claims import Registry, at_least, at_most, both, claims_table, room
+from compute.claims import Registry, at_least, at_most, both, claims_table, room, trend
 from sitebuild.prose.margins import claim_margins, margins_line
 
 
@@ -12,6 +12,15 @@ def test_a_margin_is_the_share_of_its_threshold_to_spare_and_negative_when_faili
     failing = at_most(0.21, 0.2, "drop 0.21")
     assert not failing.holds and failing.margin < 0
     assert both(at_least(1.0, 0.5, "a"), at_most(0.199, 0.2, "b")).margin == room(0.199, 0.2, above=False)
+
+
+def test_a_trend_states_its_smallest_step_as_its_margin():
+    falls = trend([0.9, 0.6, 0.58], ["a", "b", "c"], "falls")
+    assert falls.holds and round(falls.margin, 6) == round(0.02 / 0.6, 6)      # the smallest step, of 0.6
+    by = trend([1.0, 1.5, 1.7], ["a", "b", "c"], "rises", by=0.1)
+    assert by.holds and round(by.margin, 6) == 1.0                             # 0.2 over 0.1: 100 % to spare
+    flat_step = trend([0.9, 0.6, 0.6], ["a", "b", "c"], "falls")
+    assert not flat_step.holds and flat_step.margin == 0
 
 
 def test_the_check_table_lists_the_claims_within_ten_percent_of_failing():

@@ -36,6 +36,10 @@ def _registry() -> Registry:
     def mlp_above_chance():
         return Outcome(True, "")
 
+    @r.claim(Says("greater", "forward time", ("the MLP", "the four-head model"), lower_is_better=True))
+    def mlp_slower():
+        return Outcome(True, "")
+
     @r.claim(Says("falls", "the largest weight", over="at every step of the divisor"))
     def largest_falls():
         return Outcome(True, "")
@@ -127,3 +131,12 @@ def test_a_measure_moved_the_other_way_from_its_data_is_refused():
     assert findings("At every step of the divisor the largest weight falls {claim}`largest_falls`.") == []
     (problem,) = findings("At every step of the divisor the largest weight rises {claim}`largest_falls`.")
     assert "the sentence says largest weight rises, its claim's data say it falls" in problem
+
+
+def test_a_time_read_in_words_of_speed_and_of_length_against_its_data():
+    for true in ("The four-head model is faster than the MLP", "The MLP takes longer than the four-head model"):
+        assert findings(f"{true} {{claim}}`mlp_slower`.") == []
+    (slow,) = findings("The MLP is faster than the four-head model {claim}`mlp_slower`.")
+    assert "its claim's data make four-head the better in forward time" in slow
+    (long,) = findings("The four-head model takes longer than the MLP {claim}`mlp_slower`.")
+    assert "its claim's data make MLP the higher in forward time" in long

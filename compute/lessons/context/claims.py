@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import math
 
-from ...claims import Outcome, Registry, at_least, room, trend
+from ...claims import Outcome, Registry, at_least, at_most, room, trend
+from ...says import Says
 from ...strength import FLAT as FLATNESS
 from ...costs import GPT2_SMALL, GPT3, MIXERS, costs, kv_cache_bytes
 from ...published.story import FOUR_HEAD, MLP, load_published
@@ -79,7 +80,8 @@ def kv_cache_bytes_equal_the_formula():
     return Outcome(held == want, f"allocated {held:,} bytes, formula {want:,}")
 
 
-@claim(f"At every T from {LENGTHS[0]} to {LENGTHS[-1]} (d = {D}) concatenation has more parameters than attention.")
+@claim(Says("greater", "parameter count", ("concatenation", "attention"), over=f"at every T from {LENGTHS[0]} to "
+            f"{LENGTHS[-1]} (d = {D})", lower_is_better=True))
 def concatenation_pays_in_parameters():
     c, a = counted("concatenate", "parameters", D), counted("attend", "parameters", D)
     shown = LENGTHS.index(SHOWN_T)
@@ -159,7 +161,8 @@ def small_contexts_are_overhead():
        f"{SLOPE_RANGE[0]} and {SLOPE_RANGE[1]}.")
 def attention_forward_slope_in_range():
     s = measured_slope("attend", "forward")
-    return Outcome(SLOPE_RANGE[0] <= s <= SLOPE_RANGE[1], f"slope {s:.3f}")
+    return Outcome(SLOPE_RANGE[0] <= s <= SLOPE_RANGE[1], f"slope {s:.3f}",
+                   margin=min(room(s, SLOPE_RANGE[0], above=True), room(s, SLOPE_RANGE[1], above=False)))
 
 
 @claim(f"From T = {LARGE_T} to the longest T, attention's measured forward time grows less than its count on every "
@@ -177,7 +180,8 @@ def attention_time_grows_slower_than_its_count():
 def large_products_run_faster_per_mac():
     T = longest("attend", "forward")
     small, large = macs_per_second("attend", SMALL_T), macs_per_second("attend", T)
-    return Outcome(large > small, f"{small / 1e9:.2f} GMAC/s at T = {SMALL_T}, {large / 1e9:.2f} at T = {T}")
+    return Outcome(large > small, f"{small / 1e9:.2f} GMAC/s at T = {SMALL_T}, {large / 1e9:.2f} at T = {T}",
+                   margin=room(large, small, above=True))
 
 
 @claim(f"A plain dense product (averaging's, with its matrix kept) does more multiply-adds per second at the longest "
@@ -185,22 +189,27 @@ def large_products_run_faster_per_mac():
 def big_products_run_faster_per_mac():
     T = _t_max(KEPT)
     small, large = rate(KEPT, SMALL_T), rate(KEPT, T)
-    return Outcome(large > small, f"{small / 1e9:.2f} GMAC/s at T = {SMALL_T}, {large / 1e9:.2f} at T = {T}")
+    return Outcome(large > small, f"{small / 1e9:.2f} GMAC/s at T = {SMALL_T}, {large / 1e9:.2f} at T = {T}",
+                   margin=room(large, small, above=True))
 
 
-@claim("At the longest T measured, attention's forward pass runs at more counted multiply-adds per second than the "
-       "plain product of averaging with its matrix kept: it does less work than its count.")
+@claim(Says("greater", "forward pass in counted multiply-adds per second", ("attention",
+                                                                            "the plain product of averaging"),
+            over="at the longest T measured (it does less work than its count)"))
 def attention_skips_work_the_count_includes():
     T = _t_max()
     att, kept = rate("attend", T), rate(KEPT, T)
-    return Outcome(att > kept, f"at T = {T}: attention {att / 1e9:.2f} GMAC/s counted, plain product {kept / 1e9:.2f}")
+    return Outcome(att > kept, f"at T = {T}: attention {att / 1e9:.2f} GMAC/s counted, plain product {kept / 1e9:.2f}",
+                   margin=room(att, kept, above=True))
 
 
-@claim("At the longest T measured, averaging's forward pass as written takes longer than attention's.")
+@claim(Says("greater", "forward time as written", ("averaging", "attention"), over="at the longest T measured",
+            lower_is_better=True))
 def averaging_is_timed_slower_at_length():
     T = _t_max()
     avg, att = at("average", "forward", T), at("attend", "forward", T)
-    return Outcome(avg > att, f"at T = {T}: average {avg * 1e3:.2f} ms, attend {att * 1e3:.2f} ms")
+    return Outcome(avg > att, f"at T = {T}: average {avg * 1e3:.2f} ms, attend {att * 1e3:.2f} ms",
+                   margin=room(avg, att, above=True))
 
 
 @claim("At the longest T measured, one call of averaging's forward pass allocates a whole T × T matrix of 32-bit "
@@ -283,7 +292,7 @@ def uncached_grows_faster_than_cached():
 def the_cache_pays_at_length():
     T = longest("attend", "token cached")
     s = cache_speedup("attend", T)
-    return Outcome(s >= SPEEDUP, f"{s:.1f} times at T = {T}")
+    return at_least(s, SPEEDUP, f"{s:.1f} times at T = {T}")
 
 
 @claim(f"In the recompute timings (d = {rc.D}), at the longest T a new token from the cache is at least "
@@ -302,21 +311,22 @@ def the_cache_beats_both_ways_at_length():
 def the_cache_gains_less_than_its_count():
     T = rc.LONG
     m, c = rc.speedup(rc.RECOMPUTED, T), rc.counted_speedup(rc.RECOMPUTED, T)
-    return Outcome(COUNT_GAP * m <= c, f"at T = {T}: measured {m:.2f} times, counted {c:.1f} times")
+    return at_least(c / m, COUNT_GAP, f"at T = {T}: measured {m:.2f} times, counted {c:.1f} times")
 
 
 @claim(f"At T = {rc.SHORT} the cache saves nothing at all: recomputing what a new token needs is no slower than "
        "the cache.")
 def short_contexts_gain_nothing_from_the_cache():
     r, c = rc.seconds(rc.RECOMPUTED, rc.SHORT), rc.seconds(rc.CACHED, rc.SHORT)
-    return Outcome(r <= c, f"at T = {rc.SHORT}: recomputing {r * 1e3:.4f} ms, cache {c * 1e3:.4f} ms")
+    return at_most(r, c, f"at T = {rc.SHORT}: recomputing {r * 1e3:.4f} ms, cache {c * 1e3:.4f} ms")
 
 
 @claim(f"From T = {rc.SHORT} to {rc.LONG} the cached token's time grows less than a quarter as many times as "
        "its count.")
 def the_cached_token_is_mostly_overhead():
     timed, counted_ = rc.cached_growth()
-    return Outcome(4 * timed < counted_, f"time x{timed:.2f}, count x{counted_:.1f}")
+    return Outcome(4 * timed < counted_, f"time x{timed:.2f}, count x{counted_:.1f}",
+                   margin=room(counted_ / timed, 4, above=True))
 
 
 def _flat(model: str, measure: str) -> Outcome:

@@ -113,10 +113,9 @@ def copying_is_learned_in_a_short_stretch():
     if not ph["flat_until"]:
         return Outcome(False, "the curve is not near chance past its first point")
     stretch = (ph["settled_at"] - ph["flat_until"]) / ph["budget"]
-    return Outcome(stretch <= SHORT_STRETCH and ph["final"] >= COPIES,
-                   f"near chance until {ph['flat_until']:,} tokens ({ph['last_flat']:.3f}), settled from "
+    return both(at_most(stretch, SHORT_STRETCH, f"near chance until {ph['flat_until']:,} tokens ({ph['last_flat']:.3f}), settled from "
                    f"{ph['settled_at']:,} (final {ph['final']:.3f}); the rise takes {stretch:.1%} of "
-                   f"{ph['budget']:,} tokens")
+                   f"{ph['budget']:,} tokens"), at_least(ph["final"], COPIES, "final against copying"))
 
 
 @claim((Says("at least", "name accuracy", ("the one-head model",), by=f"chance + {2 * NEAR_CHANCE}"),
@@ -130,7 +129,7 @@ def one_head_learns_names_in_part():
 def _falls(models, kind: str, buckets: slice) -> Outcome:
     labels = [bucket_label(b) for b in BUCKETS][buckets]
     outs = {m: trend(ev.by_distance(m, kind)[buckets], labels, "falls") for m in models}
-    return Outcome(all(o.holds for o in outs.values()), "; ".join(f"{m} {kind}: {o.evidence}" for m, o in outs.items()))
+    return both(*(Outcome(o.holds, f"{m} {kind}: {o.evidence}", margin=o.margin) for m, o in outs.items()))
 
 
 @claim(Says("falls", "colour accuracy", ("the one-head model", "the four-head model"),
@@ -153,7 +152,7 @@ def objects_fall_from_9_to_64_tokens():
 @claim("The transformers' context holds the longest story, end-of-story marker included.")
 def context_holds_every_story():
     longest, context = ev.longest_story(), load(FOUR).config.context
-    return Outcome(longest <= context, f"longest story {longest} tokens, context {context}")
+    return at_most(longest, context, f"longest story {longest} tokens, context {context}")
 
 
 @claim("Splitting the width into heads costs no parameters: attention with four heads has as many as one head of "
@@ -189,10 +188,10 @@ def the_mlp_names_the_most_children_in_the_shortest_stories():
        f"the MLP repeats an object in at most {FEW_REPEATS} as many samples as either transformer.", strength=MOSTLY)
 def colours_kept_but_the_mlp_rarely_repeats():
     c = samples.all_counts()
-    kept = all(v.colours_kept >= KEPT_MOSTLY for v in c.values())
-    few = all(c["mlp"].with_repeats <= FEW_REPEATS * c[k].with_repeats for k in ("one-head", "four-head"))
-    return Outcome(kept and few, "; ".join(f"{k}: colours {v.colours_kept:.3f} of {v.with_repeats} samples"
-                                           for k, v in c.items()))
+    return both(*(at_least(v.colours_kept, KEPT_MOSTLY, f"{k}: colours {v.colours_kept:.3f} of {v.with_repeats} samples")
+                  for k, v in c.items()),
+                *(at_most(c["mlp"].with_repeats, FEW_REPEATS * c[k].with_repeats, f"MLP repeats against {k}")
+                  for k in ("one-head", "four-head")))
 
 
 @claim(Says("none", "the generated samples", over="repeats a training story word for word"))
@@ -205,7 +204,7 @@ def samples_are_new():
        "the right name first among names (plain top-1 undercounts it).")
 def top1_undercounts_names():
     t = ev.top1_at_names(FOUR)
-    return Outcome(t["within_kind"] - t["top1"] >= 0.01, f"top-1 {t['top1']:.4f}, within kind {t['within_kind']:.4f}")
+    return at_least(t["within_kind"] - t["top1"], 0.01, f"top-1 {t['top1']:.4f}, within kind {t['within_kind']:.4f}")
 
 
 @claim("In the four-head model's learning curve, names pass one half later than objects do.")

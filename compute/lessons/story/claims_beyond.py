@@ -2,7 +2,7 @@
 merged into claims.STORY."""
 from __future__ import annotations
 
-from ...claims import Outcome, Registry, at_least, both
+from ...claims import Outcome, Registry, at_least, at_most, both
 from ...conditions import GENERATED_STORIES
 from ...probes import KIND_NAMES
 from ...published.story import NAMES
@@ -40,8 +40,7 @@ def held_out_objects_and_colours_transfer():
 def _drops(split: str, kinds, by: float) -> Outcome:
     """The four-head model's accuracy on `split` at least `by` below its trained-family accuracy, each kind."""
     pairs = {kind: (_split(FOUR, "in-template", kind), _split(FOUR, split, kind)) for kind in kinds}
-    return Outcome(all(a - b >= by for a, b in pairs.values()),
-                   "; ".join(f"{kind} {a:.3f} -> {b:.3f}" for kind, (a, b) in pairs.items()))
+    return both(*(at_least(a - b, by, f"{kind} {a:.3f} -> {b:.3f}") for kind, (a, b) in pairs.items()))
 
 
 @claim(f"On the held-out families the four-head model's name accuracy and place accuracy each fall by at least "
@@ -66,12 +65,10 @@ def hand_written_falls_short():
 @claim(f"On the hand-written stories the four-head model still repeats a word from the story: for every kind, the word it ranks first is a "
        f"mentioned one at least {COPIES_MORE} more often than it is the right one.")
 def hand_written_copies_a_mentioned_word():
-    parts, ok = [], True
-    for kind in KIND_NAMES:
-        right, mentioned = _split(FOUR, "hand-written", kind), _split(FOUR, "hand-written", f"{kind} a mentioned word")
-        ok &= mentioned - right >= COPIES_MORE
-        parts.append(f"{kind}: mentioned {mentioned:.3f}, right {right:.3f}")
-    return Outcome(ok, "; ".join(parts))
+    found = {kind: (_split(FOUR, "hand-written", kind), _split(FOUR, "hand-written", f"{kind} a mentioned word"))
+             for kind in KIND_NAMES}
+    return both(*(at_least(mentioned - right, COPIES_MORE, f"{kind}: mentioned {mentioned:.3f}, right {right:.3f}")
+                  for kind, (right, mentioned) in found.items()))
 
 
 # The same three models trained with the relation families (states.relations): what teaching the relations did.
@@ -86,7 +83,7 @@ def _relation_hand(kind: str, word_kind: str) -> float:
        "hand-written stories, for names and for places.", only=GENERATED_STORIES)
 def relations_fall_short_of_the_goal():
     name, place = _relation_hand("four-head", "name"), _relation_hand("four-head", "place")
-    return Outcome(name < rel.GOAL and place < rel.GOAL, f"names {name:.3f}, places {place:.3f}, goal {rel.GOAL}")
+    return both(at_most(name, rel.GOAL, f"names {name:.3f}"), at_most(place, rel.GOAL, f"places {place:.3f}, goal {rel.GOAL}"))
 
 
 @claim(f"Trained with the relation families, the four-head model gets names and places right on the hand-written "
