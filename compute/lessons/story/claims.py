@@ -174,13 +174,13 @@ def four_heads_keep_their_cast():
 
 
 @claim("The MLP's samples are the shortest, shorter than the one-head and the four-head model's, yet name more "
-       "distinct children each, and more than twice as many per 100 words as the training stories do.")
+       "distinct children each, and more than twice as many per 100 tokens as the training stories do.")
 def the_mlp_names_the_most_children_in_the_shortest_stories():
     c, train = samples.all_counts(), samples.training_names()
     mlp, others = c["mlp"], [c[k] for k in MODELS if k != "mlp"]
-    ok = (all(mlp.mean_words < o.mean_words and mlp.mean_names > o.mean_names for o in others)
+    ok = (all(mlp.mean_tokens < o.mean_tokens and mlp.mean_names > o.mean_names for o in others)
           and mlp.names_per_100 > 2 * train["names_per_100"])
-    return Outcome(ok, "; ".join(f"{k} {v.mean_words:.1f} words, {v.mean_names:.2f} names, {v.names_per_100:.2f} per 100"
+    return Outcome(ok, "; ".join(f"{k} {v.mean_tokens:.1f} tokens, {v.mean_names:.2f} names, {v.names_per_100:.2f} per 100"
                                  for k, v in c.items()) + f"; training {train['names_per_100']:.2f} per 100")
 
 

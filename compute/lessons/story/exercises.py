@@ -21,11 +21,11 @@ def predict_distance() -> HTML:
     parts = []
     for name, label in ((MLP, LABELS["mlp"]), (ONE_HEAD, LABELS["one-head"]), (FOUR_HEAD, LABELS["four-head"])):
         acc = ev.by_distance(name, "name")
-        parts.append(f"{label}: {fmt(acc[0], 2)} at {near} words, {fmt(acc[1], 2)} at {bucket_label(BUCKETS[1])}, "
+        parts.append(f"{label}: {fmt(acc[0], 2)} at {near} tokens back, {fmt(acc[1], 2)} at {bucket_label(BUCKETS[1])}, "
                      f"{fmt(acc[-1], 2)} beyond {far.lstrip('> ')}")
     answer = f"Measured (a guess among the names: {fmt(chance, 3)}): " + "; ".join(parts) + "."
     return HTML(answer_html(f"Predict first: how should each model's name accuracy change as the deciding mention "
-                            f"moves from within {window} words to more than {far.lstrip('> ')} words back {{about}}`method`?", answer))
+                            f"moves from within {window} tokens to more than {far.lstrip('> ')} tokens back {{about}}`method`?", answer))
 
 
 def predict_knockout() -> HTML:

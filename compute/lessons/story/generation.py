@@ -27,7 +27,7 @@ def samples_html() -> HTML:
 def counts_table() -> HTML:
     rows = []
     for kind, c in samples.all_counts().items():
-        rows.append((LABELS[kind], round(c.mean_words), shown(c.cast_kept, ".0%"),
+        rows.append((LABELS[kind], round(c.mean_tokens), shown(c.cast_kept, ".0%"),
                      shown(c.colours_kept, ".0%"), c.copied))  # per cent, as the prose cites them
     return HTML(rows_html(["model", "tokens", "cast kept", "colours kept", "copies"], rows, decimals=2,
                           caption=f"{samples.N_SAMPLES} samples per model (temperature "

@@ -148,7 +148,7 @@ def prose_values() -> dict[str, object]:
         v[f"cast_kept_{key}"] = sc[k].cast_kept
         v[f"colours_kept_{key}"] = sc[k].colours_kept
         v[f"repeats_{key}"] = sc[k].with_repeats
-        v[f"words_{key}"] = sc[k].mean_words
+        v[f"tokens_{key}"] = sc[k].mean_tokens
         v[f"names_{key}"] = sc[k].mean_names
         v[f"names100_{key}"] = sc[k].names_per_100
     v["names_train"], v["names100_train"] = samples.training_names()["mean_names"], samples.training_names()["names_per_100"]

@@ -26,9 +26,9 @@ class SampleCounts:
                                # training story gives one
     with_repeats: int          # samples that mention some object (with a colour) more than once
     copied: int                # samples equal to a training story word for word
-    mean_words: float
+    mean_tokens: float         # a sample's length in tokens (words and punctuation), on average
     mean_names: float          # distinct names per sample
-    names_per_100: float       # distinct names per 100 words, summed over the samples
+    names_per_100: float       # distinct names per 100 tokens, summed over the samples
 
 
 @lru_cache(maxsize=4)
@@ -80,14 +80,14 @@ def counts(kind: str) -> SampleCounts:
         / max(1, len(coloured)),
         with_repeats=len(coloured),
         copied=sum(tuple(s) in train for s in stories),
-        mean_words=sum(len(s) for s in stories) / len(stories),
+        mean_tokens=sum(len(s) for s in stories) / len(stories),
         mean_names=sum(len(names & set(s)) for s in stories) / len(stories),
         names_per_100=100 * sum(len(names & set(s)) for s in stories) / sum(len(s) for s in stories))
 
 
 @lru_cache(maxsize=1)
 def training_names() -> dict[str, float]:
-    """Distinct names per training story and per 100 of its words: what the samples' counts are held against."""
+    """Distinct names per training story and per 100 of its tokens: what the samples' counts are held against."""
     names, stories = set(KINDS["name"]), [s.tokens for s in story_corpus().train]
     found = sum(len(names & set(s)) for s in stories)
     return {"mean_names": found / len(stories), "names_per_100": 100 * found / sum(len(s) for s in stories)}
