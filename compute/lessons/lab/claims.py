@@ -5,7 +5,7 @@ run is only described, never judged.
 """
 from __future__ import annotations
 
-from ...claims import Outcome, Registry
+from ...claims import Outcome, Registry, at_most, room
 from ...strength import COPIES, NEAR_CHANCE as NEAR
 from ...probes import chance
 from .states.budgets import LEAVES_CHANCE, budgets, leaves_chance, default_budget, longer_budget
@@ -27,7 +27,8 @@ A_FEW_MINUTES = 300     # seconds: the landing page's "a few minutes to run", at
 def head_finds_what_the_window_hides(mlp: LabRun, head: LabRun, case: Case):
     h, m = head.scores[f"{KIND} beyond 8"], mlp.scores[f"{KIND} beyond 8"]
     return Outcome(h - m >= WIDE_MARGIN and m <= chance(KIND) + NEAR_CHANCE,
-                   f"one head {h:.3f}, MLP {m:.3f}, chance {chance(KIND):.3f}")
+                   f"one head {h:.3f}, MLP {m:.3f}, chance {chance(KIND):.3f}",
+                   margin=min(room(h - m, WIDE_MARGIN, above=True), room(m, chance(KIND) + NEAR_CHANCE, above=False)))
 
 
 @claim(f"At the followed blank the head puts at least {LOOKS_BACK} of its attention on the earlier mention "
@@ -35,20 +36,22 @@ def head_finds_what_the_window_hides(mlp: LabRun, head: LabRun, case: Case):
 def head_looks_back_at_the_followed_blank(mlp: LabRun, head: LabRun, case: Case):
     return Outcome(case.on_mentions >= LOOKS_BACK and case.p_head[case.word] > case.p_mlp[case.word],
                    f"attention on the mention {case.on_mentions:.3f}; probability of '{case.answer}': head "
-                   f"{case.p_head[case.word]:.3f}, MLP {case.p_mlp[case.word]:.3f}")
+                   f"{case.p_head[case.word]:.3f}, MLP {case.p_mlp[case.word]:.3f}",
+                   margin=min(room(case.on_mentions, LOOKS_BACK, above=True),
+                              room(case.p_head[case.word], case.p_mlp[case.word], above=True)))
 
 
 @claim(f"Silencing the head (W_O = 0) sends the one-head model's {KIND} accuracy beyond 8 tokens back to "
        "near chance.", strength=NEAR)
 def silenced_head_forgets(mlp: LabRun, head: LabRun, case: Case):
     a = knocked_out(head)[f"{KIND} beyond 8"]
-    return Outcome(a <= chance(KIND) + NEAR_CHANCE, f"accuracy {a:.3f}, chance {chance(KIND):.3f}")
+    return at_most(a, chance(KIND) + NEAR_CHANCE, f"accuracy {a:.3f}, chance {chance(KIND):.3f}")
 
 
 @claim(f"The downloaded notebook, measured from a fresh kernel, runs in a few minutes (at most {A_FEW_MINUTES} s).")
 def the_lab_runs_in_a_few_minutes(mlp: LabRun, head: LabRun, case: Case):
     run = measured_run()
-    return Outcome(run["seconds"] <= A_FEW_MINUTES,
+    return at_most(run["seconds"], A_FEW_MINUTES,
                    f"{run['seconds']:.1f} s (median of {run['runs']} runs, {run['measured_on']['cpu']})")
 
 
@@ -60,7 +63,9 @@ def the_default_budget_copies_objects_not_names(mlp: LabRun, head: LabRun, case:
     names, objects = d["name beyond 8"], d["object beyond 8"]
     return Outcome(names <= chance("name") + NEAR_CHANCE and objects >= COPIES.limit,
                    f"{d['tokens']:,} tokens: names {names:.3f} (chance {chance('name'):.3f}), objects {objects:.3f} "
-                   f"(chance {chance('object'):.3f})")
+                   f"(chance {chance('object'):.3f})",
+                   margin=min(room(names, chance("name") + NEAR_CHANCE, above=False),
+                              room(objects, COPIES.limit, above=True)))
 
 
 @claim(f"In the measured runs, names beyond 8 back leave chance (more than {LEAVES_CHANCE} above a uniform guess) "
@@ -68,9 +73,11 @@ def the_default_budget_copies_objects_not_names(mlp: LabRun, head: LabRun, case:
 def names_leave_chance_on_the_longer_budget(mlp: LabRun, head: LabRun, case: Case):
     runs, longer = budgets(), longer_budget()
     said = ", ".join(f"{b['tokens']:,}: {b['name beyond 8']:.3f}" for b in runs)
+    above = [(b["name beyond 8"] - chance("name"), longer is not None and b["tokens"] >= longer["tokens"]) for b in runs]
     return Outcome(longer is not None and all(leaves_chance(b["name beyond 8"]) == (b["tokens"] >= longer["tokens"])
                                               for b in runs),
-                   f"names beyond 8 by budget {said}; chance {chance('name'):.3f}")
+                   f"names beyond 8 by budget {said}; chance {chance('name'):.3f}",
+                   margin=min(room(gap, LEAVES_CHANCE, above=left) for gap, left in above) if longer else None)
 
 
 def check_all(mlp: LabRun, head: LabRun, case: Case):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...claims import Outcome, Registry, at_least, at_most, both, trend
+from ...claims import Outcome, Registry, at_least, at_most, both, room, trend
 from ...says import Says
 from ...strength import A_COIN, COPIES as COPYING, LEADS as LEADING, MATCHES, MOSTLY, NEAR_CHANCE as NEAR, SUDDENLY
 from ...nn.attention import CausalSelfAttention
@@ -180,7 +180,10 @@ def the_mlp_names_the_most_children_in_the_shortest_stories():
     mlp, others = c["mlp"], [c[k] for k in MODELS if k != "mlp"]
     ok = (all(mlp.mean_tokens < o.mean_tokens and mlp.mean_names > o.mean_names for o in others)
           and mlp.names_per_100 > 2 * train["names_per_100"])
-    return Outcome(ok, "; ".join(f"{k} {v.mean_tokens:.1f} tokens, {v.mean_names:.2f} names, {v.names_per_100:.2f} per 100"
+    margin = min(*(room(mlp.mean_tokens, o.mean_tokens, above=False) for o in others),
+                 *(room(mlp.mean_names, o.mean_names, above=True) for o in others),
+                 room(mlp.names_per_100, 2 * train["names_per_100"], above=True))
+    return Outcome(ok, margin=margin, evidence="; ".join(f"{k} {v.mean_tokens:.1f} tokens, {v.mean_names:.2f} names, {v.names_per_100:.2f} per 100"
                                  for k, v in c.items()) + f"; training {train['names_per_100']:.2f} per 100")
 
 
@@ -213,7 +216,8 @@ def names_come_after_objects():
         return next((p["tokens"] for p in ev.learning_curve(FOUR) if (p.get(kind) or 0) >= 0.5), None)
     names, objects = first_over_half("name"), first_over_half("object")
     return Outcome(names is not None and objects is not None and names > objects,
-                   f"objects pass 0.5 at {objects} tokens, names at {names}")
+                   f"objects pass 0.5 at {objects} tokens, names at {names}",
+                   margin=room(names, objects, above=True) if names and objects else None)
 
 
 @claim(f"In the figure's story, some head puts at least {ROLE} on the earlier mentions of the coming word, and at every "

@@ -2,7 +2,7 @@
 between two seeds; merged into claims.STORY."""
 from __future__ import annotations
 
-from ...claims import Outcome, Registry, at_least, at_most
+from ...claims import Outcome, Registry, at_least, at_most, both, room
 from ...probes import KIND_NAMES
 from ...published.story import NAMES, SECOND_SEED
 from ...data.story import KINDS
@@ -31,14 +31,14 @@ def _looking(name: str, kind: str) -> tuple[tuple[int, int], float, float]:
        f"an even spread) is also the head whose knock-out costs that kind the most: without it, that kind's "
        f"accuracy falls the furthest (by at least {NEEDED}).")
 def looking_heads_are_the_needed_heads():
-    parts, ok = [], True
+    parts = []
     for kind in KIND_NAMES:
         lh, mass, even = _looking(FOUR, kind)
         need, d = heads.needed(FOUR)[kind], heads.drop(FOUR, kind, lh)
-        ok &= need == lh and mass >= LOOKS * even and d >= NEEDED
-        parts.append(f"{kind}: looks {head_label(lh)} ({mass:.3f}, even {even:.3f}), knock-out drop {d:.3f}, "
-                     f"most needed {head_label(need)}")
-    return Outcome(ok, "; ".join(parts))
+        parts += [Outcome(need == lh, f"{kind}: looks {head_label(lh)}, most needed {head_label(need)}"),
+                  at_least(mass, LOOKS * even, f"its weight {mass:.3f} (even {even:.3f})"),
+                  at_least(d, NEEDED, f"knock-out drop {d:.3f}")]
+    return both(*parts)
 
 
 @claim(f"Every kind's looking head sits in the first layer, and no second-layer head puts {GLANCE} or more of its "
@@ -46,8 +46,8 @@ def looking_heads_are_the_needed_heads():
 def roles_sit_in_the_first_layer():
     looks = heads.looks(FOUR)
     second = float(heads.mention_mass(FOUR)["mass"][1].max())
-    return Outcome(all(lh[0] == 0 for lh in looks.values()) and second < GLANCE,
-                   ", ".join(f"{k} {head_label(v)}" for k, v in looks.items()) + f"; second layer at most {second:.3f}")
+    return both(Outcome(all(lh[0] == 0 for lh in looks.values()), ", ".join(f"{k} {head_label(v)}" for k, v in looks.items())),
+                Outcome(second < GLANCE, f"second layer at most {second:.3f}", margin=room(second, GLANCE, above=False)))
 
 
 @claim(f"Several first-layer heads (at least two) put at least {ROLE} of their weight on earlier objects.")
@@ -67,8 +67,7 @@ def object_copying_is_shared():
        f"looks at it (at least {LOOKS:g} times an even spread).")
 def roles_exist_in_the_second_seed():
     found = {k: _looking(SECOND_SEED, k) for k in KIND_NAMES}
-    return Outcome(all(mass >= LOOKS * even for _, mass, even in found.values()),
-                   ", ".join(f"{k} {head_label(lh)} {mass:.3f}" for k, (lh, mass, _) in found.items()))
+    return both(*(at_least(mass, LOOKS * even, f"{k} {head_label(lh)} {mass:.3f}") for k, (lh, mass, even) in found.items()))
 
 
 @claim("At least one role sits in a different head in the second seed than in the published model, and the name "
@@ -87,7 +86,8 @@ def silencing_the_name_head_misnames_the_prepared_story():
     t = box.knockout_prompt()
     ok = t["top_off"] != t["name"] and t["top_off"] in KINDS["name"] and t["p_off"] < t["p_all"] / 2
     return Outcome(ok, f"“{t['name']}” {t['p_all']:.3f} with every head, {t['p_off']:.3f} without "
-                       f"{head_label(t['head'])}, which ranks “{t['top_off']}” first ({t['p_top_off']:.3f})")
+                       f"{head_label(t['head'])}, which ranks “{t['top_off']}” first ({t['p_top_off']:.3f})",
+                   margin=room(t["p_off"], t["p_all"] / 2, above=False))
 
 
 @claim("Where the worked story first names a colour, the four-head model's k likeliest words hold less than all of "
@@ -116,9 +116,9 @@ def layernorm_row_is_the_models_layernorm():
        "value row does (cosine similarity at least 0.9).")
 def the_name_head_reads_the_name_it_needs():
     f, t = box.followed(), box.knockout_prompt()
-    ok = f["keys"][0][1] == t["name"] and f["mass"] >= 0.5 and f["value_alike"] >= 0.9
-    return Outcome(ok, f"largest weight on “{f['keys'][0][1]}” ({f['keys'][0][3]:.3f}), on mentions of "
-                       f"“{t['name']}” {f['mass']:.3f}, cosine with its value {f['value_alike']:.4f}")
+    return both(Outcome(f["keys"][0][1] == t["name"], f"largest weight on “{f['keys'][0][1]}” ({f['keys'][0][3]:.3f})"),
+                at_least(f["mass"], 0.5, f"on mentions of “{t['name']}” {f['mass']:.3f}"),
+                at_least(f["value_alike"], 0.9, f"cosine with its value {f['value_alike']:.4f}"))
 
 
 @claim("The name head's direct push raises the right name's logit above the rival's, but silencing the head does far "
@@ -130,7 +130,7 @@ def the_name_heads_effect_runs_through_the_second_layer():
     drop = f["logit"][name]["all"] - f["logit"][name]["off"]
     ok = (f["direct"][name] > f["direct"][other] and drop > 3 * f["direct"][name]
           and f["logit"][other]["off"] > f["logit"][other]["all"])
-    return Outcome(ok, f"direct push {name} {f['direct'][name]:.3f}, {other} {f['direct'][other]:.3f}; "
+    return Outcome(ok, margin=room(drop, 3 * f["direct"][name], above=True), evidence=f"direct push {name} {f['direct'][name]:.3f}, {other} {f['direct'][other]:.3f}; "
                        f"silenced: {name} {f['logit'][name]['all']:.3f} -> {f['logit'][name]['off']:.3f}, "
                        f"{other} {f['logit'][other]['all']:.3f} -> {f['logit'][other]['off']:.3f}")
 
@@ -144,7 +144,9 @@ def the_name_head_carries_the_name():
     others = max(p[new] for lh, p in t["patched"].items() if lh != head)
     ok = (t["patched"][head][new] > 0.5 and t["plain"][new] < 0.01 and t["patched"][head][old] < 0.01
           and others < 0.01)
-    return Outcome(ok, f"patched name head: {new} {t['patched'][head][new]:.4f} (unpatched {t['plain'][new]:.2e}), "
+    return Outcome(ok, margin=min(room(t["patched"][head][new], 0.5, above=True),
+                                  *(room(v, 0.01, above=False) for v in (t["plain"][new], t["patched"][head][old], others))),
+                   evidence=f"patched name head: {new} {t['patched'][head][new]:.4f} (unpatched {t['plain'][new]:.2e}), "
                        f"{old} {t['patched'][head][old]:.2e}; any other head patched: {new} at most {others:.2e}")
 
 
