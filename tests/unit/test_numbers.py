@@ -38,3 +38,18 @@ def test_a_value_closer_to_a_bound_than_two_more_decimals_prints_as_an_inequalit
 def test_tables_print_honestly_too():
     assert fmt(0.9997, 2) == "0.9997" and fmt(0.00001, 2) == "<0.0001" and fmt(-0.00001, 2) == ">-0.0001"
     assert fmt(0.0, 2) == "0.00" and fmt(1.0, 3) == "1.000" and fmt(-0.0, 2) == "0.00"
+
+
+@pytest.mark.parametrize("value, spec, text", [
+    (5.1e-6, ".5f", "0.000005"),     # not 0.00001: twice the value
+    (-5.1e-6, ".5f", "-0.000005"),
+    (0.0014, ".2%", "0.14%"),
+    (0.04, ".1f", "0.04"),           # not 0.0 (a bound), nor anything but the value's own digit
+])
+def test_a_value_whose_one_digit_would_misstate_it_gets_the_decimals_it_needs(value, spec, text):
+    assert honest_format(value, spec) == text
+
+
+@pytest.mark.parametrize("value, spec, text", [(0.15, ".1f", "0.1"), (0.26, ".1f", "0.3"), (7.4e-6, ".5f", "0.00001")])
+def test_a_rounding_within_half_the_value_prints_as_the_spec_says(value, spec, text):
+    assert honest_format(value, spec) == text
