@@ -138,14 +138,16 @@ def knockout_figure() -> go.Figure:
 def knockout_summary() -> str:
     ko = heads.knockouts(FOUR)
     need = heads.needed(FOUR)
-    return ("Within-kind accuracy with each head, then with one head zeroed: " + "; ".join(
+    return (f"Within-kind accuracy on the first {heads.ROLE_STORIES} validation stories, with each head, then with one "
+            "head zeroed: " + "; ".join(
         f"without L{need[k][0] + 1} H{need[k][1] + 1} {k} falls from {fmt(ko['all heads'][k], 2)} "
         f"to {fmt(ko[need[k]][k], 2)}" for k in KIND_NAMES) + " {claim}`looking_heads_are_the_needed_heads`.")
 
 
 KNOCKOUTS = Widget(
-    "st-heads-knockouts", "Probe accuracy of the four-head model with its heads, and with each head zeroed in turn "
-    "(first 300 validation stories).", knockout_figure, knockout_summary)
+    "st-heads-knockouts", "Probe accuracy of the four-head model with its heads, and with each head zeroed in turn, "
+    f"on the first {heads.ROLE_STORIES} validation stories (the accuracy table of section 3 is on all of them).",
+    knockout_figure, knockout_summary)
 
 
 def block_diagram() -> HTML:

@@ -10,7 +10,8 @@ from . import claims, claims_heads
 from .data import corpus_facts
 from .heads import FOUR, query_positions
 from .live import weights_size
-from ...published.story import MODELS, NAMES, ONE_HEAD, SECOND_SEED, load, load_published, story_corpus
+from ...published.story import (CHECK_STORIES, MODELS, NAMES, ONE_HEAD, SECOND_SEED, load, load_published,
+                                story_corpus)
 from .states import evaluation as ev
 from .states import box, explain, heads, relations, samples
 from .states.heads import head_label
@@ -137,6 +138,7 @@ def prose_values() -> dict[str, object]:
     v["name_layer"], v["name_layer_seed2"] = claims_heads.name_head_layers()
     v["glance"] = claims_heads.GLANCE
     v["role_stories"] = heads.ROLE_STORIES
+    v["curve_stories"] = CHECK_STORIES
     v["n_queries"] = len(query_positions())
     sc = samples.all_counts()
     v["weights_mb"] = weights_size() / 1e6
