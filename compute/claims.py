@@ -97,8 +97,9 @@ class Registry:
         """Every claim (or the named ones) with its outcome."""
         chosen = [self.claims[n] for n in names] if names else list(self.claims.values())
         results = [(c, checked(c, *args)) for c in chosen]
-        for c, o in results:
-            _record_outcome(c, o)
+        if not _NESTED[0]:          # claims checked inside another claim's check (on another model) are not the page's
+            for c, o in results:
+                _record_outcome(c, o)
         return results
 
     def require_all(self, *args, source: str = "") -> None:
@@ -118,6 +119,7 @@ def _record_outcome(claim: Claim, outcome: Outcome) -> None:
     record_entry({"claim": claim.name, "holds": bool(outcome.holds), "applies": bool(outcome.applies), "margin": margin})
 
 
+_NESTED = [0]   # how many claim checks are running: one that checks claims on another model records none of them
 COMPUTING = (ArithmeticError, LookupError, ValueError, TypeError)   # what numbers that cannot be computed raise
 
 
@@ -128,10 +130,13 @@ def checked(claim: Claim, *args, **kwargs) -> Outcome:
     it stops nothing, and its sentences are not published (compute.conditions)."""
     if claim.only is not None and not claim.only.holds():
         return Outcome(True, f"not checked: {claim.only.otherwise}", applies=False)
+    _NESTED[0] += 1
     try:
         return claim.check(*args, **kwargs)
     except COMPUTING as err:
         return Outcome(False, f"its numbers cannot be computed here ({type(err).__name__}: {err})")
+    finally:
+        _NESTED[0] -= 1
 
 
 def trend(values: Sequence[float | None], labels: Sequence[str], direction: str, by: float = 0.0,

@@ -45,7 +45,8 @@ class Says:
         if r in ("greater", "less"):
             side = "higher" if r == "greater" else "lower"
             gap = f", by at least {self.by}" if self.by is not None else ""
-            text = f"{whose} is {side} than {_and([_poss(s) for s in rest])}{over}{gap}"
+            most = f", the {'highest' if r == 'greater' else 'lowest'} of them" if len(rest) > 1 else ""
+            text = f"{whose} is {side} than {_and([_poss(s) for s in rest])}{over}{gap}{most}"
         elif r == "equal":
             text = f"{_cap(_and([_poss(s) for s in self.subjects]))} {self.measure} are the same{over}, within {self.by}"
         elif r in ("rises", "falls") and self.along:

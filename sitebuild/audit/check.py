@@ -155,7 +155,7 @@ def audit_page(path: str, text: str, known_claims: dict[str, str] | set[str] | N
                         for g in coverage.uncovered(part, [statements[n] for n in claims], subjects,
                                                     f"{before} {s.plain}")
                         + reading.disagreements(part, [statements[n] for n in claims], subjects.places)
-                        + strength.data_gaps(part, claims, statements, subjects.places)]
+                        + strength.data_gaps(part, claims, statements, subjects)]
                 if gaps:
                     result.findings.append(Finding(
                         path, s.line, f"{quote(s)} rests on claim{'s' if len(names) > 1 else ''} {', '.join(names)}, "

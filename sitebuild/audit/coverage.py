@@ -93,8 +93,8 @@ RELATIONS: dict[str, str] = {
             r"matches|agrees with|"
             r"(?:does|do) not depend|nothing at all|no matter",
     "differ": r"unlike|differ(?:s|ed|ent|ently)?|instead",
-    "extreme": r"most|least|highest|lowest|largest|smallest|biggest|greatest|best|worst|fastest|slowest|"
-               r"cheapest|longest|shortest|strongest|weakest|ranks?|ranked|favourite|winner|wins?|peaks?|peaked",
+    "extreme": r"most(?!\s+of(?![\w-]))|least|highest|lowest|largest|smallest|biggest|greatest|best|worst|fastest|"
+               r"slowest|cheapest|longest|shortest|strongest|weakest|ranks?|ranked|favourite|winner|wins?|peaks?|peaked",
     "every": r"every|all|always|each",
     "none": r"none|nothing|never|no (?:better|worse|more|less|single|one|head|model|other|sample|story)",
     "only": r"only",
@@ -124,6 +124,9 @@ DIGITS_WRITTEN = re.compile(rf"{_DIGITS}\s*%?\s*(?:against|vs\.?|versus|→|->)\
 BOUND = re.compile(r"at (?:least|most)|within|below|above|under|over|between|no more than|not more than|"
                    r"less than|more than|\d", re.I)
 
+# "at least", "at most": a bound on a number (read by BOUND), not an order's "least" or "most".
+BOUND_WORDS = re.compile(r"(?<![\w-])at\s+(?:the\s+)?(?:least|most)(?![\w-])", re.I)
+
 WITHIN = re.compile(r"(?<![\w-])within(?![\w-])", re.I)
 RATIO = re.compile(r"(?<![\w-])(?:\d+(?:\.\d+)? times|times as|\w+fold|twice|ratio|slope|doubl\w*|halv\w*|half|"
                    r"\d+/\w+)(?![\w-])|×",
@@ -150,6 +153,7 @@ MENTION = re.compile(r"(?<![\w*])\*[^*\s][^*]*\*(?![\w*])|(?<![\w'])'[^'\s][^']*
 def relations(text: str) -> dict[str, list[str]]:
     """{relation: the words that state it} of a text (roles and math masked), words mentioned left out."""
     text = MENTION.sub(lambda m: "\u2042" if "\u2042" in m.group() else "\u2058", text)
+    text = BOUND_WORDS.sub("at \u2058", text)     # "at least 0.9" is a bound, no superlative
     found: dict[str, list[str]] = {}
     for what, pattern in _RELATION.items():
         words = [m.group().lower() for m in pattern.finditer(text)]
@@ -169,6 +173,8 @@ def covered_relations(statements: list[str]) -> set[str]:
         out |= set(relations(s))
         if BOUND.search(s):
             out |= DEGREE
+        if BOUND_WORDS.search(s):  # "at most 0.6" sets a value against a limit: what "below 0.6" says
+            out.add("compare")
         if WITHIN.search(s):      # equal within a tolerance: what "matches" and "the same" say of measured values
             out.add("same")
         if RATIO.search(s):       # a ratio, a multiple or a log-log slope (growth per doubling) backs "twice", "3x"

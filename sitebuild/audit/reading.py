@@ -25,7 +25,7 @@ from sitebuild.audit.coverage import _RELATION, MENTION, relations
 
 # Comparing words with a direction, by family: +1 sets the subject before the word above the one after it.
 DIRECTED: dict[str, dict[str, int]] = {
-    "rank": {w: +1 for w in ("leads", "lead", "led", "leading", "ahead of", "beats", "beat", "beaten", "outperforms",
+    "rank": {w: +1 for w in ("leads", "lead", "led", "leading", "ahead of", "ahead", "beats", "beat", "beaten", "outperforms",
                              "outperform", "outperformed", "better than", "wins over", "edges out", "surpasses",
                              "surpassed", "outdoes", "outdid", "overtakes", "overtook", "outstrips")}
             | {w: -1 for w in ("trails", "trail", "trailed", "trailing", "behind", "worse than", "lags", "lag",

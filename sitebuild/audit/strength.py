@@ -3,8 +3,9 @@
 * **words of strength** (compute.strength: "near chance", "copies", "flat", "leads", ...) mean one thing on every
   page: a sentence that uses one rests on a claim that checks it at its limit (the claim names the word), or it is
   refused, naming the word and its meaning;
-* **direction against data**: a claim that says a measure rises (or falls) refuses a sentence that names the
-  measure and moves it the other way ("the largest weight rises" where the data say it falls);
+* **direction against data**: a claim that says a measure rises (or falls, or stays flat) refuses a sentence that
+  names the measure and moves it another way ("the largest weight rises" where the data say it falls; "its time
+  rises" where they say it stays flat; "as T grows" moves T, not the measure);
 * **order against data**: a claim stated as data (compute.says) says which subject's measure is higher; a sentence
   that sets its subjects the other way ("the MLP leads the four-head model", "the one-head model's loss is lower")
   says the reverse, whatever words the claim's statement used: "leads", "beats", "better" set the better one first,
@@ -60,24 +61,26 @@ def direction_gaps(sentence: str, says: list[dict]) -> list[str]:
     way, in the same clause and not negated: "the largest weight rises" against data that say it falls."""
     out = []
     for s in says:
-        if s["relation"] not in ("rises", "falls"):
+        if s["relation"] not in ("rises", "falls", "flat"):
             continue
         for m in _measure(s["measure"]).finditer(sentence):
             clause = re.split(r"[;:.!?]", sentence[m.end():], maxsplit=1)[0]
-            moves = sorted((w.start(), way) for way in ("rises", "falls") for w in _RELATION[way].finditer(clause))
+            moves = sorted((w.start(), way) for way in ("rises", "falls") for w in _RELATION[way].finditer(clause)
+                           if not _AS.search(clause[:w.start()]))         # "as T grows": T moves, not the measure
             if moves and moves[0][1] != s["relation"] and not reading.negations(clause[:moves[0][0] + 20]):
-                out.append(f"the direction: the sentence says {m.group().strip()} {_WAY[moves[0][1]]}, its claim's "
-                           f"data say it {s['relation']}")
+                said = "stays flat" if s["relation"] == "flat" else s["relation"]
+                out.append(f"the direction: the sentence says {m.group().strip()} {moves[0][1]}, its claim's "
+                           f"data say it {said}")
     return out
 
 
-_WAY = {"rises": "rises", "falls": "falls"}
+_AS = re.compile(r"(?<![\w-])(?:as|while|when|with)\s+[\w'’$\\-]+(?:\s+[\w'’-]+)?\s*$", re.I)
 
 
 def _measure(measure: str) -> re.Pattern:
     """A measure as a sentence names it: by its head ("the largest softmax weight of the fixed scores" is named by
     "the largest weight"): the first and last content words before "of", up to two words between."""
-    head = re.split(r"\s(?:of|on|at|in|between|beyond)\s", measure)[0]
+    head = re.split(r"\s(?:of|on|at|in|per|for|between|beyond)\s", measure)[0]
     words = [w for w in re.findall(r"[\w'’-]+", head) if w.lower() not in ("the", "a", "an", "its")]
     words = words[:1] + words[-1:] if len(words) > 1 else words
     return re.compile(r"(?<![\w-])" + r"(?:\s+[\w'’-]+){0,2}\s+".join(map(re.escape, words)) + r"(?![\w-])", re.I)
@@ -117,11 +120,37 @@ def _lexicon():
     return strengths_in
 
 
-def data_gaps(part: str, claims: list[str], statements: dict, named_at) -> list[str]:
-    """What a clause says against its claims' data: words of strength they do not check, orders they reverse
-    (nothing where `statements` carries no data: a plain {claim: statement})."""
-    if not isinstance(statements, Statements):
+def unread_orders(sentence: str, subjects) -> list[str]:
+    """Each directed comparing word of `sentence` (plain text of one clause) that sets a subject against nothing the
+    audit can read ("... the four-head model is ahead.", "... and so it leads."), where the clause names two or more
+    of a group: it compares them in a way the audit cannot check, so it is refused with how to write it."""
+    group = {n: g for g, names in subjects.groups.items() for n in names}
+    read = {o.word for o in reading.orders(sentence, subjects.places) if group[o.above] == group[o.below]}
+    named: dict[str, set[str]] = {}
+    for _, n in subjects.places(sentence):
+        named.setdefault(group[n], set()).add(n)
+    if not any(len(ns) >= 2 for ns in named.values()):
         return []
+    compared = {g for g, ns in named.items() if len(ns) >= 2}
+    out = []
+    for start, end, word, family, _ in reading._directed(sentence):
+        rest = re.split(r"[;:.!?]", sentence[end:], maxsplit=1)[0]
+        after = {group[n] for _, n in subjects.places(rest)}
+        # words that rank subjects as wholes ("leads", "ahead", "faster"); "more", "below" often set a value
+        # against a number or a population, which the ranges and bounds check
+        if word not in read and family in BETTER and not compared & after:
+            out.append(f"'{word}' sets a subject against nothing named after it, so the audit cannot read who is "
+                       f"compared with whom: write '<subject> {word} <subject>', or split the clause at a semicolon")
+    return out
+
+
+def data_gaps(part: str, claims: list[str], statements: dict, subjects) -> list[str]:
+    """What a clause says against its claims' data (words of strength they do not check, orders and directions they
+    reverse; nothing where `statements` carries no data: a plain {claim: statement}), and the orders it sets that the
+    audit cannot read."""
+    unread = unread_orders(part, subjects)
+    if not isinstance(statements, Statements):
+        return unread
     says = [d for n in claims for d in statements.says.get(n, [])]
-    return (strength_gaps(part, claims, statements.lexicon, statements.strengths) + order_gaps(part, says, named_at)
-            + direction_gaps(part, says))
+    return (unread + strength_gaps(part, claims, statements.lexicon, statements.strengths)
+            + order_gaps(part, says, subjects.places) + direction_gaps(part, says))

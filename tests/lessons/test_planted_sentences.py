@@ -105,6 +105,14 @@ PLANTED = [
     (ST, "order (data)", "The one-head model's validation loss is higher than the four-head model's and lower than "
                          "the MLP's, so the MLP is better than the four-head model {claim}`loss_falls_with_attention_and_heads`."),
     (ST, "order (data)", "In keeping its cast the MLP is ahead of the four-head model {claim}`four_heads_keep_their_cast`."),
+    # a superlative bound to a claim that states only a bound, and a measure moved against its claim's data
+    (ST, "superlative", "The MLP keeps its objects' colours least often of the three {claim}`four_heads_keep_their_cast`."),
+    (ST, "superlative", "Objects lean on their head least {claim}`object_copying_is_shared`."),
+    (CP, "direction (data)", "The MLP's time per new token rises sharply with T {claim}`mlp_time_is_flat`."),
+    (BH, "direction (data)", "At every step of the divisor the largest weight rises {claim}`divisor_flattens_weights`."),
+    # an order the audit cannot read: refused, not passed
+    (ST, "unreadable", "Set against the one-head model, the four-head model is ahead on names "
+                       "{claim}`four_heads_lead_but_colours_tie`."),
     # prose written by Python (reported at the module and line that wrote it)
     (PYTHON, "order", "The MLP leads the four-head model on names {claim}`four_heads_lead_but_colours_tie`."),
     (PYTHON, "negation", "The one-head model does not copy objects {claim}`one_head_copies_objects_and_colours`."),

@@ -65,3 +65,24 @@ def test_an_outcome_of_numpy_values_is_recorded_as_json(tmp_path, monkeypatch):
     (path,) = tmp_path.glob("kernel-*.jsonl")
     entries = [json.loads(line) for line in path.read_text().splitlines()]
     assert {"claim": "half", "holds": True, "applies": True, "margin": 0.5} in entries
+
+
+def test_claims_checked_inside_another_claims_check_are_not_recorded_as_the_pages(monkeypatch):
+    """A claim that re-checks claims on another model (a seed record against its checkpoints) must not leave that
+    model's outcomes in the page's record, where the build's list of margins reads them."""
+    import compute.claims as claims_module
+    recorded = []
+    monkeypatch.setattr(claims_module, "_record_outcome", lambda c, o: recorded.append((c.name, o.holds)))
+    other, page = Registry(), Registry()
+
+    @other.claim("On the other model, the drop is at most 0.2.")
+    def elsewhere():
+        return at_most(0.9, 0.2, "drop 0.9")
+
+    @page.claim("The other model's record agrees with it.")
+    def record_agrees():
+        failing = [c.name for c, o in other.check_all() if not o.holds]
+        return at_least(1.0 if failing == ["elsewhere"] else 0.0, 1.0, "recorded failures agree")
+
+    page.check_all()
+    assert recorded == [("record_agrees", True)]

@@ -140,3 +140,9 @@ def test_a_time_read_in_words_of_speed_and_of_length_against_its_data():
     assert "its claim's data make four-head the better in forward time" in slow
     (long,) = findings("The four-head model takes longer than the MLP {claim}`mlp_slower`.")
     assert "its claim's data make MLP the higher in forward time" in long
+
+
+def test_an_order_the_audit_cannot_read_is_refused_with_how_to_write_it():
+    assert findings("On names the four-head model is ahead of the one-head model {claim}`four_names_more`.") == []
+    (problem,) = findings("Set against the one-head model on names, the four-head model is ahead {claim}`four_names_more`.")
+    assert "'ahead' sets a subject against nothing named after it" in problem and "split the clause" in problem

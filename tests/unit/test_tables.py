@@ -5,7 +5,7 @@ import pytest
 from compute.present.tables import fmt, matrix_html
 
 
-@pytest.mark.parametrize("x, text", [(0.125, "0.12"), (-0.004, "-0.004"), (-0.0, "0.00"), (-0.006, "-0.01"),
+@pytest.mark.parametrize("x, text", [(0.125, "0.12"), (-0.004, "-0.004"), (-0.0, "0.00"), (-0.006, "-0.006"), (-0.008, "-0.01"),
                                      (float("-inf"), "−∞"), (3.14159, "3.14")])
 def test_fmt(x, text):
     assert fmt(x) == text
