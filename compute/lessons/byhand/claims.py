@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...claims import Outcome, Registry, both, trend
+from ...claims import Outcome, Registry, at_least, at_most, both, room, trend
 from ...says import Says
 from . import claims_prose
 from . import model as m
@@ -56,18 +56,28 @@ def _bank_row(key: str) -> tuple[np.ndarray, list[str]]:
     return attend(m.rows(words).e).A[m.BANK - 1, : m.BANK], words
 
 
+def _ahead(values, chosen) -> float:
+    """How far the smallest of the `chosen` values (indices) is above the largest of the rest: the room of a
+    claim that these are the largest."""
+    chosen = list(chosen)
+    return room(float(np.min(values[chosen])), float(np.delete(values, chosen).max()), above=True)
+
+
 @claim("In sentence A, bank's largest attention weight is on 'river'.")
 def bank_reads_river_in_A():
     a, words = _bank_row("A")
     top = words[int(np.argmax(a))]
-    return Outcome(top == "river", f"largest weight {a.max():.4f} on {top!r}")
+    return Outcome(top == "river", f"largest weight {a.max():.4f} on {top!r}, next {np.sort(a)[-2]:.4f}",
+                   margin=_ahead(a, [words.index("river")]))
 
 
 @claim("In sentence B, bank's two largest attention weights are on 'cheque' and 'deposited'.")
 def bank_reads_cheque_and_deposited_in_B():
     a, words = _bank_row("B")
     two = {words[j] for j in np.argsort(a)[-2:]}
-    return Outcome(two == {"cheque", "deposited"}, f"two largest on {sorted(two)}: {np.sort(a)[-2:].round(4).tolist()}")
+    return Outcome(two == {"cheque", "deposited"}, f"two largest on {sorted(two)}: {np.sort(a)[-2:].round(4).tolist()}, "
+                                                   f"next {np.sort(a)[-3]:.4f}",
+                   margin=_ahead(a, [words.index("cheque"), words.index("deposited")]))
 
 
 @claim("Bank's update Δe_7 is different in the two sentences: it raises the water feature in A and the finance "
@@ -76,7 +86,10 @@ def update_follows_context():
     dA = attend(m.rows(m.sentence("A")).e).dE[m.BANK - 1]
     dB = attend(m.rows(m.sentence("B")).e).dE[m.BANK - 1]
     ok = dA[0] > dA[1] and dA[0] > 0 and dB[1] > dB[0] and dB[1] > 0
-    return Outcome(ok, f"Δe_7 in A = {dA.round(4).tolist()}, in B = {dB.round(4).tolist()} (water, finance, thing, grammar)")
+    margin = min(room(dA[0], dA[1], above=True), room(dA[0], 0, above=True),
+                 room(dB[1], dB[0], above=True), room(dB[1], 0, above=True))
+    return Outcome(ok, f"Δe_7 in A = {dA.round(4).tolist()}, in B = {dB.round(4).tolist()} (water, finance, thing, grammar)",
+                   margin=margin)
 
 
 @claim(f"Row {MASK_ROW} (the) in sentence A gives the future exactly zero weight with the mask on; with it off the "
@@ -87,10 +100,11 @@ def unmasked_row_5_reads_river():
     a, masked = off.A[MASK_ROW - 1], on.A[MASK_ROW - 1]
     top = words[int(np.argmax(a))]
     moved = np.abs(off.M[MASK_ROW - 1] - on.M[MASK_ROW - 1]).max()
+    margin = min(_ahead(a, [words.index("river")]), room(a[MASK_ROW:].sum(), 0, above=True), room(moved, 1e-3, above=True))
     return Outcome(top == "river" and masked[MASK_ROW:].sum() == 0 and a[MASK_ROW:].sum() > 0 and moved > 1e-3,
-                   f"unmasked: largest {a.max():.4f} on {top!r}, future share {a[MASK_ROW:].sum():.4f}; masked "
-                   f"weight on positions {MASK_ROW + 1}-{len(words)} = {masked[MASK_ROW:].sum()}; message moves by "
-                   f"up to {moved:.4f}")
+                   f"unmasked: largest {a.max():.4f} on {top!r} (next {np.sort(a)[-2]:.4f}), future share "
+                   f"{a[MASK_ROW:].sum():.4f}; masked weight on positions {MASK_ROW + 1}-{len(words)} = "
+                   f"{masked[MASK_ROW:].sum()}; message moves by up to {moved:.4f}", margin=margin)
 
 
 @claim("The top next word differs between A and B; with attention bypassed both distributions are identical.")
@@ -105,15 +119,17 @@ def context_reaches_the_prediction():
 SPREAD_TOLERANCE = 0.1  # "d_k times a factor close to 1": every measured factor within 10 % of 1
 
 
-@claim("The measured variance of unscaled q·k rises at every step of d_k and equals d_k times a factor within 10% "
-       "of 1; divided by √d_k it is within 10% of 1 at every d_k.")
+@claim((Says("rises", "the measured variance of unscaled q·k", over="at every step of d_k"),
+        Says("at most", "the distance from 1 of the unscaled variance ÷ d_k", by=SPREAD_TOLERANCE, over="at every d_k"),
+        Says("at most", "the distance from 1 of the variance of q·k ÷ √d_k", by=SPREAD_TOLERANCE, over="at every d_k")))
 def score_spread_grows_like_dk():
     s = scaling.measured_spread()
     ratio = s["raw"] / s["d_k"]
     rises = trend(s["raw"], [f"d_k={d}" for d in s["d_k"]], "rises")
-    ok = np.all(np.abs(ratio - 1) < SPREAD_TOLERANCE) and np.all(np.abs(s["scaled"] - 1) < SPREAD_TOLERANCE)
-    return Outcome(bool(ok) and rises.holds, f"var/d_k from {ratio.min():.3f} to {ratio.max():.3f}; scaled var from "
-                                             f"{s['scaled'].min():.3f} to {s['scaled'].max():.3f}; raw var {rises.evidence}")
+    return both(Outcome(rises.holds, f"raw var {rises.evidence}", margin=rises.margin),
+                at_most(np.abs(ratio - 1).max(), SPREAD_TOLERANCE, f"var/d_k from {ratio.min():.3f} to {ratio.max():.3f}"),
+                at_most(np.abs(s["scaled"] - 1).max(), SPREAD_TOLERANCE,
+                        f"scaled var from {s['scaled'].min():.3f} to {s['scaled'].max():.3f}"))
 
 
 @claim("Stable softmax (max subtracted) equals the naive formula wherever the naive one is finite.")
@@ -146,7 +162,7 @@ def swap_regression():
     with_pos = np.abs(predict(words)["p"] - predict(positions.swapped(words))["p"]).max()
     without = np.abs(predict(words, positions=False)["p"] - predict(positions.swapped(words), positions=False)["p"]).max()
     return Outcome(with_pos > 1e-3 and without < 1e-15,
-                   f"max |Δp| with positions {with_pos:.4g}, without {without:.2g}")
+                   f"max |Δp| with positions {with_pos:.4g}, without {without:.2g}", margin=room(with_pos, 1e-3, above=True))
 
 
 @claim("In the comparison table the fixed window, plain mean and distance rows are the same for both sentences; attention's row is not.")
@@ -154,7 +170,8 @@ def only_attention_reads_content():
     wa, wb = mixing.scheme_weights(m.sentence("A")), mixing.scheme_weights(m.sentence("B"))
     same = [s for s in mixing.SCHEMES[:3] if np.array_equal(wa[s], wb[s])]
     att_gap = np.abs(wa["attention"] - wb["attention"]).max()
-    return Outcome(len(same) == 3 and att_gap > 1e-3, f"identical rows: {len(same)} of 3; attention differs by up to {att_gap:.4f}")
+    return Outcome(len(same) == 3 and att_gap > 1e-3, f"identical rows: {len(same)} of 3; attention differs by up to {att_gap:.4f}",
+                   margin=room(att_gap, 1e-3, above=True))
 
 
 WATER_WORDS, MONEY_WORDS = {"river", "heron", "water", "ducks"}, {"cheque", "teller", "money", "queue"}
@@ -162,9 +179,12 @@ WATER_WORDS, MONEY_WORDS = {"river", "heron", "water", "ducks"}, {"cheque", "tel
 
 @claim("With attention, the four most probable next words are the water words in A and the money words in B.")
 def full_model_prefers_topic_words():
-    top = {k: {m.VOCAB[j] for j in np.argsort(predict(m.sentence(k))["p"])[-4:]} for k in "AB"}
+    p = {k: predict(m.sentence(k))["p"] for k in "AB"}
+    top = {k: {m.VOCAB[j] for j in np.argsort(p[k])[-4:]} for k in "AB"}
+    margin = min(_ahead(p[k], [m.VOCAB.index(w) for w in words]) for k, words in (("A", WATER_WORDS), ("B", MONEY_WORDS)))
     return Outcome(top["A"] == WATER_WORDS and top["B"] == MONEY_WORDS,
-                   f"top four in A {sorted(top['A'])}, in B {sorted(top['B'])}")
+                   f"top four in A {sorted(top['A'])}, in B {sorted(top['B'])}; fifth in A {np.sort(p['A'])[-5]:.4f}, "
+                   f"in B {np.sort(p['B'])[-5]:.4f}", margin=margin)
 
 
 @claim("Moving pooling weight onto 'river' raises the summary's water coordinate at every slider step; "
@@ -173,18 +193,27 @@ def pooling_toward_river_raises_water():
     water = {f: np.array([context.pool(context.pool_weights(f, s))["summary"][0] for s in context.POOL_SHARES]) for f in ("river", "The", "bank")}
     widths = {context.pool(context.pool_weights(f, s))["summary"].shape for f in water for s in context.POOL_SHARES}
     others = max(water["The"].max(), water["bank"].max()) <= water["river"][0]
-    return Outcome(bool(np.all(np.diff(water["river"]) > 0)) and others and widths == {(4,)},
+    rises = trend(water["river"], [f"{s:g}" for s in context.POOL_SHARES], "rises", decimals=4)
+    # the summary is linear in the share: favouring a word moves it most at the slider's end, which sets the room
+    margin = min(rises.margin, *(room(water[f][-1], water["river"][0], above=False) for f in ("The", "bank")))
+    return Outcome(rises.holds and others and widths == {(4,)},
                    f"river: water from {water['river'][0]:.4f} to {water['river'][-1]:.4f}; The ends at "
-                   f"{water['The'][-1]:.4f}, bank at {water['bank'][-1]:.4f}; summary shapes {widths}")
+                   f"{water['The'][-1]:.4f}, bank at {water['bank'][-1]:.4f}; summary shapes {widths}", margin=margin)
 
 
-@claim("Soft retrieval's top weight falls as the temperature rises; at the lowest temperature the returned row is within 0.1% of hard retrieval's.")
+COLD_GAP = 1e-3  # "approaches hard retrieval": at the lowest temperature every entry of the row within 0.1 % of hard's
+
+
+@claim((Says("falls", "the top weight of soft retrieval", over="at every step as the temperature rises"),
+        Says("at most", "the largest relative gap between soft retrieval's returned row and hard retrieval's",
+             by=f"{COLD_GAP:.1%}", over="at the lowest temperature")))
 def low_temperature_approaches_hard():
     top = np.array([search.retrieval_grid("soft", T)[:-1, 1].max() for T in search.TEMPERATURES])
     hard, cold = search.retrieval_grid("hard")[-1, 2:], search.retrieval_grid("soft", search.TEMPERATURES[0])[-1, 2:]
     gap = np.max(np.abs(cold - hard) / np.abs(hard))
     falls = trend(top, [f"T={T:.3g}" for T in search.TEMPERATURES], "falls", decimals=6)
-    return Outcome(falls.holds and gap < 1e-3, f"top weight {falls.evidence}; coldest vs hard relative gap {gap:.2g}")
+    return both(Outcome(falls.holds, f"top weight {falls.evidence}", margin=falls.margin),
+                at_most(gap, COLD_GAP, f"coldest vs hard relative gap {gap:.2g}"))
 
 
 @claim("Queries differ by token: the last 'the' asks mostly for a noun, bank more for either topic than for a noun, "
@@ -197,16 +226,20 @@ def queries_ask_different_questions():
     gap = float(np.abs(att.A[-1, :m.BANK] / att.A[-1, :m.BANK].sum() - att.A[m.BANK - 1, :m.BANK]).max())
     holds = (q_the.argmax() == noun and min(q_bank[0], q_bank[1]) > q_bank[noun] and q_heron[0] > q_heron[1]
              and cosine < 0.9 and gap > 0.05)
+    margin = min(_ahead(q_the, [noun]), room(min(q_bank[0], q_bank[1]), q_bank[noun], above=True),
+                 room(q_heron[0], q_heron[1], above=True), room(cosine, 0.9, above=False), room(gap, 0.05, above=True))
     return Outcome(holds, f"q_10 = {q_the.round(2).tolist()}, q_7 = {q_bank.round(2).tolist()}, "
                           f"q_heron = {q_heron.round(2).tolist()}, cosine(q_10, q_7) = {cosine:.2f}, "
-                          f"largest weight difference over keys 1-7 = {gap:.2f}")
+                          f"largest weight difference over keys 1-7 = {gap:.2f}", margin=margin)
 
 
-@claim("Bank's message m_7 carries more water news than finance news in A, and the reverse in B.")
+@claim((Says("greater", "value in bank's message m_7 in sentence A", ("water news", "finance news")),
+        Says("greater", "value in bank's message m_7 in sentence B", ("finance news", "water news"))))
 def bank_message_follows_context():
     mA = attend(m.rows(m.sentence("A")).e).M[m.BANK - 1]
     mB = attend(m.rows(m.sentence("B")).e).M[m.BANK - 1]
-    return Outcome(mA[0] > mA[1] and mB[1] > mB[0], f"m_7 in A = {mA.round(4).tolist()}, in B = {mB.round(4).tolist()}")
+    return both(Outcome(mA[0] > mA[1], f"m_7 in A = {mA.round(4).tolist()}", margin=room(mA[0], mA[1], above=True)),
+                Outcome(mB[1] > mB[0], f"in B = {mB.round(4).tolist()}", margin=room(mB[1], mB[0], above=True)))
 
 
 @claim("W_O carries water news into water and finance news into finance and writes nothing into thing or grammar: "
@@ -227,19 +260,24 @@ def bank_starts_identical():
     return Outcome(np.array_equal(eA, eB), f"e_7 in A = {eA.tolist()}, in B = {eB.tolist()}")
 
 
-SATURATED_SLOPE = 1e-3  # "nearly zero": the raw slope a(1 − a) at the largest d_k is below this
+SATURATED_TOP = 0.999   # "almost everything": the raw top weight at the largest d_k is at least this
+SATURATED_SLOPE = 1e-3  # "nearly zero": the raw slope a(1 − a) at the largest d_k is at most this
 
 
-@claim("Raw scores one spread apart saturate softmax as d_k grows: the top weight rises at every step, is above "
-       "0.999 at the largest d_k, and its slope a(1 − a) there is below 0.001; divided by √d_k the top weight and "
-       "slope are the same for every d_k.")
+@claim((Says("rises", "the top weight of raw scores one spread apart", over="at every step of d_k"),
+        Says("at least", "the top weight of raw scores one spread apart", by=SATURATED_TOP, over="at the largest d_k"),
+        Says("at most", "the slope a(1 − a) of that top weight", by=SATURATED_SLOPE, over="at the largest d_k"),
+        Says("equal", "top weights of the scores divided by √d_k", ("the smallest d_k", "each larger d_k"), by="1e-12")))
 def raw_scores_saturate():
     rows = scaling.saturation_rows()
     raw, scaled = [r[2] for r in rows], [r[4] for r in rows]
     rises = trend(raw, [f"d_k={r[0]}" for r in rows], "rises", decimals=7)
-    ok = rises.holds and raw[-1] > 0.999 and rows[-1][3] < SATURATED_SLOPE and max(scaled) - min(scaled) < 1e-12
-    return Outcome(ok, f"raw top weight {rises.evidence}; raw slope at d_k={rows[-1][0]}: {rows[-1][3]:.2g}; "
-                       f"scaled {min(scaled):.4f} … {max(scaled):.4f}, slope {rows[-1][5]:.4f}")
+    return both(Outcome(rises.holds, f"raw top weight {rises.evidence}", margin=rises.margin),
+                # at least SATURATED_TOP is at most 1 − SATURATED_TOP left over: its room, as a share of what is left
+                at_most(1 - raw[-1], 1 - SATURATED_TOP, f"at d_k={rows[-1][0]} 1 − top = {1 - raw[-1]:.2g}"),
+                at_most(rows[-1][3], SATURATED_SLOPE, f"raw slope there {rows[-1][3]:.2g}"),
+                Outcome(max(scaled) - min(scaled) < 1e-12, f"scaled {min(scaled):.4f} … {max(scaled):.4f}, "
+                                                            f"slope {rows[-1][5]:.4f}"))
 
 
 @claim((Says("falls", "the largest softmax weight of the fixed scores",
@@ -262,7 +300,7 @@ def shift_keeps_weights_scaling_changes_them():
     spread, halved = np.ptp(s), np.ptp(np.asarray(s) / 2)
     return Outcome(shift_gap < 1e-12 and scale_gap > 1e-2 and halved < spread,
                    f"shift changes weights by {shift_gap:.2g}; ÷2 by {scale_gap:.4f}; score spread {spread:.3f} -> "
-                   f"{halved:.3f}")
+                   f"{halved:.3f}", margin=room(scale_gap, 1e-2, above=True))
 
 
 @claim("As the prefix grows, a raw index leaves every earlier feature unchanged, while index ÷ length changes all "
@@ -283,11 +321,12 @@ def length_scaling_changes_earlier_features():
        "terms, and so the total score, change with the absolute position.")
 def additive_cross_terms_depend_on_absolute_position():
     rows = np.array([r[1:] for r in positions.cross_term_rows()])
-    fixed = np.ptp(rows[:, 0]) < 1e-12 and np.ptp(rows[:, 3]) < 1e-12
-    moving = np.ptp(rows[:, 1]) > 0.1 and np.ptp(rows[:, 2]) > 0.1 and np.ptp(rows[:, 4]) > 0.1
-    return Outcome(bool(fixed and moving), f"ranges over the rows: u·v {np.ptp(rows[:, 0]):.2g}, u·p_j {np.ptp(rows[:, 1]):.3f}, "
-                                           f"p_i·v {np.ptp(rows[:, 2]):.3f}, p_i·p_j {np.ptp(rows[:, 3]):.2g}, "
-                                           f"total {np.ptp(rows[:, 4]):.3f}")
+    ranges = np.ptp(rows, axis=0)   # u·v, u·p_j, p_i·v, p_i·p_j, total
+    fixed = ranges[0] < 1e-12 and ranges[3] < 1e-12
+    moving = ranges[[1, 2, 4]].min()
+    return Outcome(bool(fixed and moving > 0.1), f"ranges over the rows: u·v {ranges[0]:.2g}, u·p_j {ranges[1]:.3f}, "
+                                                 f"p_i·v {ranges[2]:.3f}, p_i·p_j {ranges[3]:.2g}, total {ranges[4]:.3f}",
+                   margin=room(moving, 0.1, above=True))
 
 
 @claim("In the two-token swap experiment each word's output is the same in both orders without positions, and differs with them.")
@@ -295,7 +334,8 @@ def order_swap_needs_positions():
     a, b = positions.SWAP_ORDERS
     off = np.abs(positions.swap_state(a, False)["out"] - positions.swap_state(b, False)["out"]).max()
     on = np.abs(positions.swap_state(a, True)["out"] - positions.swap_state(b, True)["out"]).max()
-    return Outcome(off < 1e-15 and on > 0.1, f"max output change without positions {off:.2g}, with positions {on:.3f}")
+    return Outcome(off < 1e-15 and on > 0.1, f"max output change without positions {off:.2g}, with positions {on:.3f}",
+                   margin=room(on, 0.1, above=True))
 
 
 BYHAND.claims.update(claims_prose.PROSE.claims)  # the smaller comparisons the sentences make, checked alike

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...claims import Outcome, Registry, trend
+from ...claims import Outcome, Registry, at_least, at_most, both, room, trend
+from ...says import Says
 from . import model as m
 from .states import context, mixing, positions, search
 from .states.attention import attend, bank, predict
@@ -45,16 +46,18 @@ def window_step_costs():
                    f"linear {rises.evidence}")
 
 
-@claim("The plain average of rows 1-7 has less water than 'river' alone, and every other row has less water than "
-       "river: the clue is diluted.")
+@claim((Says("less", "water feature (rows 1-7 of sentence A)", ("the plain average", "river alone")),
+        Says("less", "water feature", ("each other row", "river"))))
 def plain_average_dilutes_river():
     words = m.sentence("A")[: m.BANK]
     e = m.rows(words).e[: m.BANK]
     j = words.index("river")
     plain = context.pool(context.pool_weights(None, 0.0))["summary"][0]
     others = np.delete(e[:, 0], j)
-    return Outcome(plain < e[j, 0] and others.max() < e[j, 0],
-                   f"plain average water {plain:.4f}; river {e[j, 0]:.4f}; the other rows at most {others.max():.4f}")
+    return both(Outcome(plain < e[j, 0], f"plain average water {plain:.4f}; river {e[j, 0]:.4f}",
+                        margin=room(plain, e[j, 0], above=False)),
+                Outcome(others.max() < e[j, 0], f"the other rows at most {others.max():.4f}",
+                        margin=room(others.max(), e[j, 0], above=False)))
 
 
 @claim("For 'birds along the river' one video has the single highest match score, Herons of the delta, and hard "
@@ -65,24 +68,27 @@ def search_best_match():
     best = int(np.argmax(s))
     hard = search.retrieve(search.SEARCH_QUERY, "hard")["returned"]
     unique = np.sum(s == s.max()) == 1
+    herons = videos.index("Herons of the delta")
     return Outcome(bool(unique) and videos[best] == "Herons of the delta"
                    and np.array_equal(hard, search.VALUES[videos[best]]),
-                   f"scores {dict(zip(videos, s.tolist()))}; hard returns {hard.tolist()}")
+                   f"scores {dict(zip(videos, s.tolist()))}; hard returns {hard.tolist()}",
+                   margin=room(s[herons], np.delete(s, herons).max(), above=True))
 
 
-@claim("At the highest temperature soft retrieval is a real mixture: the top weight is below one half and every "
-       "video keeps more than half of an even share.")
+@claim((Says("at most", "the top weight of soft retrieval", by="one half", over="at the highest temperature"),
+        Says("at least", "the weight of every video in soft retrieval", by="half of an even share",
+             over="at the highest temperature")))
 def high_temperature_mixes():
     w = search.retrieve(search.SEARCH_QUERY, "soft", float(search.TEMPERATURES[-1]))["weights"]
     floor = MIX_FLOOR / len(w)
-    return Outcome(w.max() < 0.5 and w.min() > floor,
-                   f"T = {search.TEMPERATURES[-1]:g}: weights from {w.min():.4f} to {w.max():.4f} (floor {floor:.2f})")
+    return both(at_most(w.max(), 0.5, f"T = {search.TEMPERATURES[-1]:g}: weights from {w.min():.4f} to {w.max():.4f}"),
+                at_least(w.min(), floor, f"floor {floor:.2f}"))
 
 
-@claim("Bank gives 'river' most of its attention in sentence A: more than half of the weight.")
+@claim(Says("at least", "attention weight on river in sentence A", ("bank",), by="one half"))
 def bank_gives_river_most_of_its_weight():
     a = bank("A")["alpha"][m.sentence("A").index("river")]
-    return Outcome(a > 0.5, f"α_7,river = {a:.4f}")
+    return at_least(a, 0.5, f"α_7,river = {a:.4f}")
 
 
 @claim("The forward pass leaves W_Q, W_K, W_V, W_O, the head and the word table exactly as they were.")
@@ -114,14 +120,15 @@ def matrix_form_matches_walkthrough():
     return Outcome(gaps[worst] < 1e-12, f"largest difference {gaps[worst]:.2g} (at {worst}) over {len(gaps)} stages")
 
 
-@claim("Distance weights are smoother than the fixed window: they rise at every step towards the last token, and "
-       "their largest jump between neighbours is smaller than the window's.")
+@claim((Says("rises", "the distance weight", over="at every step towards the last token"),
+        Says("less", "largest jump between neighbouring weights", ("the distance weights", "the fixed window"))))
 def distance_weights_smoother_than_window():
     w = mixing.scheme_weights(m.sentence("A"))
     dist, window = w["distance weights"], w["fixed window (w = 3)"]
     rises = trend(dist, [str(j) for j in range(1, len(dist) + 1)], "rises")
     jd, jw = np.abs(np.diff(dist)).max(), np.abs(np.diff(window)).max()
-    return Outcome(rises.holds and jd < jw, f"largest jump: distance {jd:.4f}, window {jw:.4f}; distance {rises.evidence}")
+    return both(Outcome(jd < jw, f"largest jump: distance {jd:.4f}, window {jw:.4f}", margin=room(jd, jw, above=False)),
+                Outcome(rises.holds, f"distance {rises.evidence}", margin=rises.margin))
 
 
 @claim("In the RoPE table, pairs with equal offsets get equal scores and a different offset a different score; "
@@ -137,4 +144,4 @@ def rope_equal_offsets_equal_scores():
     identity = max(abs(r[2] - r[3]) for r in rows)
     return Outcome(spread < SAME_SCORE and apart > OTHER_SCORE and identity < SAME_SCORE,
                    f"offsets {sorted(by_offset)}: spread within an offset {spread:.2g}, between offsets at least "
-                   f"{apart:.4f}; rotated vs relative {identity:.2g}")
+                   f"{apart:.4f}; rotated vs relative {identity:.2g}", margin=room(apart, OTHER_SCORE, above=True))

@@ -116,7 +116,7 @@ def spread_summary() -> str:
     d = s["d_k"].tolist()
     return (f"Over {scaling.N_PAIRS} random pairs, the raw variance of q·k grows with d_k "
             "{claim}`score_spread_grows_like_dk`: " + pairs([f"d_k = {x}:" for x in d], s["raw"])
-            + ". Divided by √d_k it stays near one {claim}`score_spread_grows_like_dk`: "
+            + ". Divided by √d_k it is near one at every d_k {claim}`score_spread_grows_like_dk`: "
             + pairs([f"d_k = {x}:" for x in d], s["scaled"]) + ".")
 
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # what the names below load (and what the build's cache stamp
     from .tables import scores_table, shapes
     from .diagram import block_diagram
     from .budgets import against_published, budgets_table
+    from .summary import showed
     from .tensors import TensorModel, check_against_compute
 
 _WHERE = {"answers": ".exercises", "answer_list": ".exercises", "check_loop": ".loop", "learning_rate": ".loop",
@@ -29,7 +30,7 @@ _WHERE = {"answers": ".exercises", "answer_list": ".exercises", "check_loop": ".
           "LabRun": ".states.run", "config": ".states.run", "data": ".states.run",
           "initial_params": ".states.run", "setup": ".states.run", "train_or_load": ".states.run",
           "scores_table": ".tables", "shapes": ".tables", "TensorModel": ".tensors", "check_against_compute": ".tensors", "block_diagram": ".diagram",
-          "against_published": ".budgets", "budgets_table": ".budgets",
+          "against_published": ".budgets", "budgets_table": ".budgets", "showed": ".summary",
           "claims": None}
 __all__ = [*_WHERE, "claim_results", "preflight"]
 

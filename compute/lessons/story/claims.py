@@ -79,12 +79,13 @@ def one_head_beats_a_coin_between_two_names():
     return both(at_least(one - mlp, AHEAD, f"one head {one:.4f}, MLP {mlp:.4f}"), at_least(one, 0.5, "against 0.5"))
 
 
-@claim((Says("greater", "accuracy between two mentioned names", ("the four-head model", "the one-head model"),
+@claim((Says("greater", "accuracy between two mentioned names", ("the four-head model", "the one-head model", "the MLP"),
              by=AHEAD),
         Says("at most", "accuracy between two mentioned names", ("the four-head model",), by=0.8)))
 def four_heads_name_the_friend():
-    four, one = _score(FOUR, "name among mentioned"), _score(ONE, "name among mentioned")
+    four, one, mlp = (_score(m, "name among mentioned") for m in (FOUR, ONE, MLP))
     return both(at_least(four - one, AHEAD, f"four heads {four:.4f}, one head {one:.4f}"),
+                at_least(four - mlp, AHEAD, f"MLP {mlp:.4f}"),
                 at_most(four, 0.8, "wrong at least one time in five"))
 
 
@@ -98,7 +99,7 @@ def four_heads_lead_but_colours_tie():
 
 
 @claim(Says("rises", "object accuracy", ("the one-head model",), by=SUDDEN,
-            over="between two neighbouring points of its learning curve", strength=SUDDENLY))
+            over="at the largest step between two neighbouring points of its learning curve", strength=SUDDENLY))
 def copying_appears_suddenly():
     j = ev.sudden_jump(ONE, "object")
     return at_least(j["rise"], SUDDEN, f"{j['before']:.3f} at {j['from_tokens']:,} tokens -> "
@@ -188,12 +189,16 @@ def the_mlp_names_the_most_children_in_the_shortest_stories():
 
 
 @claim(f"All three models keep their objects' colours in at least {KEPT_MOSTLY} of the samples that repeat an object; "
-       f"the MLP repeats an object in at most {FEW_REPEATS} as many samples as either transformer.", strength=MOSTLY)
+       f"the MLP's share is the highest of the three, and it repeats an object in at most {FEW_REPEATS} as many samples "
+       "as either transformer.", strength=MOSTLY)
 def colours_kept_but_the_mlp_rarely_repeats():
     c = samples.all_counts()
     return both(*(at_least(v.colours_kept, KEPT_MOSTLY, f"{k}: colours {v.colours_kept:.3f} of {v.with_repeats} samples")
                   for k, v in c.items()),
                 *(at_most(c["mlp"].with_repeats, FEW_REPEATS * c[k].with_repeats, f"MLP repeats against {k}")
+                  for k in ("one-head", "four-head")),
+                *(Outcome(c["mlp"].colours_kept > c[k].colours_kept, f"MLP's share against {k}",
+                          margin=room(c["mlp"].colours_kept, c[k].colours_kept, above=True))
                   for k in ("one-head", "four-head")))
 
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...claims import Outcome, Registry
+from ...claims import Outcome, Registry, room
 from ...data.walkthrough import SENTENCES, VOCAB, answer_rows, cue_positions, data_facts, loss_floor, next_word_options
 from .history import NEAR, loss_spike
 from .overflow import FLOAT16_EXP_LIMIT, float_limits
 from ...published.walkthrough import ALTERNATIVE, Walkthrough, load
+from ...says import Says
 from .seeds import pattern_counts, seed_record
 from .selection import (CUE_FALL, CUE_RISE, DOMINANT, FALL, FAST, RISE, ROW_FAST, ROW_SLOW, SLOW, SURE, WALKTHROUGH,
                         _predicts, coin_flip_positions)
@@ -89,7 +90,8 @@ def cues_sit_several_words_back(wt):
     gaps = [row - cue for row, cue in zip(answer_rows(), cue_positions())]
     return Outcome(min(gaps) >= SEVERAL and len(set(gaps)) == 1,
                    ", ".join(f"'was' at {row}, {wt.tokens[cue]!r} at {cue}: {row - cue} back"
-                             for row, cue in zip(answer_rows(), cue_positions())))
+                             for row, cue in zip(answer_rows(), cue_positions())),
+                   margin=room(min(gaps), SEVERAL, above=True))
 
 
 @page_claim("P has one row per input position of the longest training sentence (its length less one).")
@@ -98,12 +100,16 @@ def positions_fit_the_longest_sentence(wt):
     return Outcome(rows == longest - 1, f"P has {rows} rows, the longest sentence {longest} words")
 
 
-@page_claim(f"The published run ends with its loss above the floor by less than {JUST_ABOVE:.1%} of it.")
+@page_claim((Says("at least", "the published run's final loss", by="the loss floor", lower_is_better=True),
+             Says("at most", "the excess of the published run's final loss over the floor",
+                  by=f"{JUST_ABOVE:.1%} of the floor", lower_is_better=True)))
 def final_loss_just_above_floor(wt):
     facts = data_facts()
     floor, final = facts["loss_floor"], float(wt.manifest.get("final_loss", np.nan))
+    # its margin is the excess's: no loss is below the floor (but by rounding), so that bound has no room to state
     return Outcome(floor < final < floor * (1 + JUST_ABOVE),
-                   f"final loss {final:.6f}, floor {floor:.6f} ({final / floor - 1:+.4%})")
+                   f"final loss {final:.6f}, floor {floor:.6f} ({final / floor - 1:+.4%})",
+                   margin=room(final / floor - 1, JUST_ABOVE, above=False))
 
 
 @page_claim(f"The loss first comes within {NEAR:.0%} of the floor at the step the page names and leaves that "
@@ -120,19 +126,22 @@ def loss_bumps_after_settling(wt):
     ok = (bool((h[:settled] > band).all()) and h[settled] <= band and s["exits"] >= 2
           and step > settled and h[step] > band and back > 0
           and bool((h[step: step + back] > band).all()) and h[step + back] <= band)
+    # its margin is the count's ("more than once"): the steps follow from the band by definition (loss_spike)
     return Outcome(ok, f"band {band:.6f}: first inside at step {settled} ({h[settled]:.6f}); leaves it "
                        f"{s['exits']} times; largest bump step {step} ({h[step]:.6f}, {s['above']:+.2%}); "
-                       f"back inside at step {step + back} ({h[step + back]:.6f})")
+                       f"back inside at step {step + back} ({h[step + back]:.6f})",
+                   margin=room(s["exits"], 2, above=True))
 
 
-@page_claim(f"q_{ROW_SLOW} and q_{ROW_FAST}, both made by 'was', differ in some coordinate by more than "
-            f"{QUERY_GAP} of the largest query entry.")
+@page_claim(Says("at least", f"the largest coordinate gap between q_{ROW_SLOW} and q_{ROW_FAST} (both made by 'was')",
+                 by=f"{QUERY_GAP} of the largest query entry"))
 def was_queries_differ(wt):
     Q = wt["Q"]
     gap, scale = float(np.abs(Q[ROW_FAST] - Q[ROW_SLOW]).max()), float(np.abs(Q).max())
     same = wt.tokens[ROW_SLOW] == wt.tokens[ROW_FAST]
     return Outcome(same and gap > QUERY_GAP * scale,
-                   f"largest |q_{ROW_FAST} - q_{ROW_SLOW}| = {gap:.4f}, largest |Q| = {scale:.4f}")
+                   f"largest |q_{ROW_FAST} - q_{ROW_SLOW}| = {gap:.4f}, largest |Q| = {scale:.4f}",
+                   margin=room(gap, QUERY_GAP * scale, above=True))
 
 
 @page_claim(f"Among the keys each row may read, row {ROW_FAST}'s largest score is on '{FALL}' and its second on "
@@ -162,13 +171,14 @@ def masked_weights_are_exactly_zero(wt):
     return Outcome(worst == 0.0 and sums < 1e-12, f"largest masked weight {worst}, largest |row sum - 1| = {sums:.1e}")
 
 
-@page_claim(f"The largest score a row may read is below the float16 exp limit ln 65504 ≈ {FLOAT16_EXP_LIMIT:.2f}, "
-            "above which exp overflows in float16.")
+@page_claim(Says("at most", "the largest score a row may read",
+                 by=f"the float16 exp limit, ln 65504 ≈ {FLOAT16_EXP_LIMIT:.2f} (above it exp overflows in float16)"))
 def scores_fit_float16(wt):
     allowed = np.where(np.triu(np.ones(wt["S"].shape, bool), 1), -np.inf, wt["S"])
     top = float(allowed.max())
     i, j = np.unravel_index(int(np.argmax(allowed)), allowed.shape)
-    return Outcome(top < FLOAT16_EXP_LIMIT, f"largest readable score {top:.4f} (row {i}, key {j})")
+    return Outcome(top < FLOAT16_EXP_LIMIT, f"largest readable score {top:.4f} (row {i}, key {j})",
+                   margin=room(top, FLOAT16_EXP_LIMIT, above=False))
 
 
 @page_claim(f"Row {ROW_FAST}'s scores doubled: the literal float16 softmax gives at least one not-a-number, "
@@ -179,37 +189,47 @@ def stable_softmax_survives_doubling(wt):
           and abs(f["doubled_stable_sum"] - 1) < STABLE_SUM)
     return Outcome(ok, f"doubled largest score {f['doubled_max']:.2f}; literal softmax: {f['doubled_naive_nan']} of "
                        f"{f['doubled_n']} weights NaN; max-subtracted: sum {f['doubled_stable_sum']:.6f}, "
-                       f"{'all' if f['doubled_stable_finite'] else 'not all'} finite")
+                       f"{'all' if f['doubled_stable_finite'] else 'not all'} finite",
+                   margin=min(room(f["doubled_max"], FLOAT16_EXP_LIMIT, above=True),
+                              room(abs(f["doubled_stable_sum"] - 1), STABLE_SUM, above=False)))
 
 
-@page_claim(f"In row {ROW_FAST}, '{FALL}' scores less than {MODEST} times '{RISE}', yet gets over {DECISIVE} times "
-            f"its weight, and '{RISE}' keeps less than {JUST}.")
+@page_claim((Says("at most", f"the score of '{FALL}' over the score of '{RISE}' (a positive one) in row {ROW_FAST}",
+                  by=f"{MODEST:g}"),
+             Says("at least", f"the weight of '{FALL}' over the weight of '{RISE}' in row {ROW_FAST}",
+                  by=f"{DECISIVE:g}"),
+             Says("at most", f"the weight of '{RISE}' in row {ROW_FAST}", by=JUST)))
 def softmax_sharpens_row_13(wt):
     s_f, s_r = wt["S"][ROW_FAST, CUE_FALL], wt["S"][ROW_FAST, CUE_RISE]
     a_f, a_r = wt["A"][ROW_FAST, CUE_FALL], wt["A"][ROW_FAST, CUE_RISE]
     ok = s_r > 0 and s_f / s_r < MODEST and a_f / a_r > DECISIVE and a_r < JUST
     return Outcome(bool(ok), f"scores {FALL} {s_f:.4f} / {RISE} {s_r:.4f} = {s_f / s_r:.3f}; "
-                             f"weights {FALL} {a_f:.6f} / {RISE} {a_r:.6f} = {a_f / a_r:.2f}")
+                             f"weights {FALL} {a_f:.6f} / {RISE} {a_r:.6f} = {a_f / a_r:.2f}",
+                   margin=min(room(s_f / s_r, MODEST, above=False), room(a_f / a_r, DECISIVE, above=True),
+                              room(a_r, JUST, above=False)))
 
 
-@page_claim(f"Row {ROW_FAST} puts most of its weight (over {MOST}) on '{FALL}', and no coordinate of z_{ROW_FAST} "
-            f"differs from v_{FALL} by more than {CLOSE:.0%} of that value's largest entry.")
+@page_claim((Says("at least", f"the weight of row {ROW_FAST} on '{FALL}'", by=MOST),
+             Says("at most", f"the largest coordinate gap between z_{ROW_FAST} and v_{FALL}",
+                  by=f"{CLOSE:.0%} of v_{FALL}'s largest entry")))
 def z_13_close_to_fall_value(wt):
     a = wt["A"][ROW_FAST, CUE_FALL]
     v = wt["V"][CUE_FALL]
     gap, scale = float(np.abs(wt["Z"][ROW_FAST] - v).max()), float(np.abs(v).max())
     return Outcome(bool(a > MOST and gap < CLOSE * scale),
                    f"A[{ROW_FAST},{CUE_FALL}] = {a:.6f}; largest |z - v| = {gap:.4f}, largest |v| = {scale:.4f} "
-                   f"({gap / scale:.1%})")
+                   f"({gap / scale:.1%})",
+                   margin=min(room(a, MOST, above=True), room(gap, CLOSE * scale, above=False)))
 
 
-@page_claim(f"y_{ROW_SLOW} and y_{ROW_FAST} (both 'was') differ in some coordinate by over {FAR_APART} times the "
-            f"largest coordinate gap of their inputs x_{ROW_SLOW} and x_{ROW_FAST}.")
+@page_claim(Says("at least", f"the largest coordinate gap between y_{ROW_SLOW} and y_{ROW_FAST} (both 'was')",
+                 by=f"{FAR_APART:g} times the largest coordinate gap of their inputs x_{ROW_SLOW} and x_{ROW_FAST}"))
 def was_rows_end_far_apart(wt):
     y_gap = float(np.abs(wt["y"][ROW_FAST] - wt["y"][ROW_SLOW]).max())
     x_gap = float(np.abs(wt["X"][ROW_FAST] - wt["X"][ROW_SLOW]).max())
     return Outcome(y_gap > FAR_APART * x_gap, f"largest |y gap| = {y_gap:.4f}, largest |x gap| = {x_gap:.4f} "
-                                              f"({y_gap / x_gap:.2f} times)")
+                                              f"({y_gap / x_gap:.2f} times)",
+                   margin=room(y_gap, FAR_APART * x_gap, above=True))
 
 
 @page_claim(f"The logits part the two 'was' rows: row {ROW_SLOW}'s largest logit is '{SLOW}', above '{FAST}'; "
@@ -223,7 +243,8 @@ def logits_part_the_was_rows(wt):
                    f"row {ROW_FAST}: top {top13!r}, {SLOW} {L[ROW_FAST, s]:.4f}, {FAST} {L[ROW_FAST, f]:.4f}")
 
 
-@page_claim(f"Where the data allows two next words equally, the model gives each within {ALMOST_EVEN} of one half.")
+@page_claim(Says("at most", "the distance from one half of the model's probability for each of the two words",
+                 by=ALMOST_EVEN, over="where the data allows two next words equally"))
 def coin_flips_split_almost_evenly(wt):
     parts, worst = [], 0.0
     for i in coin_flip_positions(wt):
@@ -231,7 +252,8 @@ def coin_flips_split_almost_evenly(wt):
             p = wt.prob(i, word)
             worst = max(worst, abs(p - 0.5))
             parts.append(f"p({word}|{i}) = {p:.4f}")
-    return Outcome(bool(parts) and worst < ALMOST_EVEN, f"largest |p - 0.5| = {worst:.4f}: " + ", ".join(parts))
+    return Outcome(bool(parts) and worst < ALMOST_EVEN, f"largest |p - 0.5| = {worst:.4f}: " + ", ".join(parts),
+                   margin=room(worst, ALMOST_EVEN, above=False))
 
 
 # The seed-search record (compute/checkpoints/walkthrough-seeds.json): what every seed of the search learned.
@@ -322,7 +344,7 @@ def converged_seeds_answer_in_several_ways(wt, record=None):
     n_patterns = len(pattern_counts(record))
     return Outcome(bool(conv) and not wrong and n_patterns >= SEVERAL,
                    f"{len(conv)} converged, {len(wrong)} of them answer wrongly{f' (seeds {wrong})' if wrong else ''}; "
-                   f"{n_patterns} patterns")
+                   f"{n_patterns} patterns", margin=room(n_patterns, SEVERAL, above=True))
 
 
 @page_claim(f"Fewer than {ONLY:.0%} of the converged seeds find the lesson's pattern ({_lesson_pattern()}), "
@@ -333,11 +355,16 @@ def lesson_pattern_is_a_minority(wt, record=None):
     n, total = counts.get(_lesson_pattern(), 0), sum(counts.values())
     top = next(iter(counts))
     return Outcome(total > 0 and n / total < ONLY and counts[top] > n,
-                   f"lesson's pattern {n} of {total} ({n / max(total, 1):.1%}); most common: {top} ({counts[top]})")
+                   f"lesson's pattern {n} of {total} ({n / max(total, 1):.1%}); most common: {top} ({counts[top]})",
+                   margin=min(room(n / max(total, 1), ONLY, above=False), room(counts[top], n, above=True)))
 
 
-@page_claim(f"The alternative seed's row {ROW_FAST} puts over {DOMINANT} on a word other than '{FALL}' and less than "
-            f"{HARDLY} on '{FALL}', yet predicts '{FAST}' with probability above {SURE}.")
+_ALT = ("the alternative seed",)
+
+
+@page_claim((Says("at least", f"largest weight in row {ROW_FAST}, on a word other than '{FALL}',", _ALT, by=DOMINANT),
+             Says("at most", f"weight in row {ROW_FAST} on '{FALL}'", _ALT, by=HARDLY),
+             Says("at least", f"probability of '{FAST}' at position {ROW_FAST}", _ALT, by=SURE)))
 def alternative_answers_from_another_word(wt, alt=None):
     alt = alt or load(ALTERNATIVE)
     a = alt["A"][ROW_FAST]
@@ -345,7 +372,9 @@ def alternative_answers_from_another_word(wt, alt=None):
     answer = _predicts(alt, ROW_FAST, FAST)
     return Outcome(top != CUE_FALL and a[top] > DOMINANT and a[CUE_FALL] < HARDLY and answer.holds,
                    f"seed {alt.manifest.get('seed')}: largest weight {a[top]:.6f} on {alt.tokens[top]!r} "
-                   f"(position {top}), {a[CUE_FALL]:.6f} on {FALL!r}; {answer.evidence}")
+                   f"(position {top}), {a[CUE_FALL]:.6f} on {FALL!r}; {answer.evidence}",
+                   margin=min(room(a[top], DOMINANT, above=True), room(a[CUE_FALL], HARDLY, above=False),
+                              answer.margin))
 
 
 # The page's claims that read the seed-search record or the alternative checkpoint: they describe a search and what

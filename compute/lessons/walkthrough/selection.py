@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...claims import Outcome, Registry, room
+from ...says import Says
 from ...data.walkthrough import CUE_ANSWERS, answer_rows, cue_positions, next_word_options
 from .overflow import FLOAT16_EXP_LIMIT
 from ...published.walkthrough import Walkthrough, target_probabilities
@@ -27,9 +28,15 @@ claim = WALKTHROUGH.claim
 (RISE, SLOW), (FALL, FAST) = CUE_ANSWERS
 
 
+def _sure_room(p: float) -> float:
+    """The margin of a probability checked above SURE, taken on what it leaves to the other words (1 - p against
+    1 - SURE): p itself cannot rise more than 1 % above 0.99, so its own room would call every such claim fragile."""
+    return room(1 - p, 1 - SURE, above=False)
+
+
 def _predicts(wt: Walkthrough, position: int, word: str) -> Outcome:
     top, p = wt.top_word(position), wt.prob(position, word)
-    return Outcome(top == word and p > SURE, f"top word {top!r}, p({word}) = {p:.6f}")
+    return Outcome(top == word and p > SURE, f"top word {top!r}, p({word}) = {p:.6f}", margin=_sure_room(p))
 
 
 def _attends(wt: Walkthrough, row: int, target: int) -> Outcome:
@@ -39,12 +46,12 @@ def _attends(wt: Walkthrough, row: int, target: int) -> Outcome:
                                   f"weight on position {target} ({wt.tokens[target]!r}) = {a[target]:.6f}")
 
 
-@claim(f"Position {ROW_SLOW} (the first 'was') predicts '{SLOW}' with probability above {SURE}.")
+@claim(Says("at least", f"the probability of '{SLOW}' at position {ROW_SLOW} (the first 'was')", by=SURE))
 def position_5_predicts_slow(wt):
     return _predicts(wt, ROW_SLOW, SLOW)
 
 
-@claim(f"Position {ROW_FAST} (the second 'was') predicts '{FAST}' with probability above {SURE}.")
+@claim(Says("at least", f"the probability of '{FAST}' at position {ROW_FAST} (the second 'was')", by=SURE))
 def position_13_predicts_fast(wt):
     return _predicts(wt, ROW_FAST, FAST)
 
@@ -59,16 +66,14 @@ def row_13_attends_fall(wt):
     return _attends(wt, ROW_FAST, CUE_FALL)
 
 
-@claim(f"Rows {ROW_SLOW} and {ROW_FAST} each put more than {DOMINANT} on their cue, "
-       f"so z_{ROW_SLOW} ≈ v_{RISE} and z_{ROW_FAST} ≈ v_{FALL}.")
-
-
+@claim(Says("at least", f"weight on its own cue ('{RISE}' for row {ROW_SLOW}, '{FALL}' for row {ROW_FAST})",
+            (f"row {ROW_SLOW} of A", f"row {ROW_FAST} of A"), by=DOMINANT))
 def cue_rows_copy_their_value(wt):
     a5, a13 = wt["A"][ROW_SLOW, CUE_RISE], wt["A"][ROW_FAST, CUE_FALL]
     gap = max(np.abs(wt["Z"][ROW_SLOW] - wt["V"][CUE_RISE]).max(), np.abs(wt["Z"][ROW_FAST] - wt["V"][CUE_FALL]).max())
     return Outcome(a5 > DOMINANT and a13 > DOMINANT,
                    f"A[{ROW_SLOW},{CUE_RISE}] = {a5:.6f}, A[{ROW_FAST},{CUE_FALL}] = {a13:.6f}, "
-                   f"largest |z - v| = {gap:.4f}")
+                   f"largest |z - v| = {gap:.4f}", margin=room(min(a5, a13), DOMINANT, above=True))
 
 
 def cue_key_coordinate(wt: Walkthrough) -> int | None:
@@ -106,27 +111,34 @@ def coin_flip_positions(wt: Walkthrough) -> list[int]:
     return [i for i in range(len(wt.tokens)) if len(next_word_options(list(wt.tokens[: i + 1]))) == 2]
 
 
-@claim(f"Where the data allows two next words equally (positions 0, 1 and 9), the model gives each "
-       f"{COIN_FLIP[0]} to {COIN_FLIP[1]}.")
+_TWO_WAY = "where the data allows two next words equally (positions 0, 1 and 9)"
 
 
+@claim((Says("at least", "the model's probability for each of the two words", by=COIN_FLIP[0], over=_TWO_WAY),
+        Says("at most", "the model's probability for each of the two words", by=COIN_FLIP[1], over=_TWO_WAY)))
 def coin_flips_split_evenly(wt):
-    parts, ok = [], True
+    parts, ok, rooms = [], True, []
     for i in coin_flip_positions(wt):
         for word in next_word_options(list(wt.tokens[: i + 1])):
             p = wt.prob(i, word)
             ok &= COIN_FLIP[0] <= p <= COIN_FLIP[1]
+            rooms += [room(p, COIN_FLIP[0], above=True), room(p, COIN_FLIP[1], above=False)]
             parts.append(f"p({word}|{i}) = {p:.4f}")
-    return Outcome(ok and bool(parts), ", ".join(parts) or "no two-way positions found")
+    return Outcome(ok and bool(parts), ", ".join(parts) or "no two-way positions found",
+                   margin=min(rooms) if rooms else None)
 
 
-@claim(f"Every next word that the data determines gets probability above {SURE}, in all eight sentences.")
+# "none ... or less", not "every ... at least": the audit reads "at least" as a superlative ("least"), which would
+# let a sentence bound to this claim say "the highest certainty"
+@claim(Says("none", "the next words that the data determines, in all eight sentences,",
+            over=f"gets probability {SURE} or less"))
 def determined_words_are_certain(wt):
     worst = (1.0, "")
     for sentence, i, word, p in target_probabilities(wt.weights):
         if len(next_word_options(sentence.split()[: i + 1])) == 1 and p < worst[0]:
             worst = (p, f"{word!r} after {' '.join(sentence.split()[: i + 1])!r}")
-    return Outcome(worst[0] > SURE, f"lowest such probability {worst[0]:.6f} {worst[1]}".strip())
+    return Outcome(worst[0] > SURE, f"lowest such probability {worst[0]:.6f} {worst[1]}".strip(),
+                   margin=_sure_room(worst[0]))
 
 
 def mean_loss(wt: Walkthrough) -> float:
@@ -135,13 +147,16 @@ def mean_loss(wt: Walkthrough) -> float:
     return float(-np.mean(np.log(ps)))
 
 
-@claim(f"The mean training loss is below {LOSS_CEILING} nats per target (the floor is 24 ln2 / 88).")
+@claim(Says("at most", "the mean training loss", by=f"{LOSS_CEILING} nats per target",
+            over="(the floor is 24 ln2 / 88)", lower_is_better=True))
 def loss_near_floor(wt):
     loss = mean_loss(wt)
     return Outcome(loss < LOSS_CEILING, f"loss {loss:.6f}", margin=room(loss, LOSS_CEILING, above=False))
 
 
-@claim("Row 13's scores are safe for exp in float16 (largest below ln 65504 ≈ 11.09); doubled, they are not.")
+@claim((Says("at most", "largest score", (f"row {ROW_FAST}",),
+             by=f"the float16 exp limit, ln 65504 ≈ {FLOAT16_EXP_LIMIT:.2f}"),
+        Says("at least", "largest score, doubled,", (f"row {ROW_FAST}",), by="that limit")))
 def row_13_fits_float16_until_doubled(wt):
     top = float(wt["S"][ROW_FAST, : ROW_FAST + 1].max())
     return Outcome(top < FLOAT16_EXP_LIMIT < 2 * top,

@@ -11,6 +11,7 @@ KEPT, RUNNING = VARIANTS     # averaging's forward pass with its matrix built on
 LENGTHS = (16, 32, 64, 128, 256, 512, 1024, 2048)   # T for the counted figures (and the slider)
 WIDTHS = (16, 32, 64, 128, 256)                     # d for the slider
 SHOWN_T, SHOWN_D = 256, 64                           # the table's T and d, and the sliders' first position
+D = 64                                               # the width the claims count and time at
 LARGE_T = 512                                       # "large T": fits of measured times start here
 SMALL_T = 64                                        # "small T": up to here
 
