@@ -41,6 +41,23 @@ def test_the_claims_fail_by_name_when_the_head_is_silenced(runs):
     assert "silenced_head_forgets" not in message          # silenced already: that claim still holds
 
 
+def test_what_the_lab_showed_is_written_from_the_run_it_is_given(runs):
+    """On the published run each finding rests on its claim; on a run where the head is silenced the first and
+    last say what that run did (its numbers), not the page's conclusion."""
+    from compute.lessons.lab.summary import findings
+    mlp, head = runs
+    published = findings(mlp, head, lab.follow(mlp, head, attention))
+    assert "{claim}`head_finds_what_the_window_hides`" in published[0] and "far more often" in published[0]
+    silent = {**head.params, "blocks.0.attn.W_O": torch.zeros_like(head.params["blocks.0.attn.W_O"])}
+    broken = LabRun("one-head", head.fn, silent, "silenced")
+    with torch.no_grad():
+        broken.results = run_probes(broken.logits, probes(), data().vocab)
+    broken.scores = summary(probes(), broken.results)
+    theirs = findings(mlp, broken, lab.follow(mlp, broken, attention))
+    assert "far more often" not in theirs[0] and "{claim}" not in theirs[0] and "In this run" in theirs[0]
+    assert f"{broken.scores['object beyond 8']:.2f}" in theirs[0]
+
+
 def budgets_record(*points):
     """The run record with its budgets replaced: (tokens, names beyond 8, objects beyond 8) for each."""
     from compute.lessons.lab.states.run import measured_run

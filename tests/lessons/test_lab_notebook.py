@@ -73,6 +73,15 @@ want = [object_accuracy(one_head, run_head.params, 9, 16), object_accuracy(one_h
         object_accuracy(mlp, run_mlp.params, 9, 16), object_accuracy(mlp, run_mlp.params, 65, 10 ** 9)]
 got = accuracies(answers["distance"])
 assert len(got) == 4 and all(abs(g - w) <= 0.0051 for g, w in zip(got, want)), (got, want, answers["distance"])
+
+# 5. What the lab showed: each finding as this run came out (the claims checked on it), never the page's conclusion.
+from compute.lessons.lab import claims as lab_claims
+from compute.lessons.lab.summary import findings
+showed = findings(run_mlp, run_head, case)
+holds = {c.name: o.holds for c, o in lab_claims.check_all(run_mlp, run_head, case)}
+assert ("far more often" in showed[0]) == holds["head_finds_what_the_window_hides"], showed[0]
+assert ("not yet back to near chance" not in showed[2]) == holds["silenced_head_forgets"], showed[2]
+assert abs(accuracies(showed[0])[0] - object_accuracy(one_head, run_head.params, *beyond)) <= 0.0051, showed[0]
 print("OK", settings)
 '''
 
