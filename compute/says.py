@@ -6,6 +6,10 @@ with the same data (sitebuild.audit.strength): who is set above whom, which way,
 
     Says("greater", "name accuracy", ("four-head model", "one-head model"), by=0.05)
     -> "The four-head model's name accuracy is higher than the one-head model's, by at least 0.05."
+    Says("largest", "weight in row 13 of A", ("position 9 (fall)",), over="of the row's 16")
+    -> "Position 9 (fall)'s weight in row 13 of A is the largest of the row's 16."
+    Says("equal", "the stable and the naive softmax", by=1e-12, over="wherever the naive one is finite")
+    -> "The stable and the naive softmax are the same wherever the naive one is finite, within 1e-12."
 """
 from __future__ import annotations
 
@@ -14,7 +18,8 @@ from dataclasses import dataclass
 from .strength import Strength
 
 # Each relation, and how a statement writes it (the words are ones the audit reads for the same relation).
-RELATIONS = ("greater", "less", "equal", "rises", "falls", "flat", "settles", "at least", "at most", "none")
+RELATIONS = ("greater", "less", "equal", "rises", "falls", "flat", "settles", "at least", "at most", "none", "largest",
+             "smallest")
 
 
 @dataclass(frozen=True)
@@ -22,8 +27,9 @@ class Says:
     relation: str                       # one of RELATIONS
     measure: str                        # what is measured: "validation loss", "object accuracy beyond 8 tokens"
     subjects: tuple[str, ...] = ()      # the things compared, in order: the first is set against the others
-    by: float | str | None = None       # the strength the check requires: the gap (greater, less: "by at least");
-    #                                     the tolerance (equal, flat, settles: "within"); the limit (at least, at most)
+    by: float | str | None = None       # the strength the check requires: the gap (greater, less: "by at least";
+    #                                     largest, smallest: over the next); the tolerance (equal: "within", 0 for
+    #                                     exactly; flat, settles); the limit (at least, at most)
     over: str = ""                      # the range it holds over: "from 1–8 tokens back to more than 64"
     strength: Strength | None = None    # the word of strength it backs (compute.strength), checked at its limit
     lower_is_better: bool = False       # a measure where less is better (a loss, a time): "beats" is "lower"
@@ -32,7 +38,8 @@ class Says:
     def __post_init__(self):
         if self.relation not in RELATIONS:
             raise ValueError(f"a claim's relation is one of {', '.join(RELATIONS)}, not {self.relation!r}")
-        if (self.relation in ("greater", "less", "equal") or self.along) and len(self.subjects) < 2:
+        if ((self.relation in ("greater", "less") or self.along or (self.relation == "equal" and self.subjects))
+                and len(self.subjects) < 2):
             raise ValueError(f"'{self.relation}' compares two things at least; {self.measure!r} names "
                              f"{len(self.subjects)}")
 
@@ -48,7 +55,15 @@ class Says:
             most = f", the {'highest' if r == 'greater' else 'lowest'} of them" if len(rest) > 1 else ""
             text = f"{whose} is {side} than {_and([_poss(s) for s in rest])}{over}{gap}{most}"
         elif r == "equal":
-            text = f"{_cap(_and([_poss(s) for s in self.subjects]))} {self.measure} are the same{over}, within {self.by}"
+            within = "exactly" if self.by == 0 else f"within {self.by}"
+            things = f"{_and([_poss(s) for s in self.subjects])} {self.measure}" if self.subjects else self.measure
+            text = f"{_cap(things)} are the same{over}, {within}"
+        elif r in ("largest", "smallest"):
+            side = "above" if r == "largest" else "below"
+            among = f", {side} {_and([_poss(s) for s in rest])}" if rest else ""
+            gap = f" by at least {self.by}" if self.by is not None and rest else \
+                f", {side} the next by at least {self.by}" if self.by is not None else ""
+            text = f"{whose} is the {r}{over}{among}{gap}"
         elif r in ("rises", "falls") and self.along:
             step = f", each step by at least {self.by}" if self.by is not None else ""
             text = f"{_cap(self.measure)} {r} from {' to '.join(self.subjects)}{over}{step}"

@@ -95,6 +95,8 @@ def _pairs(says: dict, named_at) -> list[tuple[str, str]]:
         steps = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]     # a chain: every earlier, later
                  if a is not None and b is not None and a != b]
         return [(b, a) if says["relation"] == "rises" else (a, b) for a, b in steps]
+    if says["relation"] in ("largest", "smallest"):          # the first against each other one it names
+        says = {**says, "relation": "greater" if says["relation"] == "largest" else "less"}
     if says["relation"] not in ("greater", "less"):
         return []
     first, rest = names[0], [n for n in names[1:] if n is not None and n != names[0]]

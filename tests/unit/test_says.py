@@ -146,3 +146,14 @@ def test_an_order_the_audit_cannot_read_is_refused_with_how_to_write_it():
     assert findings("On names the four-head model is ahead of the one-head model {claim}`four_names_more`.") == []
     (problem,) = findings("Set against the one-head model on names, the four-head model is ahead {claim}`four_names_more`.")
     assert "'ahead' sets a subject against nothing named after it" in problem and "split the clause" in problem
+
+
+def test_the_largest_and_an_identity_are_written_from_their_data():
+    assert Says("largest", "accuracy on names", ("the four-head model", "the one-head model", "the MLP"),
+                by=0.1).sentence() == ("The four-head model's accuracy on names is the largest, above the one-head "
+                                       "model's and the MLP's by at least 0.1.")
+    assert Says("equal", "the stable and the naive softmax", by=0,
+                over="wherever the naive one is finite").sentence() == \
+        "The stable and the naive softmax are the same wherever the naive one is finite, exactly."
+    (o,) = orders("The four-head model's accuracy on names is higher than the MLP's.", MODELS.places)
+    assert (o.above, o.below) == ("four-head", "MLP")
