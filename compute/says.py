@@ -53,7 +53,11 @@ class Says:
             side = "higher" if r == "greater" else "lower"
             gap = f", by at least {self.by}" if self.by is not None else ""
             most = f", the {'highest' if r == 'greater' else 'lowest'} of them" if len(rest) > 1 else ""
-            text = f"{whose} is {side} than {_and([_poss(s) for s in rest])}{over}{gap}{most}"
+            if any(len(s.split()) > 3 for s in self.subjects):    # long names read better as "that of ..."
+                whose, others = f"The {self.measure} of {first}", "that of " + _and(rest)
+            else:
+                others = _and([_poss(s) for s in rest])
+            text = f"{whose} is {side} than {others}{over}{gap}{most}"
         elif r == "equal":
             within = "exactly" if self.by == 0 else f"within {self.by}"
             things = f"{_and([_poss(s) for s in self.subjects])} {self.measure}" if self.subjects else self.measure

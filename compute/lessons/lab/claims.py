@@ -6,6 +6,7 @@ run is only described, never judged.
 from __future__ import annotations
 
 from ...claims import Outcome, Registry, at_most, room
+from ...says import Says
 from ...strength import COPIES, NEAR_CHANCE as NEAR
 from ...probes import chance
 from .states.budgets import LEAVES_CHANCE, budgets, leaves_chance, default_budget, longer_budget
@@ -22,8 +23,10 @@ LOOKS_BACK = 0.5        # "at least half" of the head's attention on the earlier
 A_FEW_MINUTES = 300     # seconds: the landing page's "a few minutes to run", at most
 
 
-@claim(f"Beyond the MLP's window the one-head model picks the right {KIND} far more often (by {WIDE_MARGIN}) "
-       "than the MLP, which stays near chance.", strength=NEAR)
+@claim((Says("greater", f"accuracy on the right {KIND} beyond the MLP's window", ("the one-head model", "the MLP"),
+             by=WIDE_MARGIN, over="(far more often)"),
+        Says("at most", f"{KIND} accuracy beyond its window", ("the MLP",), by=f"chance + {NEAR_CHANCE}",
+             over="(it stays near chance)", strength=NEAR)))
 def head_finds_what_the_window_hides(mlp: LabRun, head: LabRun, case: Case):
     h, m = head.scores[f"{KIND} beyond 8"], mlp.scores[f"{KIND} beyond 8"]
     return Outcome(h - m >= WIDE_MARGIN and m <= chance(KIND) + NEAR_CHANCE,
@@ -31,8 +34,8 @@ def head_finds_what_the_window_hides(mlp: LabRun, head: LabRun, case: Case):
                    margin=min(room(h - m, WIDE_MARGIN, above=True), room(m, chance(KIND) + NEAR_CHANCE, above=False)))
 
 
-@claim(f"At the followed blank the head puts at least {LOOKS_BACK} of its attention on the earlier mention "
-       "and gives the right word more probability than the MLP does.")
+@claim((Says("at least", "share of the head's attention on the earlier mention at the followed blank", by=LOOKS_BACK),
+        Says("greater", "probability of the right word at the followed blank", ("the head", "the MLP"))))
 def head_looks_back_at_the_followed_blank(mlp: LabRun, head: LabRun, case: Case):
     return Outcome(case.on_mentions >= LOOKS_BACK and case.p_head[case.word] > case.p_mlp[case.word],
                    f"attention on the mention {case.on_mentions:.3f}; probability of '{case.answer}': head "
@@ -41,23 +44,25 @@ def head_looks_back_at_the_followed_blank(mlp: LabRun, head: LabRun, case: Case)
                               room(case.p_head[case.word], case.p_mlp[case.word], above=True)))
 
 
-@claim(f"Silencing the head (W_O = 0) sends the one-head model's {KIND} accuracy beyond 8 tokens back to "
-       "near chance.", strength=NEAR)
+@claim(Says("at most", f"{KIND} accuracy beyond 8 tokens with the head silenced (W_O = 0)", ("the one-head model",),
+            by=f"chance + {NEAR_CHANCE}", over="(back to near chance)", strength=NEAR))
 def silenced_head_forgets(mlp: LabRun, head: LabRun, case: Case):
     a = knocked_out(head)[f"{KIND} beyond 8"]
     return at_most(a, chance(KIND) + NEAR_CHANCE, f"accuracy {a:.3f}, chance {chance(KIND):.3f}")
 
 
-@claim(f"The downloaded notebook, measured from a fresh kernel, runs in a few minutes (at most {A_FEW_MINUTES} s).")
+@claim(Says("at most", "run time in seconds of the downloaded notebook, measured from a fresh kernel,",
+            by=A_FEW_MINUTES, over="(a few minutes)"))
 def the_lab_runs_in_a_few_minutes(mlp: LabRun, head: LabRun, case: Case):
     run = measured_run()
     return at_most(run["seconds"], A_FEW_MINUTES,
                    f"{run['seconds']:.1f} s (median of {run['runs']} runs, {run['measured_on']['cpu']})")
 
 
-@claim(f"Trained on the notebook's default budget, the one-head model's names beyond 8 back stay near chance "
-       f"(within {NEAR_CHANCE} of a uniform guess) while it copies objects from beyond 8 back (at least {COPIES.limit}).",
-       strength=(NEAR, COPIES))
+@claim((Says("at most", "name accuracy beyond 8 back, trained on the notebook's default budget,", ("the one-head model",),
+             by=f"a uniform guess + {NEAR_CHANCE}", over="(names stay near chance)", strength=NEAR),
+        Says("at least", "object accuracy beyond 8 back, trained on the same budget,", ("the one-head model",),
+             by=COPIES.limit, over="(it copies objects)", strength=COPIES)))
 def the_default_budget_copies_objects_not_names(mlp: LabRun, head: LabRun, case: Case):
     d = default_budget()
     names, objects = d["name beyond 8"], d["object beyond 8"]
@@ -68,8 +73,9 @@ def the_default_budget_copies_objects_not_names(mlp: LabRun, head: LabRun, case:
                               room(objects, COPIES.limit, above=True)))
 
 
-@claim(f"In the measured runs, names beyond 8 back leave chance (more than {LEAVES_CHANCE} above a uniform guess) "
-       "on the longer budget and every larger one, and do not on any smaller one.")
+@claim(Says("equal", f"the measured budgets on which names beyond 8 back leave chance (more than {LEAVES_CHANCE} above "
+            "a uniform guess) and the longer budget with every larger one", by=0,
+            over="(they do not on any smaller one)"))
 def names_leave_chance_on_the_longer_budget(mlp: LabRun, head: LabRun, case: Case):
     runs, longer = budgets(), longer_budget()
     said = ", ".join(f"{b['tokens']:,}: {b['name beyond 8']:.3f}" for b in runs)

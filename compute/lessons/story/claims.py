@@ -106,9 +106,12 @@ def copying_appears_suddenly():
                                        f"{j['after']:.3f} at {j['to_tokens']:,}")
 
 
-@claim(f"The one-head model's object accuracy stays near chance (within {NEAR_CHANCE}, past the first point of its "
-       f"curve) for a while, then climbs and settles within {SETTLED} of its final value after at most "
-       f"{SHORT_STRETCH} of the budget more, at a final accuracy of at least {COPIES}.", strength=(NEAR, COPYING))
+@claim((Says("at most", "object accuracy", ("the one-head model",), by=f"chance + {NEAR_CHANCE}",
+             over="while it stays near chance, past the first point of its curve, for a while", strength=NEAR),
+        Says("rises", "object accuracy", ("the one-head model",),
+             over=f"then, and settles within {SETTLED} of its final value after at most {SHORT_STRETCH} of the budget "
+                  "more"),
+        Says("at least", "final object accuracy", ("the one-head model",), by=COPIES, strength=COPYING)))
 def copying_is_learned_in_a_short_stretch():
     ph = ev.learning_phases(ONE, "object", NEAR_CHANCE, SETTLED)
     if not ph["flat_until"]:
@@ -150,14 +153,15 @@ def objects_fall_from_9_to_64_tokens():
     return _falls(TRANSFORMERS, "object", slice(1, 4))
 
 
-@claim("The transformers' context holds the longest story, end-of-story marker included.")
+@claim(Says("at most", "the longest story's length in tokens, end-of-story marker included,",
+            by="the transformers' context (it holds every story)"))
 def context_holds_every_story():
     longest, context = ev.longest_story(), load(FOUR).config.context
     return at_most(longest, context, f"longest story {longest} tokens, context {context}")
 
 
-@claim("Splitting the width into heads costs no parameters: attention with four heads has as many as one head of "
-       "the same width.")
+@claim(Says("equal", "the parameter counts of attention with four heads and with one head of the same width", by=0,
+            over="(splitting the width into heads costs no parameters)"))
 def splitting_the_width_costs_nothing():
     model, d = load(FOUR).model, load(FOUR).config.d_model
     four = sum(p.numel() for p in model.blocks[0].attn.parameters())
@@ -174,8 +178,11 @@ def four_heads_keep_their_cast():
                 Outcome(True, f"four-head {four:.3f}"))
 
 
-@claim("The MLP's samples are the shortest, shorter than the one-head and the four-head model's, yet name more "
-       "distinct children each, and more than twice as many per 100 tokens as the training stories do.")
+@claim((Says("smallest", "mean sample length in tokens", ("the MLP", "the one-head model", "the four-head model")),
+        Says("largest", "count of distinct children each sample names, on average",
+             ("the MLP", "the one-head model", "the four-head model")),
+        Says("at least", "count of distinct children named per 100 tokens", ("the MLP",),
+             by="twice the training stories'")))
 def the_mlp_names_the_most_children_in_the_shortest_stories():
     c, train = samples.all_counts(), samples.training_names()
     mlp, others = c["mlp"], [c[k] for k in MODELS if k != "mlp"]
@@ -208,14 +215,16 @@ def samples_are_new():
     return Outcome(all(v.copied == 0 for v in c.values()), ", ".join(f"{k} {v.copied}" for k, v in c.items()))
 
 
-@claim("At name probes the four-head model's single most likely word is the right name less often than it ranks "
-       "the right name first among names (plain top-1 undercounts it).")
+@claim(Says("at least", "the share of name probes at which the four-head model ranks the right name first among "
+            "names, less the share at which its single most likely word is the right name,", by=0.01,
+            over="(plain top-1 undercounts it)"))
 def top1_undercounts_names():
     t = ev.top1_at_names(FOUR)
     return at_least(t["within_kind"] - t["top1"], 0.01, f"top-1 {t['top1']:.4f}, within kind {t['within_kind']:.4f}")
 
 
-@claim("In the four-head model's learning curve, names pass one half later than objects do.")
+@claim(Says("greater", "training tokens seen before accuracy passes one half, in the four-head model's learning "
+            "curve,", ("the name probes", "the object probes"), over="(names come later)"))
 def names_come_after_objects():
     def first_over_half(kind):
         return next((p["tokens"] for p in ev.learning_curve(FOUR) if (p.get(kind) or 0) >= 0.5), None)

@@ -26,8 +26,12 @@ def _split(name: str, split: str, key: str) -> float:
     return ev.scores(name, split)[key]
 
 
-@claim(f"On the held-out families both transformers copy objects and colours as well as on the trained families "
-       f"(at most {TRANSFER} lower, and at least {COPIES.limit}).", only=GENERATED_STORIES, strength=COPIES)
+@claim((Says("at least", "accuracy on objects and colours on the held-out families", ("the one-head model",
+                                                                                    "the four-head model"),
+             by=f"their trained-family accuracy less {TRANSFER}", over="(as well as on the trained families)"),
+        Says("at least", "accuracy on objects and colours on the held-out families", ("the one-head model",
+                                                                                    "the four-head model"),
+             by=COPIES.limit, strength=COPIES)), only=GENERATED_STORIES)
 def held_out_objects_and_colours_transfer():
     parts = []
     for m in TRANSFORMERS:
@@ -49,8 +53,9 @@ def held_out_names_and_places_drop():
     return _drops("held-out", ("name", "place"), DROP)
 
 
-@claim(f"On the held-out families the four-head model still names a child of the story at name probes (a mentioned name ranks first "
-       f"at least {COPIES_MORE} more often than the right one).", only=GENERATED_STORIES)
+@claim(Says("greater", "share of held-out name probes at which it ranks first", ("a mentioned name", "the right one"),
+            by=COPIES_MORE, over="for the four-head model (it still names a child of the story)"),
+       only=GENERATED_STORIES)
 def held_out_names_stay_in_the_story():
     right, mentioned = _split(FOUR, "held-out", "name"), _split(FOUR, "held-out", "name a mentioned word")
     return at_least(mentioned - right, COPIES_MORE, f"a mentioned name {mentioned:.3f}, the right name {right:.3f}")
@@ -62,8 +67,9 @@ def hand_written_falls_short():
     return _drops("hand-written", KIND_NAMES, FAR_BELOW)
 
 
-@claim(f"On the hand-written stories the four-head model still repeats a word from the story: for every kind, the word it ranks first is a "
-       f"mentioned one at least {COPIES_MORE} more often than it is the right one.")
+@claim(Says("greater", "share of probes at which the four-head model ranks it first, on the hand-written stories for "
+            "every kind,", ("a mentioned word", "the right one"), by=COPIES_MORE,
+            over="(it still repeats a word from the story)"))
 def hand_written_copies_a_mentioned_word():
     found = {kind: (_split(FOUR, "hand-written", kind), _split(FOUR, "hand-written", f"{kind} a mentioned word"))
              for kind in KIND_NAMES}
@@ -86,8 +92,9 @@ def relations_fall_short_of_the_goal():
     return both(at_most(name, rel.GOAL, f"names {name:.3f}"), at_most(place, rel.GOAL, f"places {place:.3f}, goal {rel.GOAL}"))
 
 
-@claim(f"Trained with the relation families, the four-head model gets names and places right on the hand-written "
-       f"stories at least {RAISE} more often than the four-head model trained without them.", only=GENERATED_STORIES)
+@claim(Says("greater", "accuracy on names and on places on the hand-written stories",
+            ("the four-head model trained with the relation families", "the four-head model trained without them"),
+            by=RAISE), only=GENERATED_STORIES)
 def relations_raise_hand_written_names_and_places():
     pairs = {k: (_split(FOUR, "hand-written", k), _relation_hand("four-head", k)) for k in ("name", "place")}
     return both(*(at_least(b - a, RAISE, f"{k} {a:.3f} -> {b:.3f}") for k, (a, b) in pairs.items()))

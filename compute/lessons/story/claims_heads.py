@@ -3,6 +3,7 @@ between two seeds; merged into claims.STORY."""
 from __future__ import annotations
 
 from ...claims import Outcome, Registry, at_least, at_most, both, room
+from ...says import Says
 from ...probes import KIND_NAMES
 from ...published.story import NAMES, SECOND_SEED
 from ...data.story import KINDS
@@ -27,9 +28,10 @@ def _looking(name: str, kind: str) -> tuple[tuple[int, int], float, float]:
     return lh, float(m["mass"][lh[0], lh[1], k]), float(m["uniform"][k])
 
 
-@claim(f"For every kind, the head that puts the most weight on earlier mentions of the word (at least {LOOKS:g} times "
-       f"an even spread) is also the head whose knock-out costs that kind the most: without it, that kind's "
-       f"accuracy falls the furthest (by at least {NEEDED}).")
+@claim((Says("at least", "weight on earlier mentions of its kind, for every kind's most-looking head (the head that "
+             "puts the most weight there),", by=f"{LOOKS:g} times an even spread"),
+        Says("falls", "each kind's accuracy", over="without its most-looking head, the furthest of any single head's "
+             "knock-out (the head that looks most is the head needed most)", by=NEEDED)))
 def looking_heads_are_the_needed_heads():
     parts = []
     for kind in KIND_NAMES:
@@ -41,8 +43,9 @@ def looking_heads_are_the_needed_heads():
     return both(*parts)
 
 
-@claim(f"Every kind's looking head sits in the first layer, and no second-layer head puts {GLANCE} or more of its "
-       "weight on earlier mentions of any kind.")
+@claim((Says("equal", "the layer of every kind's looking head and the first layer", by=0),
+        Says("none", "the second-layer heads", over=f"puts {GLANCE} or more of its weight on earlier mentions of any "
+             "kind")))
 def roles_sit_in_the_first_layer():
     looks = heads.looks(FOUR)
     second = float(heads.mention_mass(FOUR)["mass"][1].max())
@@ -50,28 +53,32 @@ def roles_sit_in_the_first_layer():
                 Outcome(second < GLANCE, f"second layer at most {second:.3f}", margin=room(second, GLANCE, above=False)))
 
 
-@claim(f"Several first-layer heads (at least two) put at least {ROLE} of their weight on earlier objects.")
+@claim(Says("at least", f"count of first-layer heads that put at least {ROLE} of their weight on earlier objects",
+            by=2, over="(several heads)"))
 def several_first_layer_heads_look_at_objects():
     m = heads.mention_mass(FOUR)["mass"][0, :, KIND_NAMES.index("object")]
     return at_least(float(sorted(m)[-2]), ROLE, "first layer: " + ", ".join(f"H{h + 1} {v:.3f}" for h, v in enumerate(m)))
 
 
-@claim(f"Object copying is shared: no single head's knock-out costs more than {SHARED} of object accuracy.")
+@claim(Says("none", "the heads", over=f"costs more than {SHARED} of object accuracy when it alone is knocked out (no "
+            "single head: object copying is shared)"))
 def object_copying_is_shared():
     ko = heads.knockouts(FOUR)
     worst = max((ko["all heads"]["object"] - v["object"], k) for k, v in ko.items() if k != "all heads")
     return at_most(worst[0], SHARED, f"largest drop {worst[0]:.3f} ({head_label(worst[1])})")
 
 
-@claim(f"Trained with the same recipe from the second seed, the four-head model, too, has for every kind a head that "
-       f"looks at it (at least {LOOKS:g} times an even spread).")
+@claim(Says("at least", "weight on earlier mentions of its kind, for every kind's most-looking head of the four-head "
+            "model trained with the same recipe from the second seed,", by=f"{LOOKS:g} times an even spread",
+            over="(it, too, has a head that looks at every kind)"))
 def roles_exist_in_the_second_seed():
     found = {k: _looking(SECOND_SEED, k) for k in KIND_NAMES}
     return both(*(at_least(mass, LOOKS * even, f"{k} {head_label(lh)} {mass:.3f}") for k, (lh, mass, even) in found.items()))
 
 
-@claim("At least one role sits in a different head in the second seed than in the published model, and the name "
-       "head sits in another layer.")
+@claim((Says("at least", "count of roles that sit in a different head in the second seed than in the published model",
+             by=1),
+        Says("equal", "the name head's layers in the two seeds", by="none of them (it sits in another layer)")))
 def roles_move_between_seeds():
     first, second = heads.looks(FOUR), heads.looks(SECOND_SEED)
     moved = [k for k in KIND_NAMES if first[k] != second[k]]
@@ -79,9 +86,10 @@ def roles_move_between_seeds():
                    "moved: " + (", ".join(f"{k} {head_label(first[k])} -> {head_label(second[k])}" for k in moved) or "none"))
 
 
-@claim("The live box's prepared story: the box's model (the float16 export) ranks the right name first with every "
-       "head; with the name head silenced it ranks another name first and gives the right one less than half the "
-       "probability it had.")
+@claim((Says("largest", "probability among names at the live box's prepared story, in the box's model (the float16 "
+             "export) with every head,", ("the right name",)),
+        Says("at most", "probability of the right name with the name head silenced", by="half what it had",
+             over="(another name then ranks first)")))
 def silencing_the_name_head_misnames_the_prepared_story():
     t = box.knockout_prompt()
     ok = t["top_off"] != t["name"] and t["top_off"] in KINDS["name"] and t["p_off"] < t["p_all"] / 2
@@ -90,9 +98,10 @@ def silencing_the_name_head_misnames_the_prepared_story():
                    margin=room(t["p_off"], t["p_all"] / 2, above=False))
 
 
-@claim("Where the worked story first names a colour, the four-head model's k likeliest words hold less than all of "
-       "the probability; top-k keeps exactly those k, drops the others, and divides each kept word's probability by "
-       "their share: the kept probabilities then sum to 1.")
+@claim((Says("less", "probability", ("the four-head model's k likeliest words", "all of it"),
+             over="where the worked story first names a colour"),
+        Says("equal", "the sum of the kept probabilities, once top-k keeps exactly those k, drops the others and "
+             "divides each kept word's probability by their share, and 1", by=1e-12)))
 def top_k_divides_by_the_kept_share():
     t = explain.top_k_example()
     kept = [p / t["share"] for p in t["p"]]
@@ -102,8 +111,9 @@ def top_k_divides_by_the_kept_share():
                        f"{t['next_p']:.4f} below the kept {min(t['p']):.4f}")
 
 
-@claim("Worked by hand, the first layer's LayerNorm of the shown row is the model's own (within 1e-6), and the "
-       "normalised row has mean 0 and mean square 1 (less a little for the epsilon).")
+@claim((Says("equal", "the first layer's LayerNorm of the shown row worked by hand and the model's own", by=1e-6),
+        Says("equal", "the normalised row's mean and 0", by=1e-9),
+        Says("at most", "the normalised row's mean square", by=1, over="(less a little for the epsilon, above 0.99)")))
 def layernorm_row_is_the_models_layernorm():
     r = explain.layernorm_row()
     ok = r["largest_difference"] < 1e-6 and abs(r["normed_mean"]) < 1e-9 and 0.99 < r["normed_square"] <= 1
@@ -111,9 +121,11 @@ def layernorm_row_is_the_models_layernorm():
                        f"mean square {r['normed_square']:.4f}")
 
 
-@claim("At the prepared story's last word the name head's largest weight is on a mention of the right name, at "
-       "least half its weight is on such mentions, and its output row points almost exactly the way that mention's "
-       "value row does (cosine similarity at least 0.9).")
+@claim((Says("largest", "weight at the prepared story's last word", ("a mention of the right name",),
+             over="of the name head's"),
+        Says("at least", "the name head's weight on mentions of the right name", by=0.5),
+        Says("at least", "cosine similarity of the name head's output row and that mention's value row", by=0.9,
+             over="(it points almost exactly the way the value row does)")))
 def the_name_head_reads_the_name_it_needs():
     f, t = box.followed(), box.knockout_prompt()
     return both(Outcome(f["keys"][0][1] == t["name"], f"largest weight on “{f['keys'][0][1]}” ({f['keys'][0][3]:.3f})"),
@@ -121,9 +133,10 @@ def the_name_head_reads_the_name_it_needs():
                 at_least(f["value_alike"], 0.9, f"cosine with its value {f['value_alike']:.4f}"))
 
 
-@claim("The name head's direct push raises the right name's logit above the rival's, but silencing the head does far "
-       "more: the right name's logit falls by more than three times that push and the rival's rises. Most of its "
-       "effect runs through the second layer.")
+@claim((Says("greater", "logit from the name head's direct push", ("the right name", "the rival")),
+        Says("falls", "the right name's logit", over="when the name head is silenced", by="three times that push"),
+        Says("rises", "the rival's logit", over="when the name head is silenced (most of the head's effect runs "
+             "through the second layer)")))
 def the_name_heads_effect_runs_through_the_second_layer():
     f, t = box.followed(), box.knockout_prompt()
     name, other = t["name"], t["top_off"]
@@ -135,9 +148,10 @@ def the_name_heads_effect_runs_through_the_second_layer():
                        f"{other} {f['logit'][other]['all']:.3f} -> {f['logit'][other]['off']:.3f}")
 
 
-@claim("Patched in from the prepared story with the friend renamed, the name head's output at the last word makes "
-       "the model name the new friend (probability above one half, where it was below 0.01) and drops the old name "
-       "below 0.01; the same patch of any other head leaves the new name below 0.01. The head carries the name.")
+@claim((Says("at least", "probability of the new friend with the name head's output at the last word patched in from "
+             "the prepared story with the friend renamed", by="one half", over="(the head carries the name)"),
+        Says("at most", "the new friend's probability unpatched, the old name's patched, and the new friend's with the "
+             "same patch of any other head", by=0.01)))
 def the_name_head_carries_the_name():
     t = box.patch_pair()
     old, new, head = t["name"], t["other"], t["head"]
