@@ -3,19 +3,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...claims import Outcome, Registry, at_least, at_most, both, room, trend
+from ...claims import Outcome, Registry, at_most, both, room, trend
 from ...says import Says
-from . import claims_prose
+from . import claims_positions, claims_prose
 from . import model as m
-from .states import context, mixing, positions, scaling, search
+from .states import context, mixing, scaling, search
 from .states.attention import MASK_ROW, attend, baseline_prediction, predict, softmax, top_words
 
 BYHAND = Registry()
 claim = BYHAND.claim
 
 
-@claim("The last-token baseline gives A and B the same distribution, with exactly eight candidates tied on top "
-       "and every other word tied at one lower probability.")
+@claim((Says("equal", "next-word distributions under the last-token baseline", ("sentence A", "sentence B"), by=0),
+        Says("equal", "the count of words tied (within 1e-12) at the baseline's top probability and the number 8",
+             by=0),
+        Says("equal", "the baseline probabilities of the other words", by=1e-15),
+        Says("less", "baseline probability", ("every other word", "the tied top words"))))
 def baseline_ignores_context():
     pa, pb = baseline_prediction("A"), baseline_prediction("B")
     tied = top_words(pa)
@@ -25,9 +28,12 @@ def baseline_ignores_context():
                    f"{pa.max():.4f}; the other {len(rest)} from {rest.min():.4f} to {rest.max():.4f}")
 
 
-@claim("Every window too short to reach back to 'river' leaves it out and every window from there on takes it in; a "
-       "window as long as the sentence takes in every token; one more token at the end pushes river out of the "
-       "shortest window that held it.")
+@claim((Says("none", "the windows too short to reach back to 'river' (fewer tokens than from it to the sentence's end)",
+             over="takes it in"),
+        Says("none", "the longer windows, up to the sentence's length,", over="leaves it out"),
+        Says("none", "the sentence's tokens", over="is left out of the window as long as the sentence"),
+        Says("none", "the positions of the shortest window that held 'river'",
+             over="holds it once one more token ends the sentence")))
 def window_reach():
     words = m.sentence("A")
     T, river = len(words), words.index("river") + 1
@@ -39,7 +45,9 @@ def window_reach():
                        f"with one more token it keeps {longer}")
 
 
-@claim("w·d·H + H + H·V + V and w·d·V + V equal the parameter counts of torch modules of those shapes, for w = 1..10.")
+@claim((Says("equal", "the formulas w·d·H + H + H·V + V and w·d·V + V and the parameter counts of torch modules of "
+             "those shapes", by=0, over="for w = 1..10"),
+        Says("equal", "the weights one more token adds to the direct linear head and the number 80", by=0)))
 def parameter_counts_match_torch():
     bad = []
     for w in range(1, 11):
@@ -63,7 +71,7 @@ def _ahead(values, chosen) -> float:
     return room(float(np.min(values[chosen])), float(np.delete(values, chosen).max()), above=True)
 
 
-@claim("In sentence A, bank's largest attention weight is on 'river'.")
+@claim(Says("largest", "bank's attention weight on river in sentence A", over=f"of the {m.BANK} in its row"))
 def bank_reads_river_in_A():
     a, words = _bank_row("A")
     top = words[int(np.argmax(a))]
@@ -71,17 +79,23 @@ def bank_reads_river_in_A():
                    margin=_ahead(a, [words.index("river")]))
 
 
-@claim("In sentence B, bank's two largest attention weights are on 'cheque' and 'deposited'.")
+@claim((Says("greater", "attention weight from bank in sentence B", ("cheque", f"the {m.BANK - 2} others"),
+             over="(all but cheque and deposited)"),
+        Says("greater", "attention weight from bank in sentence B", ("deposited", f"the {m.BANK - 2} others"),
+             over=f"too: the two are the largest of the row's {m.BANK}")))
 def bank_reads_cheque_and_deposited_in_B():
     a, words = _bank_row("B")
-    two = {words[j] for j in np.argsort(a)[-2:]}
-    return Outcome(two == {"cheque", "deposited"}, f"two largest on {sorted(two)}: {np.sort(a)[-2:].round(4).tolist()}, "
-                                                   f"next {np.sort(a)[-3]:.4f}",
-                   margin=_ahead(a, [words.index("cheque"), words.index("deposited")]))
+    two = {w: float(a[words.index(w)]) for w in ("cheque", "deposited")}
+    rest = float(np.delete(a, [words.index(w) for w in two]).max())
+    return Outcome(all(v > rest for v in two.values()),
+                   "; ".join(f"{w} {v:.4f}" for w, v in two.items()) + f"; the {len(a) - 2} others at most {rest:.4f}",
+                   margin=min(room(v, rest, above=True) for v in two.values()))
 
 
-@claim("Bank's update Δe_7 is different in the two sentences: it raises the water feature in A and the finance "
-       "feature in B.")
+@claim((Says("greater", "entry in bank's update Δe_7 in sentence A", ("the water feature", "the finance feature")),
+        Says("rises", "bank's water feature", over="with its update in sentence A"),
+        Says("greater", "entry in bank's update Δe_7 in sentence B", ("the finance feature", "the water feature")),
+        Says("rises", "bank's finance feature", over="with its update in sentence B")))
 def update_follows_context():
     dA = attend(m.rows(m.sentence("A")).e).dE[m.BANK - 1]
     dB = attend(m.rows(m.sentence("B")).e).dE[m.BANK - 1]
@@ -92,8 +106,10 @@ def update_follows_context():
                    margin=margin)
 
 
-@claim(f"Row {MASK_ROW} (the) in sentence A gives the future exactly zero weight with the mask on; with it off the "
-       "future's share rises above zero, its largest single weight lands on 'river', and its message changes.")
+@claim((Says("none", f"the future positions in row {MASK_ROW} ('the') of sentence A", over="gets any weight with the mask on"),
+        Says("rises", f"row {MASK_ROW}'s share of weight on those future positions", over="when the mask is taken off"),
+        Says("largest", f"row {MASK_ROW}'s weight on 'river'", over="of all its weights with the mask off"),
+        Says("at least", f"the largest change in row {MASK_ROW}'s message when the mask is taken off", by=1e-3)))
 def unmasked_row_5_reads_river():
     words = m.sentence("A")
     off, on = attend(m.rows(words).e, masked=False), attend(m.rows(words).e)
@@ -107,7 +123,11 @@ def unmasked_row_5_reads_river():
                    f"{masked[MASK_ROW:].sum()}; message moves by up to {moved:.4f}", margin=margin)
 
 
-@claim("The top next word differs between A and B; with attention bypassed both distributions are identical.")
+@claim((Says("none", "the vocabulary's words",
+             over="is the top next word with attention after both sentence A and sentence B"),
+        Says("at most", "the count of words tied (within 1e-12) for the top next-word probability with attention",
+             by=1, over="after either sentence"),
+        Says("equal", "next-word distributions with attention bypassed", ("sentence A", "sentence B"), by=0)))
 def context_reaches_the_prediction():
     pa, pb = predict(m.sentence("A"))["p"], predict(m.sentence("B"))["p"]
     qa, qb = predict(m.sentence("A"), attention=False)["p"], predict(m.sentence("B"), attention=False)["p"]
@@ -132,9 +152,15 @@ def score_spread_grows_like_dk():
                         f"scaled var from {s['scaled'].min():.3f} to {s['scaled'].max():.3f}"))
 
 
-@claim("Stable softmax (max subtracted) equals the naive formula wherever the naive one is finite.")
+SOFTMAX_ROWS = ((1.0, 2.0, 3.0), (10.0, -5.0, 0.0), (300.0, 299.0, 0.0), (800.0, 1.0, 0.0))  # the last: naive overflows
+
+
+@claim((Says("equal", "the stable (max subtracted) and the naive softmax", by=1e-12,
+             over=f"wherever the naive one is finite, on the {len(SOFTMAX_ROWS)} test rows"),
+        Says("at least", "the count of those rows where the naive softmax is not finite", by=1),
+        Says("none", "the stable softmax's weights on those rows", over="is infinite or undefined")))
 def stable_softmax_agrees():
-    rows = np.array([[1.0, 2.0, 3.0], [10.0, -5.0, 0.0], [300.0, 299.0, 0.0], [800.0, 1.0, 0.0]])
+    rows = np.array(SOFTMAX_ROWS)
     naive, stable = scaling.naive_softmax(rows), softmax(rows)
     finite = np.all(np.isfinite(naive), axis=1)
     gap = np.abs(naive[finite] - stable[finite]).max()
@@ -142,30 +168,10 @@ def stable_softmax_agrees():
                    f"largest gap where finite {gap:.2g}; naive finite in {finite.sum()} of {len(rows)} rows")
 
 
-@claim("Angle addition maps sincos(i) to sincos(i + δ), and ⟨R_i q, R_j k⟩ = qᵀ R_{j−i} k, both to 1e-12.")
-def rotation_identities():
-    rng = np.random.default_rng(3)
-    worst = 0.0
-    for _ in range(200):
-        i, j, d = rng.uniform(-50, 50, 3)
-        omega = rng.uniform(0.01, 2)
-        q, k = rng.standard_normal(2), rng.standard_normal(2)
-        worst = max(worst, np.abs(positions.sincos(i, omega) @ positions.shift_map(d, omega)
-                                  - positions.sincos(i + d, omega)).max())
-        worst = max(worst, abs(positions.rope_score(q, k, i, j, omega) - positions.relative_score(q, k, i, j, omega)))
-    return Outcome(worst < 1e-12, f"largest error {worst:.2g} over 200 random cases")
-
-
-@claim("Swapping 'The' and 'river' changes the prediction with position rows, and changes nothing with them zeroed.")
-def swap_regression():
-    words = m.sentence("A")
-    with_pos = np.abs(predict(words)["p"] - predict(positions.swapped(words))["p"]).max()
-    without = np.abs(predict(words, positions=False)["p"] - predict(positions.swapped(words), positions=False)["p"]).max()
-    return Outcome(with_pos > 1e-3 and without < 1e-15,
-                   f"max |Δp| with positions {with_pos:.4g}, without {without:.2g}", margin=room(with_pos, 1e-3, above=True))
-
-
-@claim("In the comparison table the fixed window, plain mean and distance rows are the same for both sentences; attention's row is not.")
+@claim((Says("equal", "weights", ("sentence A", "sentence B"), by=0,
+             over="in the comparison table's fixed window, plain mean and distance rows"),
+        Says("at least", "the largest difference between attention's weights in sentence A and in sentence B",
+             by=1e-3)))
 def only_attention_reads_content():
     wa, wb = mixing.scheme_weights(m.sentence("A")), mixing.scheme_weights(m.sentence("B"))
     same = [s for s in mixing.SCHEMES[:3] if np.array_equal(wa[s], wb[s])]
@@ -174,21 +180,33 @@ def only_attention_reads_content():
                    margin=room(att_gap, 1e-3, above=True))
 
 
-WATER_WORDS, MONEY_WORDS = {"river", "heron", "water", "ducks"}, {"cheque", "teller", "money", "queue"}
+WATER_WORDS, MONEY_WORDS = ("river", "heron", "water", "ducks"), ("cheque", "teller", "money", "queue")
 
 
-@claim("With attention, the four most probable next words are the water words in A and the money words in B.")
+def _listed(words) -> str:
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+@claim((Says("greater", "next-word probability with attention after sentence A",
+             ("each water word", "every other word"),
+             over=f"(the water words, {_listed(WATER_WORDS)}, are the four most probable)"),
+        Says("greater", "next-word probability with attention after sentence B",
+             ("each money word", "every other word"),
+             over=f"(the money words, {_listed(MONEY_WORDS)}, are the four most probable)")))
 def full_model_prefers_topic_words():
     p = {k: predict(m.sentence(k))["p"] for k in "AB"}
     top = {k: {m.VOCAB[j] for j in np.argsort(p[k])[-4:]} for k in "AB"}
     margin = min(_ahead(p[k], [m.VOCAB.index(w) for w in words]) for k, words in (("A", WATER_WORDS), ("B", MONEY_WORDS)))
-    return Outcome(top["A"] == WATER_WORDS and top["B"] == MONEY_WORDS,
+    return Outcome(top["A"] == set(WATER_WORDS) and top["B"] == set(MONEY_WORDS),
                    f"top four in A {sorted(top['A'])}, in B {sorted(top['B'])}; fifth in A {np.sort(p['A'])[-5]:.4f}, "
                    f"in B {np.sort(p['B'])[-5]:.4f}", margin=margin)
 
 
-@claim("Moving pooling weight onto 'river' raises the summary's water coordinate at every slider step; "
-       "favouring 'The' or 'bank' does not raise it; the summary stays four wide.")
+@claim((Says("rises", "the summary's water feature", over="at every slider step as pooling weight moves onto 'river'"),
+        Says("at most", "the summary's water feature with the weight moved onto 'The' or 'bank'",
+             by="its value at the slider's start (the plain average)", over="at every slider step"),
+        Says("equal", "the summary's width at every slider step, for each favoured word, and the 4 features of a row",
+             by=0)))
 def pooling_toward_river_raises_water():
     water = {f: np.array([context.pool(context.pool_weights(f, s))["summary"][0] for s in context.POOL_SHARES]) for f in ("river", "The", "bank")}
     widths = {context.pool(context.pool_weights(f, s))["summary"].shape for f in water for s in context.POOL_SHARES}
@@ -216,8 +234,12 @@ def low_temperature_approaches_hard():
                 at_most(gap, COLD_GAP, f"coldest vs hard relative gap {gap:.2g}"))
 
 
-@claim("Queries differ by token: the last 'the' asks mostly for a noun, bank more for either topic than for a noun, "
-       "and heron for water more than finance; so the last 'the' and bank weigh the earlier tokens differently.")
+@claim((Says("largest", "the 'wants a noun' entry of q_10, the query of the last 'the',", over="of its 3 entries"),
+        Says("smallest", "the 'wants a noun' entry of bank's query q_7", over="of its 3 entries"),
+        Says("greater", "entry in heron's query", ("water", "finance")),
+        Says("at most", "the cosine between q_10 and q_7", by=0.9),
+        Says("at least", "the largest difference between the weights the last 'the' gives tokens 1-7 (rescaled to sum "
+             "to one) and bank's", by=0.05)))
 def queries_ask_different_questions():
     att = attend(m.rows(m.sentence("A")).e)
     q_the, q_bank, q_heron = att.Q[-1], att.Q[m.BANK - 1], att.Q[m.sentence("A").index("heron")]
@@ -242,8 +264,9 @@ def bank_message_follows_context():
                 Outcome(mB[1] > mB[0], f"in B = {mB.round(4).tolist()}", margin=room(mB[1], mB[0], above=True)))
 
 
-@claim("W_O carries water news into water and finance news into finance and writes nothing into thing or grammar: "
-       "Δe_7 leaves them at zero.")
+@claim((Says("equal", "the thing and grammar entries of bank's update Δe_7 and zero", by=0, over="in both sentences"),
+        Says("equal", "the water and finance entries of Δe_7 and bank's message m_7 (water news, finance news)",
+             by="numpy's allclose tolerance (1e-8 + 1e-5 × |m_7|)", over="in both sentences")))
 def w_o_writes_only_topic_features():
     bad = []
     for k in "AB":
@@ -254,7 +277,7 @@ def w_o_writes_only_topic_features():
     return Outcome(not bad, "; ".join(bad) or "Δe_7 = (m_7, 0, 0) in both sentences")
 
 
-@claim("Bank starts from the same row e_7 in both sentences (same word, same position).")
+@claim(Says("equal", "bank's starting row e_7 in sentence A and in sentence B", by=0))
 def bank_starts_identical():
     eA, eB = m.rows(m.sentence("A")).e[m.BANK - 1], m.rows(m.sentence("B")).e[m.BANK - 1]
     return Outcome(np.array_equal(eA, eB), f"e_7 in A = {eA.tolist()}, in B = {eB.tolist()}")
@@ -290,8 +313,9 @@ def divisor_flattens_weights():
     return both(trend(tops, labels, "falls", decimals=4), trend(lows, labels, "rises", decimals=4))
 
 
-@claim("Adding a constant to every score leaves the softmax weights unchanged; dividing the scores by 2 shrinks "
-       "their differences and changes the weights.")
+@claim((Says("equal", "the softmax weights of the scores and of the scores plus a constant", by=1e-12),
+        Says("falls", "the spread of the scores", over="when they are divided by 2"),
+        Says("at least", "the largest change in the softmax weights when the scores are divided by 2", by=1e-2)))
 def shift_keeps_weights_scaling_changes_them():
     r = scaling.stable_rows()
     s = scaling.STABLE_SCORES
@@ -303,42 +327,8 @@ def shift_keeps_weights_scaling_changes_them():
                    f"{halved:.3f}", margin=room(scale_gap, 1e-2, above=True))
 
 
-@claim("As the prefix grows, a raw index leaves every earlier feature unchanged, while index ÷ length changes all "
-       "of them: each falls.")
-def length_scaling_changes_earlier_features():
-    bad_index, unchanged_div = [], []
-    for T, T2 in zip(positions.PREFIX_LENGTHS, positions.PREFIX_LENGTHS[1:]):
-        a, b = positions.prefix_features(T), positions.prefix_features(T2)
-        if not np.array_equal(a["index i"], b["index i"][:T]):
-            bad_index.append(T)
-        if np.any(np.isclose(a["i / T"], b["i / T"][:T])) or np.any(b["i / T"][:T] > a["i / T"]):
-            unchanged_div.append(T)
-    return Outcome(not bad_index and not unchanged_div,
-                   f"index changed at T={bad_index or 'none'}; i/T kept or raised a value at T={unchanged_div or 'none'}")
-
-
-@claim("With sine/cosine positions and the same gap in every row, u·v and p_i·p_j stay fixed while the cross "
-       "terms, and so the total score, change with the absolute position.")
-def additive_cross_terms_depend_on_absolute_position():
-    rows = np.array([r[1:] for r in positions.cross_term_rows()])
-    ranges = np.ptp(rows, axis=0)   # u·v, u·p_j, p_i·v, p_i·p_j, total
-    fixed = ranges[0] < 1e-12 and ranges[3] < 1e-12
-    moving = ranges[[1, 2, 4]].min()
-    return Outcome(bool(fixed and moving > 0.1), f"ranges over the rows: u·v {ranges[0]:.2g}, u·p_j {ranges[1]:.3f}, "
-                                                 f"p_i·v {ranges[2]:.3f}, p_i·p_j {ranges[3]:.2g}, total {ranges[4]:.3f}",
-                   margin=room(moving, 0.1, above=True))
-
-
-@claim("In the two-token swap experiment each word's output is the same in both orders without positions, and differs with them.")
-def order_swap_needs_positions():
-    a, b = positions.SWAP_ORDERS
-    off = np.abs(positions.swap_state(a, False)["out"] - positions.swap_state(b, False)["out"]).max()
-    on = np.abs(positions.swap_state(a, True)["out"] - positions.swap_state(b, True)["out"]).max()
-    return Outcome(off < 1e-15 and on > 0.1, f"max output change without positions {off:.2g}, with positions {on:.3f}",
-                   margin=room(on, 0.1, above=True))
-
-
 BYHAND.claims.update(claims_prose.PROSE.claims)  # the smaller comparisons the sentences make, checked alike
+BYHAND.claims.update(claims_positions.POSITIONS.claims)  # what positions add (sections 16 to 18)
 
 
 def check_all():

@@ -19,9 +19,11 @@ claim = PROSE.claim
 MIX_FLOOR = 0.5      # "a real mixture": every video keeps more than MIX_FLOOR / (number of videos) of the weight
 SAME_SCORE = 1e-12   # equal offsets give equal RoPE scores to this precision
 OTHER_SCORE = 1e-3   # a different offset moves the score by more than this
+_STEPS = "at every step of w from 1 to 10"
 
 
-@claim("Both sentences end with the same word at the same position, so the last row e_10 is the same in A and B.")
+@claim((Says("equal", "the last word and its position in sentence A and in sentence B", by=0),
+        Says("equal", "the last row e_10 in sentence A and in sentence B", by=0)))
 def last_token_rows_identical():
     a, b = m.sentence("A"), m.sentence("B")
     ea, eb = m.rows(a).e[-1], m.rows(b).e[-1]
@@ -30,8 +32,11 @@ def last_token_rows_identical():
                    f"in B = {eb.tolist()}")
 
 
-@claim("Each extra token in the window adds d inputs, d·V weights to the direct linear head and d·H to the MLP head "
-       "at every w from 1 to 10, so both counts rise at every step; W2 and b2 keep their shapes.")
+@claim((Says("equal", "the inputs each extra token adds to the window and d", by=0, over=_STEPS),
+        Says("equal", "the weights each extra token adds to the direct linear head and d·V", by=0, over=_STEPS),
+        Says("equal", "the weights each extra token adds to the MLP head and d·H", by=0, over=_STEPS),
+        Says("rises", "the direct linear head's parameter count", over=_STEPS),
+        Says("equal", "the shapes of W2 and b2", by=0, over="for every w from 1 to 10")))
 def window_step_costs():
     ws = range(1, 11)
     d, H, V = context.D_MODEL, context.HIDDEN_UNITS, context.VOCAB_SIZE
@@ -60,8 +65,9 @@ def plain_average_dilutes_river():
                         margin=room(others.max(), e[j, 0], above=False)))
 
 
-@claim("For 'birds along the river' one video has the single highest match score, Herons of the delta, and hard "
-       "retrieval returns exactly its value row.")
+@claim((Says("largest", "match score for 'birds along the river'", ("Herons of the delta",),
+             over=f"of the {len(search.VIDEOS)} videos'"),
+        Says("equal", "hard retrieval's returned row and the value row of Herons of the delta", by=0)))
 def search_best_match():
     s = search.match_scores()[search.SEARCH_QUERY]
     videos = list(search.VIDEOS)
@@ -91,7 +97,8 @@ def bank_gives_river_most_of_its_weight():
     return at_least(a, 0.5, f"α_7,river = {a:.4f}")
 
 
-@claim("The forward pass leaves W_Q, W_K, W_V, W_O, the head and the word table exactly as they were.")
+@claim(Says("equal", "W_Q, W_K, W_V, W_O, the head (W1, b1, W2, b2), the word table and the position rows before and "
+            "after both sentences' forward passes", by=0))
 def forward_pass_leaves_weights_unchanged():
     names = ("W_Q", "W_K", "W_V", "W_O", "W1", "b1", "W2", "b2", "E", "POSITION_ROWS")
     before = {n: getattr(m, n).copy() for n in names}
@@ -103,8 +110,8 @@ def forward_pass_leaves_weights_unchanged():
     return Outcome(not changed, f"changed: {', '.join(changed) or 'nothing'} after both sentences' forward passes")
 
 
-@claim("The matrix form on the seven-token prefix gives row 7 the same numbers as bank's walkthrough at every "
-       "stage (q, k, v, scores, weights, message, update, new row), to 1e-12.")
+@claim(Says("equal", "row 7 of the matrix form, on the seven-token prefix and on the whole sentence, and bank's "
+            "walkthrough", by=1e-12, over="at every stage (q, k, v, scores, weights, message, update, new row)"))
 def matrix_form_matches_walkthrough():
     words = m.sentence("A")
     prefix, full = attend(m.rows(words[: m.BANK]).e), attend(m.rows(words).e)
@@ -131,8 +138,9 @@ def distance_weights_smoother_than_window():
                 Outcome(rises.holds, f"distance {rises.evidence}", margin=rises.margin))
 
 
-@claim("In the RoPE table, pairs with equal offsets get equal scores and a different offset a different score; "
-       "each rotated score equals qᵀ R_(j−i) k.")
+@claim((Says("equal", "the rotated scores of the RoPE table's pairs with the same offset", by=SAME_SCORE),
+        Says("at least", "the smallest gap between the mean scores of different offsets", by=OTHER_SCORE),
+        Says("equal", "each rotated score in the table and qᵀ R_(j−i) k", by=SAME_SCORE)))
 def rope_equal_offsets_equal_scores():
     rows = positions.rope_rows()
     by_offset: dict[int, list[float]] = {}

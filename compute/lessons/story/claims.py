@@ -195,9 +195,12 @@ def the_mlp_names_the_most_children_in_the_shortest_stories():
                                  for k, v in c.items()) + f"; training {train['names_per_100']:.2f} per 100")
 
 
-@claim(f"All three models keep their objects' colours in at least {KEPT_MOSTLY} of the samples that repeat an object; "
-       f"the MLP's share is the highest of the three, and it repeats an object in at most {FEW_REPEATS} as many samples "
-       "as either transformer.", strength=MOSTLY)
+@claim((Says("at least", "share of the samples that repeat an object in which its colours are kept",
+             ("the MLP", "the one-head model", "the four-head model"), by=KEPT_MOSTLY,
+             over="(all three keep their objects' colours most of the time)", strength=MOSTLY),
+        Says("largest", "share of those samples", ("the MLP", "the one-head model", "the four-head model")),
+        Says("at most", "count of samples that repeat an object", ("the MLP",),
+             by=f"{FEW_REPEATS} times either transformer's (it rarely repeats one)")))
 def colours_kept_but_the_mlp_rarely_repeats():
     c = samples.all_counts()
     return both(*(at_least(v.colours_kept, KEPT_MOSTLY, f"{k}: colours {v.colours_kept:.3f} of {v.with_repeats} samples")
@@ -234,9 +237,10 @@ def names_come_after_objects():
                    margin=room(names, objects, above=True) if names and objects else None)
 
 
-@claim(f"In the figure's story, some head puts at least {ROLE} on the earlier mentions of the coming word, and at every "
-       f"query word some head spreads its weight (no key above {SPREAD}) or puts at least half on the last {RECENT} "
-       "positions.")
+@claim((Says("at least", "weight some head puts on the earlier mentions of the coming word, in the figure's story,",
+             by=ROLE),
+        Says("none", "the figure's query words", over=f"lacks a head that spreads its weight (no key above {SPREAD}) "
+             f"or puts at least half on the last {RECENT} positions (at every query word some head does)")))
 def the_shown_story_has_copying_and_other_heads():
     copying, others = [], []
     for q in heads.query_positions():

@@ -16,24 +16,12 @@ from .history import NEAR, loss_spike
 from .overflow import FLOAT16_EXP_LIMIT, float_limits
 from ...published.walkthrough import ALTERNATIVE, Walkthrough, load
 from ...says import Says
+from .record_check import disagreements, entry_of, lesson_pattern
+from .page_words import (ALMOST_EVEN, CLOSE, DECISIVE, FAR_APART, HARDLY, JUST, JUST_ABOVE, MODEST, MOST, ONLY,
+                         QUERY_GAP, SEVERAL, STABLE_SUM)
 from .seeds import pattern_counts, seed_record
 from .selection import (CUE_FALL, CUE_RISE, DOMINANT, FALL, FAST, RISE, ROW_FAST, ROW_SLOW, SLOW, SURE, WALKTHROUGH,
                         _predicts, coin_flip_positions)
-
-# The page's words, as numbers.
-JUST_ABOVE = 0.001    # "just above the floor": less than 0.1 % above it
-QUERY_GAP = 0.25      # "they differ": in some coordinate by more than a quarter of the largest query entry
-MODEST = 2.0          # "a modest gap in the scores": the leading score is less than twice the runner-up's
-DECISIVE = 10.0       # "a decisive one in the weights": the leading weight is over ten times the runner-up's
-JUST = 0.1            # "keeps just ... of the weight": less than this
-MOST = 0.5            # "most of its weight"
-CLOSE = 0.15          # "close to fall's value": no coordinate off by more than 15 % of the value's largest entry
-FAR_APART = 5.0       # "far apart": their largest coordinate gap over five times their inputs' largest gap
-ALMOST_EVEN = 0.05    # "splits almost evenly": each of the two words within 0.05 of one half
-STABLE_SUM = 1e-3     # the max-subtracted float16 softmax sums to 1 within this (float16's rounding)
-ONLY = 0.25           # "only N converged runs": fewer than a quarter of them
-SEVERAL = 3           # "several" / "N different ways": at least three attention patterns
-HARDLY = 0.01         # "only ... on fall": the alternative seed's row 13 puts less than this on its cue
 
 PAGE = Registry()
 page_claim = PAGE.claim
@@ -46,9 +34,13 @@ def _allowed(wt: Walkthrough, row: int) -> np.ndarray:
     return wt["S"][row, : row + 1]
 
 
-@page_claim("Every next word of the eight sentences is fixed by the words before it, except after the opening "
-            "'the' (rise or fall) and after each noun (was or of), where the two words follow equally often; "
-            "those two-way targets set the loss floor, the best mean loss possible, n ln2 / targets.")
+@page_claim((Says("none", "the eight sentences' next-word targets",
+                  over="has more than one possible word, except after "
+                       f"the opening 'the' ('{RISE}' or '{FALL}') and after '{RISE}' or '{FALL}' ('was' or 'of')"),
+             Says("equal", "the probabilities of the two words of each two-way target", by=0, over="(one half each)"),
+             Says("equal", "the counts of two-way and of all targets made here and those the page quotes", by=0),
+             Says("equal", "the loss floor the page quotes (the best mean loss possible) and n ln 2 / N (n two-way "
+                  "targets of N)", by=1e-15)))
 def targets_are_fixed_or_even_coin_flips(wt):
     two_way, bad, n = {}, [], 0
     for sentence in SENTENCES:
@@ -71,8 +63,8 @@ def targets_are_fixed_or_even_coin_flips(wt):
                        + (f"; not an even two-way choice: {'; '.join(bad)}" if bad else ""))
 
 
-@page_claim(f"Each of the eight sentences has one '{RISE}' clause ending '{SLOW}' and one '{FALL}' clause ending "
-            f"'{FAST}', joined by 'but': the first clause's noun decides the second's.")
+@page_claim(Says("none", "the eight sentences", over=f"is other than a '{RISE}' clause ending '{SLOW}' and a '{FALL}' "
+                 f"clause ending '{FAST}', joined by 'but' (so the first clause's noun decides the second's)"))
 def clauses_pair_rise_with_fall(wt):
     bad = []
     for sentence in SENTENCES:
@@ -84,8 +76,9 @@ def clauses_pair_rise_with_fall(wt):
                             f"with {FALL}-{FAST}" + (f"; not: {'; '.join(bad)}" if bad else ""))
 
 
-@page_claim(f"In the goal sentence each 'was' sits at least {SEVERAL} words after its cue noun, "
-            "the same distance for both.")
+@page_claim((Says("at least", "the distance in words from each 'was' of the goal sentence back to its cue noun",
+                  by=SEVERAL),
+             Says("equal", "the two distances", by=0)))
 def cues_sit_several_words_back(wt):
     gaps = [row - cue for row, cue in zip(answer_rows(), cue_positions())]
     return Outcome(min(gaps) >= SEVERAL and len(set(gaps)) == 1,
@@ -94,7 +87,8 @@ def cues_sit_several_words_back(wt):
                    margin=room(min(gaps), SEVERAL, above=True))
 
 
-@page_claim("P has one row per input position of the longest training sentence (its length less one).")
+@page_claim(Says("equal", "the number of rows of P and the number of input positions of the longest training sentence "
+                 "(its length in words less one)", by=0))
 def positions_fit_the_longest_sentence(wt):
     longest, rows = max(len(s.split()) for s in SENTENCES), wt["P"].shape[0]
     return Outcome(rows == longest - 1, f"P has {rows} rows, the longest sentence {longest} words")
@@ -112,9 +106,13 @@ def final_loss_just_above_floor(wt):
                    margin=room(final / floor - 1, JUST_ABOVE, above=False))
 
 
-@page_claim(f"The loss first comes within {NEAR:.0%} of the floor at the step the page names and leaves that "
-            "band again more than once; its largest bump after that is the step the page names, outside the "
-            "band, and the loss is back inside it the number of steps later that the page names.")
+@page_claim((Says("at most", "the loss at the step the page names as the first inside the band",
+                  by=f"{NEAR:.0%} above the floor (the band's edge)", over="and every loss before it is above that"),
+             Says("at least", "the number of times the loss leaves the band after that step", by=2),
+             Says("largest", "the loss at the step the page names as the largest bump",
+                  over="of the losses from then on, and it is outside the band"),
+             Says("at most", "the loss the number of steps the page names after that bump", by="the band's edge",
+                  over="and every loss between the two is above it")))
 def loss_bumps_after_settling(wt):
     history = wt.manifest.get("loss_history")
     if not history:
@@ -144,8 +142,10 @@ def was_queries_differ(wt):
                    margin=room(gap, QUERY_GAP * scale, above=True))
 
 
-@page_claim(f"Among the keys each row may read, row {ROW_FAST}'s largest score is on '{FALL}' and its second on "
-            f"'{RISE}'; row {ROW_SLOW}'s largest is on '{RISE}'.")
+@page_claim((Says("largest", f"row {ROW_FAST}'s score on '{FALL}'",
+                  over="of the scores it may read (keys up to its own)"),
+             Says("largest", f"its score on '{RISE}'", over="of the rest of them"),
+             Says("largest", f"row {ROW_SLOW}'s score on '{RISE}'", over="of the scores it may read")))
 def score_rows_peak_on_cues(wt):
     r13, r5 = _allowed(wt, ROW_FAST), _allowed(wt, ROW_SLOW)
     order13 = np.argsort(-r13, kind="stable")[:2].tolist()
@@ -155,20 +155,23 @@ def score_rows_peak_on_cues(wt):
                    f"row {ROW_SLOW}: {wt.tokens[top5]} {r5[top5]:.4f}")
 
 
-@page_claim(f"Before the mask, row {ROW_SLOW}'s largest score of all is on a later position (one it must not read).")
+@page_claim(Says("largest", f"row {ROW_SLOW}'s score on some later position (one it must not read)",
+                 over="of all its scores, before the mask"))
 def row_5_peeks_at_the_future(wt):
     row = wt["S"][ROW_SLOW]
     top = int(np.argmax(row))
     return Outcome(top > ROW_SLOW, f"largest score {row[top]:.4f} at position {top} ({wt.tokens[top]!r})")
 
 
-@page_claim("Every masked weight (key after query) is exactly 0, and every row of A sums to 1.")
+@page_claim((Says("equal", "each masked weight of A (key after query) and 0", by=0),
+             Says("equal", "the sum of each row of A and 1", by=1e-12)))
 def masked_weights_are_exactly_zero(wt):
     A = wt["A"]
     future = np.triu(np.ones(A.shape, bool), 1)
     worst = float(np.abs(A[future]).max())
     sums = np.abs(A.sum(axis=1) - 1).max()
-    return Outcome(worst == 0.0 and sums < 1e-12, f"largest masked weight {worst}, largest |row sum - 1| = {sums:.1e}")
+    return Outcome(worst == 0.0 and sums < 1e-12, f"largest masked weight {worst}, largest |row sum - 1| = {sums:.1e}",
+                   margin=room(sums, 1e-12, above=False) if worst == 0.0 else room(worst, 0.0, above=False))
 
 
 @page_claim(Says("at most", "the largest score a row may read",
@@ -181,8 +184,13 @@ def scores_fit_float16(wt):
                    margin=room(top, FLOAT16_EXP_LIMIT, above=False))
 
 
-@page_claim(f"Row {ROW_FAST}'s scores doubled: the literal float16 softmax gives at least one not-a-number, "
-            f"the max-subtracted one gives finite weights summing to 1 within {STABLE_SUM}.")
+@page_claim((Says("at least", f"the largest of the scores row {ROW_FAST} may read, doubled in float16,",
+                  by=f"the float16 exp limit, ln 65504 ≈ {FLOAT16_EXP_LIMIT:.2f}"),
+             Says("at least", "the number of not-a-number weights the literal float16 softmax gives on those doubled "
+                  "scores", by=1),
+             Says("none", "the weights the max-subtracted float16 softmax gives on them", over="is infinite or "
+                  "not-a-number"),
+             Says("equal", "their sum and 1", by=STABLE_SUM)))
 def stable_softmax_survives_doubling(wt):
     f = float_limits(_allowed(wt, ROW_FAST))
     ok = (f["doubled_max"] > FLOAT16_EXP_LIMIT and f["doubled_naive_nan"] >= 1 and f["doubled_stable_finite"]
@@ -232,8 +240,10 @@ def was_rows_end_far_apart(wt):
                    margin=room(y_gap, FAR_APART * x_gap, above=True))
 
 
-@page_claim(f"The logits part the two 'was' rows: row {ROW_SLOW}'s largest logit is '{SLOW}', above '{FAST}'; "
-            f"row {ROW_FAST}'s largest is '{FAST}', above '{SLOW}'.")
+@page_claim((Says("largest", f"row {ROW_SLOW}'s logit for '{SLOW}'",
+                  over=f"of its logits, above its logit for '{FAST}'"),
+             Says("largest", f"row {ROW_FAST}'s logit for '{FAST}'",
+                  over=f"of its logits, above its logit for '{SLOW}'")))
 def logits_part_the_was_rows(wt):
     L, s, f = wt["logits"], VOCAB.index(SLOW), VOCAB.index(FAST)
     top5, top13 = VOCAB[int(np.argmax(L[ROW_SLOW]))], VOCAB[int(np.argmax(L[ROW_FAST]))]
@@ -258,37 +268,14 @@ def coin_flips_split_almost_evenly(wt):
 
 # The seed-search record (compute/checkpoints/walkthrough-seeds.json): what every seed of the search learned.
 
-def _lesson_pattern() -> str:
-    return ", ".join(f"{row} → {word}" for row, word in zip(answer_rows(), (RISE, FALL)))
+def _failing_model_claims(model: Walkthrough) -> set[str]:
+    """The page's claims about one model alone that fail on this one (record_check.disagreements)."""
+    return {c.name for c, o in PAGE.check_all(model, names=list(model_claims())) if not o.holds}
 
 
-def _entry(record: dict, seed: int) -> dict | None:
-    return next((e for e in record["entries"] if e["seed"] == seed), None)
-
-
-def _agrees(entry: dict | None, model: Walkthrough) -> list[str]:
-    """Where a record entry and the claims and attention recomputed from its checkpoint disagree (the page's
-    claims on the model too, where the entry records them)."""
-    if entry is None:
-        return ["no entry"]
-    seed, problems = entry["seed"], []
-    failing = {c.name for c, o in WALKTHROUGH.check_all(model) if not o.holds}
-    if set(entry["failed_claims"]) != failing:
-        problems.append(f"seed {seed}: recorded failed claims {sorted(entry['failed_claims'])}, now {sorted(failing)}")
-    if "failed_page_claims" in entry:
-        failing = {c.name for c, o in PAGE.check_all(model, names=list(model_claims())) if not o.holds}
-        if set(entry["failed_page_claims"]) != failing:
-            problems.append(f"seed {seed}: recorded failed page claims {sorted(entry['failed_page_claims'])}, "
-                            f"now {sorted(failing)}")
-    for row in answer_rows():
-        rec, a = entry["rows"][str(row)], model["A"][row]
-        top = int(np.argmax(a))
-        if rec["position"] != top or rec["word"] != model.tokens[top] or abs(rec["weight"] - a[top]) > 1e-6:
-            problems.append(f"seed {seed} row {row}: recorded {rec}, now position {top} weight {a[top]:.6f}")
-    return problems
-
-
-@page_claim("The seed search trained every seed of its range, each once, with the same recipe as the published run.")
+@page_claim((Says("equal", "the seeds the search trained and the seeds of its range", by=0,
+                  over="(in order, each once)"),
+             Says("equal", "training recipe", ("the seed search", "the published run"), by=0)))
 def seed_search_covers_every_seed(wt, record=None):
     record = record or seed_record()
     seeds = [e["seed"] for e in record["entries"]]
@@ -300,16 +287,23 @@ def seed_search_covers_every_seed(wt, record=None):
                    f"recipe {'the same as' if same else 'not the same as'} the published run's")
 
 
-@page_claim("The seed-search record agrees with the stored checkpoints (their seeds, and for each its attention "
-            "rows and failing claims, recomputed now), names only today's selection claims, and counts a seed as "
-            "converged exactly when it passes " + " and ".join(CONVERGENCE_CLAIMS) + " (mean loss below the "
-            "ceiling, every determined word above the sure level).")
+@page_claim((Says("equal", "the published and alternative seeds the seed-search record names and those of the stored "
+                  "checkpoints", by=0),
+             Says("equal", "what the record holds for those two seeds (the selection claims and, where it records "
+                  "them, the page's claims each fails, and each answer row's "
+                  "largest attention weight, its position and its word) and the same recomputed now from their "
+                  "checkpoints", by=1e-6, over="(the claims, positions and words exactly)"),
+             Says("none", "the claims the record names as failed", over="is one the selection no longer checks"),
+             Says("equal", "the seeds the record counts as converged (and their count) and the seeds that pass both "
+                  + " and ".join(CONVERGENCE_CLAIMS), by=0,
+                  over="(mean loss below the ceiling, every determined word above the sure level)")))
 def seed_record_agrees_with_checkpoints(wt, record=None, alt=None):
     record, alt = record or seed_record(), alt or load(ALTERNATIVE)
     seeds = (wt.manifest.get("seed"), alt.manifest.get("seed"))
     problems = [] if (record["published_seed"], record["alternative_seed"]) == seeds else \
         [f"record names seeds {(record['published_seed'], record['alternative_seed'])}, checkpoints hold {seeds}"]
-    problems += _agrees(_entry(record, seeds[0]), wt) + _agrees(_entry(record, seeds[1]), alt)
+    problems += (disagreements(entry_of(record, seeds[0]), wt, _failing_model_claims)
+                 + disagreements(entry_of(record, seeds[1]), alt, _failing_model_claims))
     unknown = sorted({n for e in record["entries"] for n in e["failed_claims"]} - set(WALKTHROUGH.claims))
     if unknown:
         problems.append(f"claims no longer checked: {', '.join(unknown)}")
@@ -325,8 +319,8 @@ def seed_record_agrees_with_checkpoints(wt, record=None, alt=None):
                    f"{n_conv} of {len(record['entries'])} converged")
 
 
-@page_claim("The published seed is the first of the search to pass every selection claim and every claim the "
-            "page makes of its model.")
+@page_claim(Says("equal", "the published seed, the seed the record names as published and the first seed of the "
+                 "search to pass every selection claim and every claim the page makes of its model", by=0))
 def published_seed_is_first_to_pass(wt, record=None):
     record = record or seed_record()
     passing = [e["seed"] for e in record["entries"] if not e["failed_claims"] and not e.get("failed_page_claims")]
@@ -335,8 +329,11 @@ def published_seed_is_first_to_pass(wt, record=None):
                    f"seeds passing every selection claim: {passing}; published seed {seed}")
 
 
-@page_claim(f"Every converged seed answers '{SLOW}' at position {ROW_SLOW} and '{FAST}' at position {ROW_FAST}, equally "
-            f"correct, and they find at least {SEVERAL} different attention patterns.")
+@page_claim((Says("at least", "the number of converged seeds", by=1),
+             Says("equal", f"the words every converged seed predicts at positions {ROW_SLOW} and {ROW_FAST}", by=0,
+                  over=f"('{SLOW}' and '{FAST}', each its top word with probability above {SURE})"),
+             Says("at least", f"the number of different attention patterns among them (the words rows {ROW_SLOW} and "
+                  f"{ROW_FAST} weight most)", by=SEVERAL)))
 def converged_seeds_answer_in_several_ways(wt, record=None):
     record = record or seed_record()
     conv = [e for e in record["entries"] if e["converged"]]
@@ -347,12 +344,14 @@ def converged_seeds_answer_in_several_ways(wt, record=None):
                    f"{n_patterns} patterns", margin=room(n_patterns, SEVERAL, above=True))
 
 
-@page_claim(f"Fewer than {ONLY:.0%} of the converged seeds find the lesson's pattern ({_lesson_pattern()}), "
-            "and another pattern is more common.")
+@page_claim((Says("at least", "the number of converged seeds", by=1),
+             Says("at most", f"the share of them that find the lesson's pattern ({lesson_pattern()})",
+                  by=f"{ONLY:.0%}"),
+             Says("greater", "count of converged seeds", ("the most common pattern", "the lesson's pattern"))))
 def lesson_pattern_is_a_minority(wt, record=None):
     record = record or seed_record()
     counts = pattern_counts(record)
-    n, total = counts.get(_lesson_pattern(), 0), sum(counts.values())
+    n, total = counts.get(lesson_pattern(), 0), sum(counts.values())
     top = next(iter(counts))
     return Outcome(total > 0 and n / total < ONLY and counts[top] > n,
                    f"lesson's pattern {n} of {total} ({n / max(total, 1):.1%}); most common: {top} ({counts[top]})",

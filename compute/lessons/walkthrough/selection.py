@@ -56,12 +56,14 @@ def position_13_predicts_fast(wt):
     return _predicts(wt, ROW_FAST, FAST)
 
 
-@claim(f"Row {ROW_SLOW} of A puts its largest weight on '{RISE}' (position {CUE_RISE}).")
+@claim(Says("largest", f"the weight in row {ROW_SLOW} of A on '{RISE}' (position {CUE_RISE})",
+            over="of the row's weights"))
 def row_5_attends_rise(wt):
     return _attends(wt, ROW_SLOW, CUE_RISE)
 
 
-@claim(f"Row {ROW_FAST} of A puts its largest weight on '{FALL}' (position {CUE_FALL}).")
+@claim(Says("largest", f"the weight in row {ROW_FAST} of A on '{FALL}' (position {CUE_FALL})",
+            over="of the row's weights"))
 def row_13_attends_fall(wt):
     return _attends(wt, ROW_FAST, CUE_FALL)
 
@@ -91,7 +93,9 @@ def cue_value_coordinate(wt: Walkthrough) -> int:
     return int(np.argmax(np.abs(wt["V"][CUE_RISE] - wt["V"][CUE_FALL])))
 
 
-@claim(f"One key coordinate holds the two largest keys of the sentence, and they belong to '{RISE}' and '{FALL}'.")
+@claim((Says("largest", f"the larger of the keys of '{RISE}' and '{FALL}' on one key coordinate",
+             over="of the sentence's keys on it"),
+        Says("largest", "the smaller of the two", over="of the rest of the sentence's keys on it")))
 def key_coordinate_marks_cues(wt):
     c = cue_key_coordinate(wt)
     if c is None:
@@ -99,11 +103,13 @@ def key_coordinate_marks_cues(wt):
     return Outcome(True, f"coordinate {c}: k_{RISE} = {wt['K'][CUE_RISE, c]:.4f}, k_{FALL} = {wt['K'][CUE_FALL, c]:.4f}")
 
 
-@claim(f"The value coordinate that differs most between '{RISE}' and '{FALL}' gives them opposite signs.")
+@claim(Says("at most", f"the product of the values of '{RISE}' and '{FALL}' on the value coordinate where they differ "
+            "most", by=0, over="(they have opposite signs, or one of them is 0)"))
 def value_coordinate_separates_cues(wt):
     c = cue_value_coordinate(wt)
     r, f = wt["V"][CUE_RISE, c], wt["V"][CUE_FALL, c]
-    return Outcome(bool(np.sign(r) != np.sign(f)), f"coordinate {c}: v_{RISE} = {r:.4f}, v_{FALL} = {f:.4f}")
+    return Outcome(bool(np.sign(r) != np.sign(f)), f"coordinate {c}: v_{RISE} = {r:.4f}, v_{FALL} = {f:.4f}",
+                   margin=room(float(r * f), 0, above=False))
 
 
 def coin_flip_positions(wt: Walkthrough) -> list[int]:
