@@ -22,3 +22,8 @@ def test_a_claim_stated_as_data_says_its_data_and_every_word_it_checks():
             assert c.statement.startswith(statement(c.says).rstrip(".")), name
         for word in c.strengths:
             assert f"({word.word}: {word.meaning})" in c.statement, name
+
+
+def test_every_claim_of_the_site_states_its_relation_as_data():
+    in_words = [f"{lesson}: {name}" for lesson, name, c in _claims() if not c.says]
+    assert in_words == []
