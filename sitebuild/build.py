@@ -23,7 +23,7 @@ from sitebuild.decks.cut import FOLDER as DECKS, make_decks
 from sitebuild.slidepdfs.printer import file_name as deck_pdf, print_decks
 from sitebuild.progress import stage
 from sitebuild.prose.audit import audit_prose
-from sitebuild.prose.margins import claim_margins, claims_as_data, margins_line
+from sitebuild.prose.margins import claim_margins, claims_as_data, margins_line, write_margins
 from sitebuild.prose.spelling import site_value_spellings
 from sitebuild.math.typeset import MathError, typeset_pages
 from sitebuild.publish.site import publish, remove_leftovers
@@ -64,7 +64,9 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
     html_dir = build_dir / "html"
     with stage("prose", "the sentences the lessons' Python wrote; one spelling per value"):
         prose = audit_prose(root, build_dir, stems)  # the sentences the lessons' Python wrote, as the pages' are
-        margins = margins_line(claim_margins(build_dir, stems), claims_as_data())   # how far each claim is from failing
+        room = claim_margins(build_dir, stems)                      # how far each claim is from failing
+        write_margins(build_dir, room)
+        margins = margins_line(room, claims_as_data())
         spelled_twice = site_value_spellings(root, build_dir, stems)  # one value, one spelling across the site
         if spelled_twice:
             raise AuditError("\n".join(spelled_twice))

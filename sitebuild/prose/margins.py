@@ -33,8 +33,22 @@ def margins_line(margins: dict[str, float | None], as_data: int | None = None) -
     fragile = sorted((m, name) for name, m in stated.items() if m < FRAGILE)
     listed = ", ".join(f"{name} ({m:.1%})" for m, name in fragile) or "none"
     data = f", {as_data} their relation as data" if as_data is not None else ""
-    return (f"{len(stated)} of {len(margins)} claims checked state their margin{data}; within {FRAGILE:.0%} of "
-            f"failing: {listed}")
+    return (f"{len(stated)} of {len(margins)} claims checked state their margin{data} (each in "
+            f"<build>/{MARGINS_FILE}); within {FRAGILE:.0%} of failing: {listed}")
+
+
+MARGINS_FILE = "claim-margins.txt"   # in the build folder: every claim's margin, one a line
+
+
+def write_margins(build_dir: Path, margins: dict[str, float | None]) -> Path:
+    """Every claim the lessons' last runs checked, with its margin (the least first; '-' for an exact check, which
+    has none), one a line, to the build folder's MARGINS_FILE; the summary names the file."""
+    ordered = sorted(margins.items(), key=lambda item: (item[1] is None, item[1] if item[1] is not None else 0, item[0]))
+    width = max((len(name) for name in margins), default=0)
+    lines = [f"{name:<{width}}  {'-' if m is None else f'{m:.1%}'}" for name, m in ordered]
+    path = build_dir / MARGINS_FILE
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
 
 
 def claims_as_data() -> int | None:

@@ -3,7 +3,7 @@
 import json
 
 from compute.claims import Registry, at_least, at_most, both, claims_table, room, trend
-from sitebuild.prose.margins import claim_margins, margins_line
+from sitebuild.prose.margins import claim_margins, margins_line, write_margins
 
 
 def test_a_margin_is_the_share_of_its_threshold_to_spare_and_negative_when_failing():
@@ -47,8 +47,10 @@ def test_the_build_names_the_fragile_claims_of_the_lessons_last_runs(tmp_path):
     (tmp_path / "prose" / "lesson.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
     margins = claim_margins(tmp_path, ["lesson"])
     assert margins == {"by_a_hair": 0.005, "with_room": 0.8, "no_margin_yet": None}
-    assert margins_line(margins) == ("2 of 3 claims checked state their margin; within 10% of failing: "
-                                     "by_a_hair (0.5%)")
+    assert margins_line(margins) == ("2 of 3 claims checked state their margin (each in <build>/claim-margins.txt); "
+                                     "within 10% of failing: by_a_hair (0.5%)")
+    written = write_margins(tmp_path, margins).read_text().splitlines()
+    assert [line.split() for line in written] == [["by_a_hair", "0.5%"], ["with_room", "80.0%"], ["no_margin_yet", "-"]]
 
 
 def test_an_outcome_of_numpy_values_is_recorded_as_json(tmp_path, monkeypatch):
