@@ -146,7 +146,8 @@ def knockout_summary() -> str:
 
 KNOCKOUTS = Widget(
     "st-heads-knockouts", "Probe accuracy of the four-head model with its heads, and with each head zeroed in turn, "
-    f"on the first {heads.ROLE_STORIES} validation stories (the accuracy tables of section 5 are on all of them) "
+    f"on the first {heads.ROLE_STORIES} validation stories (the accuracy tables of the measured comparison are on all of "
+    "them) "
     "{about}`method`.",
     knockout_figure, knockout_summary)
 
