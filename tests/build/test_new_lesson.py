@@ -51,6 +51,12 @@ def _clean_copy(dest: Path) -> Path:
     return dest
 
 
+def source_of(repository: Path) -> dict[str, str]:
+    """The environment that dates and names a copy without git history as `repository` (its last commit)."""
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repository, capture_output=True, text=True).stdout.strip()
+    return {"SOURCE_DATE_EPOCH": str(source_epoch(repository)), "SOURCE_COMMIT": commit}
+
+
 @pytest.fixture(scope="module")
 def with_hello(built_site, tmp_path_factory):
     """A clean copy of the repository plus the template's four files, built from cold, dated like the
@@ -62,9 +68,7 @@ def with_hello(built_site, tmp_path_factory):
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(text)
     kept = results_folder()
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    proc = run_sitebuild(root, env={"SOURCE_DATE_EPOCH": str(source_epoch(ROOT)), "SOURCE_COMMIT": commit,
-                                    "COMPUTE_RESULTS": str(kept) if kept else "off"})
+    proc = run_sitebuild(root, env={**source_of(ROOT), "COMPUTE_RESULTS": str(kept) if kept else "off"})
     return root, proc
 
 
@@ -124,12 +128,13 @@ def test_the_tests_that_read_the_lessons_pass_with_the_template_in_place(with_he
     readers = lesson_readers("unit") + lesson_readers("lessons")
     assert {"tests/lessons/test_values_cited.py", "tests/lessons/test_notebooks.py",
             "tests/unit/test_lesson_records.py"} <= set(readers)
-    # dated like the repository, as the copy's own build was: a test in there that builds the copy again must not
-    # redate its prints (the copy has no git history), or the byte-for-byte test after it would see other dates
+    # dated and named like the repository, as the copy's own build was: a test in there that builds the copy again
+    # must not redate its prints or unname its notebooks' source (the copy has no git history), or the
+    # byte-for-byte test after it would see other bytes
     proc = subprocess.run([sys.executable, "-m", "pytest", "-v", "-p", "no:randomly", "-p", "no:cacheprovider",
                            "-m", "unit or lessons", "-k", "not test_notebook_runs_top_to_bottom or hello",
                            *readers], cwd=root, capture_output=True, text=True, timeout=900,
-                          env={**os.environ, "SOURCE_DATE_EPOCH": str(source_epoch(ROOT))})
+                          env={**os.environ, **source_of(ROOT)})
     assert proc.returncode == 0, proc.stdout[-3000:]
     for test in ("test_every_value_a_page_cites_comes_from_its_record[hello]",
                  "test_notebook_runs_top_to_bottom[hello]", "test_one_notebook_per_lesson"):
