@@ -25,7 +25,7 @@ language = "en"
 sitebuild_extensions_hash = hashlib.sha256(b"".join(
     (ROOT / "sitebuild" / f"{name}.py").read_bytes()
     for name in ("pages/stamps", "pages/extension", "pages/reading", "pages/claimroles", "pages/lessonlist",
-                 "pages/frontbox", "pages/glossary", "handouts/editions", "notebooks/write"))).hexdigest()
+                 "pages/frontbox", "pages/glossary", "prints/editions", "notebooks/write"))).hexdigest()
 
 extensions = [
     "myst_nb",

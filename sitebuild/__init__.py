@@ -10,7 +10,7 @@ writes. It runs none when nothing they read changed since the last build (unchan
   figures     every figure drawn to its pictures, printed states and files
   decks       each lesson as a slide deck
   handouts    each lesson printed three ways: handout, student edition, answer key
-  slidepdfs   each deck printed (stage `slide PDFs`)
+  prints      each lesson typeset (stage `prints`) and each deck (stage `slide PDFs`), by Typst
   notebooks   each lesson as a Jupyter notebook
   publish     everything swapped into site/ at once
 

@@ -34,6 +34,7 @@ import sys
 import time
 from pathlib import Path
 
+from sitebuild.config import ConfigError, public_url, site_url
 from sitebuild import ROOT, unchanged
 from sitebuild.lock import build_lock
 from sitebuild.progress import Progress, using
@@ -56,15 +57,6 @@ def base_path(text: str) -> str:
     return text
 
 
-def site_url(text: str) -> str:
-    """A public address for --url: http(s)://host[:port]/path/, ending in '/'."""
-    m = re.fullmatch(r"https?://[A-Za-z0-9.-]+(?::\d+)?(?P<path>/(?:[A-Za-z0-9._~-]+/)*)", text)
-    if not m:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a site address like https://example.org/project/ "
-                                         "(http or https, ending in '/')")
-    return text
-
-
 def summary(result: dict, seconds: float, stages: str = "", quiet: bool = False) -> str:
     """The short report printed after a successful build (quiet: its first line, with the time)."""
     def names(items):
@@ -81,6 +73,7 @@ def summary(result: dict, seconds: float, stages: str = "", quiet: bool = False)
         f"from cache: {names(result['cached'])}",
         *([f"figures: {result['figures']}"] if result.get("figures") else []),
         *([f"slides: {result['slides']}"] if result.get("slides") else []),
+        *([f"address: {result['address']}"] if result.get("address") else []),
         *(f"remade, its kept copy damaged: {entry}" for entry in result.get("healed", [])),
         *(f"claims: {line}" for line in result.get("audits", [])),
         *([f"margins: {result['margins']}"] if result.get("margins") else []),
@@ -110,8 +103,9 @@ def parser() -> OneLineParser:
                         help="the URL path the site is served under, e.g. /project/ (default: %(default)s); "
                              "only the 404 page needs it")
     parser.add_argument("--url", type=site_url, default=None,
-                        help="the site's public address, e.g. https://example.org/project/, printed in the "
-                             "notebooks; its path is the base (default: http://localhost:8000 + --base)")
+                        help="the site's public address, e.g. https://example.org/project/, printed with QR codes on "
+                             "the handouts and linked from the notebooks; its path is the base (default: the url "
+                             "of site.toml; none there: no address printed)")
     parser.add_argument("--story-models", default=None, metavar="FOLDER",
                         help="build Part III from the story models in FOLDER (story-mlp, story-one-head, "
                              "story-four-head and story-four-head-seed1, as python -m compute train story --out "
@@ -125,6 +119,10 @@ def parser() -> OneLineParser:
 def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
     options = parser()
     args = options.parse_args(argv)
+    try:
+        args.url = args.url or public_url(root)      # --url, else the address site.toml sets once
+    except ConfigError as exc:
+        options.error(str(exc))
     if args.url:
         path = "/" + args.url.split("://", 1)[1].partition("/")[2]
         if args.base not in ("/", path):

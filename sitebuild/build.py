@@ -7,8 +7,7 @@ import shutil
 from pathlib import Path
 
 from sitebuild.audit.check import AuditError, audit_site, locate_failed_claims
-from sitebuild.handouts.editions import files
-from sitebuild.handouts.printer import HandoutError, make_handouts
+from sitebuild.prints.typeset import PrintError, make_prints, printed_files
 from sitebuild.sourcedate import source_epoch
 from sitebuild.figures.render import FigureError, render_figures
 from sitebuild.figures.freshen import freshen
@@ -20,7 +19,7 @@ from sitebuild.math.iconfont import subset_icon_font
 from sitebuild.notebooks.write import NotebookError, make_notebooks
 from sitebuild.preflight.run import PreflightError, run_preflight_if_changed
 from sitebuild.decks.cut import FOLDER as DECKS, make_decks
-from sitebuild.slidepdfs.printer import file_name as deck_pdf, print_decks
+from sitebuild.prints.slides import file_name as deck_pdf, make_slides
 from sitebuild.progress import stage
 from sitebuild.prose.audit import audit_prose
 from sitebuild.prose.margins import claim_margins, claims_as_data, margins_line, write_margins
@@ -40,8 +39,8 @@ def lesson_stems(root: Path) -> list[str]:
 
 def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
     """Run the steps; returns what the summary reports. Raises on failure. Call with the lock held.
-    `url`: the site's public address, printed in the notebooks (default: http://localhost:8000 + base)."""
-    url = url or f"http://localhost:8000{base}"
+    `url`: the site's public address (--url or site.toml), printed on the handouts and linked from the notebooks;
+    None: no address is printed anywhere, and the notebooks link the site's pages relative to their own."""
     build_dir = root / "_build"
     stems = lesson_stems(root)
     remove_leftovers(root / "site")
@@ -82,14 +81,15 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
         freshen(html_dir)
     with stage("decks", "cut from the pages"):
         decks = make_decks(html_dir, stems)         # each lesson as a deck, cut from its finished page
-    with stage("handouts", "each lesson printed three ways"):
-        printed = make_handouts(html_dir, stems, build_dir / "handouts", source_epoch(root))
-    with stage("slide PDFs", "each deck printed"):
-        decks_printed = print_decks(html_dir, list(decks), build_dir / "deckprints", source_epoch(root))
+    with stage("prints", "each lesson typeset: handout, student edition, answer key, appendix"):
+        printed = make_prints(html_dir, stems, build_dir / "handouts", url, source_epoch(root))
+    with stage("slide PDFs", "each deck typeset, a slide a page"):
+        decks_printed = make_slides(html_dir, list(decks), build_dir / "deckprints", source_epoch(root))
     with stage("notebooks", "each lesson as a Jupyter notebook"):
-        notebooks = make_notebooks(root, stems, build_dir / "notebooks", build_dir, url, source_epoch(root))
+        notebooks = make_notebooks(root, stems, build_dir / "notebooks", build_dir, url or "../",
+                                   source_epoch(root))
     with stage("publish", "site/ replaced at once"):
-        prints = [build_dir / "handouts" / name for s in stems for name in files(s)]
+        prints = printed_files(build_dir / "handouts", stems)
         prints += [build_dir / "deckprints" / deck_pdf(name) for name in decks]
         publish(html_dir, prints, root / "site", notebooks, base)
     sources = sorted(f"posts/{s}.md" for s in stems)
@@ -104,11 +104,12 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
         "figures": figures.summary(),
         "healed": sealed.healed(),
         "margins": margins,
+        "address": None if url else "none set (site.toml's url or --url): no handout or notebook prints one",
         "slides": f"{len(decks)} decks, {sum(decks.values())} slides ({len(decks_printed)} printed as PDFs, "
                   f"{len(decks) - len(decks_printed)} unchanged)",
     }
 
 
 # What a failed stage raises: each is reported as its `error:` lines, and site/ is left as it was.
-FAILURES = (AuditError, PreflightError, SphinxError, HandoutError, RawMarkupError, MathError, FigureError,
+FAILURES = (AuditError, PreflightError, SphinxError, PrintError, RawMarkupError, MathError, FigureError,
             NotebookError)

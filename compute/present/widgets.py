@@ -68,7 +68,7 @@ def widgets_in(*modules) -> dict[str, Widget]:
 
 def answer_html(question: str, answer: str, tables: list[str] = ()) -> str:
     """A question whose computed answer opens under it on the web page; the handout prints every answer at the
-    end (class "answer", sitebuild.handouts.printer)."""
+    end (class "answer", sitebuild.prints)."""
     where = written_at()
     question, answer = said(question, where), said(answer, where)
     return (f'<details class="answer"><summary>{html.escape(question)}</summary><p>{html.escape(answer)}</p>'

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 # (page_rules). Between the two (a 960 px screen's 640 px column) the figure keeps the phone's width.
 WIDE = 672
 PHONE = 327
-PRINT_WIDTH = 680    # the handout's text width in CSS px (sitebuild.handouts.printer.VIEWPORT)
+PRINT_WIDTH = 680    # the handout's text width in CSS px (sitebuild/prints/chapter.typ: 170 mm)
 PRINT_GAP = 16       # px between printed states side by side
 LABEL_HEIGHT = 22    # px of a state's label above it, in the SVG a reader takes away
 PRESSED = "fill: rgb(244, 250, 255)"  # plotly's own colour for a pressed button (site.css recolours it)

@@ -12,7 +12,7 @@ On `html-page-context`:
   cell's arithmetic below its figure when the cell is clicked or tapped.
 * Each lesson page (posts/<stem>) shows a "PDF handout" and a "Jupyter
   notebook" link under its title, pointing to ../handouts/<stem>.pdf (made by
-  sitebuild.handouts.printer) and ../notebooks/<stem>.ipynb (sitebuild.notebooks.write).
+  sitebuild.prints) and ../notebooks/<stem>.ipynb (sitebuild.notebooks.write).
 * A table of class `matrix` not already inside `<div class="matrix-wrap">`
   (compute.present.tables emits that pair) gets wrapped in one; site.css makes the
   wrapper scroll sideways, so a wide matrix never widens the page.
@@ -34,7 +34,7 @@ import re
 from pathlib import Path
 
 from sitebuild.decks import cut as decks
-from sitebuild.handouts.editions import EDITIONS
+from sitebuild.prints.editions import APPENDIX, EDITIONS
 
 # plotly.js, relative to _static/: not loaded with the page; figures.js fetches it when the reader first
 # touches a figure (its URL rides on figures.js's script tag, as data-plotly).
@@ -76,9 +76,11 @@ def notebook_href(pagename: str) -> str | None:
 
 def add_handout_link(body: str, href: str, notebook: str | None = None) -> str:
     """Put the handout link (and the notebook's) right after the page's first <h1> (or at the top)."""
-    base = href.removesuffix(".pdf")   # the other prints (sitebuild.handouts.editions) beside it
+    base = href.removesuffix(".pdf")   # the other prints (sitebuild.prints.editions) beside it
     links = " · ".join([f'<a href="{href}">PDF handout</a>'] + [f'<a href="{base}{suffix}.pdf">{words}</a>'
                                                                for suffix, words in list(EDITIONS.values())[1:]])
+    if re.search(r'class="[^"]*\bprint-appendix\b', body):   # optional listings, printed apart
+        links += f' · <a href="{base}{APPENDIX[0]}.pdf">{APPENDIX[1]}</a>'
     if notebook:
         links += f' · <a href="{notebook}" download>Jupyter notebook</a>'
     stem = base.rsplit("/", 1)[-1]

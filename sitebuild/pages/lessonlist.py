@@ -13,7 +13,7 @@ import importlib
 import re
 from pathlib import Path
 
-from sitebuild.handouts.editions import EDITIONS
+from sitebuild.prints.editions import EDITIONS
 
 MARKER = re.compile(r"^% lessons: (summary|table|handouts|toctree|links)[ \t]*$", re.M)
 NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")

@@ -1,5 +1,5 @@
-"""What the handout shows, checked on the page laid out as it prints (print media, the handout's width, answers
-moved to the end and every reveal open, as sitebuild.handouts.printer prepares it): a sentence that points to a table or
+"""What the handout shows, checked on the page laid out in the order the prints set it (print media, the
+handout's text width, every reveal open; sitebuild.prints sets the page's article in its order): a sentence that points to a table or
 figure "below" has one below it in the same section, and no printed figure state's axis title covers its legend
 (in print here, on the pictures the build drew;
 on the web page at a desktop's and a phone's width in test_accessibility.py and test_reader.py, which open every
@@ -10,7 +10,8 @@ import pytest
 
 from conftest import LESSONS
 from helpers import TITLES_OVER_LEGEND_JS
-from sitebuild.handouts import printer as handouts
+
+PRINT_VIEWPORT = {"width": 680, "height": 960}   # the prints' text width in CSS px (sitebuild.figures.forms)
 
 # Every rendered element whose own text says "the table below" (or figure, chart, matrix): what it names must be
 # the next such thing rendered after it, before the next section heading.
@@ -54,10 +55,10 @@ INLINE_PRINTED_JS = """async () => {
 
 
 def prepared_for_print(visit, stem):
-    v = visit(None, width=handouts.VIEWPORT["width"], height=handouts.VIEWPORT["height"])
+    v = visit(None, width=PRINT_VIEWPORT["width"], height=PRINT_VIEWPORT["height"])
     v.page.emulate_media(media="print")
     v.page.goto(v.base + f"posts/{stem}.html", wait_until="load")
-    handouts.prepare(v.page)                       # as the handout printer prepares it
+    v.page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
     return v.page
 
 

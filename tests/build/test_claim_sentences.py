@@ -132,7 +132,7 @@ def test_a_bound_lesson_builds_and_the_build_counts_its_sentences(built):
     assert "claims: posts/lesson.md: 1 sentence bound to 1 claim, 2 marked (method 2)" in proc.stdout
 
 
-STAGES = ["audit", "preflight", "pages", "prose", "math", "figures", "decks", "handouts", "slide PDFs", "notebooks",
+STAGES = ["audit", "preflight", "pages", "prose", "math", "figures", "decks", "prints", "slide PDFs", "notebooks",
           "publish"]
 
 

@@ -32,7 +32,8 @@ from bs4 import BeautifulSoup
 from compute.kept import results_folder
 from conftest import ROOT, ROOT_READ, run_sitebuild
 from helpers import template_files, tree_digest
-from sitebuild.handouts.printer import printed_part, source_epoch
+from sitebuild.prints.stamps import printed_part
+from sitebuild.sourcedate import source_epoch
 from sitebuild.sitecheck import figure_specs, html_pages
 
 pytestmark = ROOT_READ  # reads site/ and _build/results while they are the tested build's

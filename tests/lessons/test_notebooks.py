@@ -56,7 +56,8 @@ RAW = re.compile(r"\{glue|\{claim\}|\{about\}|\{\.web-only\}|^:::|\.md\)|\.md#|^
 @pytest.mark.parametrize("stem", LESSONS)
 def test_the_notebooks_markdown_reads_in_plain_jupyter(built_site, stem):
     """No MyST markup left raw; every link inside the notebook lands on an anchor it holds; links to other
-    lessons go to the site's pages; the first cell says where the page is and what the numbers are from."""
+    lessons go to the site's pages (by its public address, or relative to the notebook's place in the site when it
+    has none); the first cell says where the page is and what the numbers are from."""
     nb = _notebook(built_site, stem)
     markdown = [c.source for c in nb.cells if c.cell_type == "markdown"]
     text = "\n\n".join(markdown)
@@ -64,8 +65,10 @@ def test_the_notebooks_markdown_reads_in_plain_jupyter(built_site, stem):
     anchors = set(re.findall(r'<a id="([\w-]+)"></a>', text))
     links = re.findall(r"\]\(([^)\s]+)\)", text)
     assert [l for l in links if l.startswith("#") and l[1:] not in anchors] == []
-    for link in links:
-        assert link.startswith(("#", "http://", "https://")), link
+    for link in links:   # the site's public address, or (a site built without one) a page of the site itself
+        assert link.startswith(("#", "http://", "https://", "../")), link
+        if link.startswith("../"):
+            assert (built_site / "notebooks" / link.split("#")[0]).resolve().is_file(), link
     first = markdown[0]
     assert f"posts/{stem}.html" in first and f"notebooks/{stem}.ipynb" in first
     assert "Where its numbers come from" in first and "build of " in first

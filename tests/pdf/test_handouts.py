@@ -11,14 +11,14 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import LESSONS, ROOT, ROOT_READ
-from sitebuild.handouts import printer as handouts
+from sitebuild.prints import typeset as prints
 
 
-def make_handouts(*args):
-    """sitebuild.handouts.printer.make_handouts in a fresh thread: the session's browser
-    fixture keeps Playwright's sync API busy in this one."""
+def make_prints(*args):
+    """sitebuild.prints.typeset.make_prints in a fresh thread: the session's browser fixture keeps Playwright's
+    sync API busy in this one."""
     with ThreadPoolExecutor(1) as pool:
-        return pool.submit(handouts.make_handouts, *args).result()
+        return pool.submit(prints.make_prints, *args).result()
 
 A4_POINTS = (595.3, 841.9)  # 210 x 297 mm; Chromium rounds to 8.27 x 11.7 in
 
@@ -58,33 +58,34 @@ def test_handouts_are_reprinted_only_when_their_page_changes(built_site, tmp_pat
     html = tmp_path / "html"
     shutil.copytree(ROOT / "_build" / "html", html)
     out = tmp_path / "handouts"
-    stem = min(LESSONS, key=lambda s: (html / "posts" / f"{s}.html").stat().st_size)  # the quickest to print
-    assert make_handouts(html, [stem], out) == [stem]
+    stem = min(LESSONS, key=lambda s: (html / "posts" / f"{s}.html").stat().st_size)  # the quickest to set
+    assert make_prints(html, [stem], out, None, 0) == [stem]
     first = (out / f"{stem}.pdf").read_bytes()
     assert first[:5] == b"%PDF-"
 
-    assert make_handouts(html, [stem], out) == []  # unchanged: kept
+    assert make_prints(html, [stem], out, None, 0) == []  # unchanged: kept
 
-    # a new lesson in the navigation (hidden in print): the handout is kept, and is what a reprint gives
+    # a new lesson in the navigation (not printed): the handout is kept, and is what setting it again gives
     page = html / "posts" / f"{stem}.html"
     text = page.read_text()
     assert text.count('<ul class="current nav bd-sidenav">') == 1
     page.write_text(text.replace('<ul class="current nav bd-sidenav">', '<ul class="current nav bd-sidenav">'
                                  '<li class="toctree-l1"><a class="reference internal" href="new.html">A new lesson'
                                  '</a></li>', 1).replace("</head>", '<link rel="next" href="new.html" /></head>', 1))
-    assert make_handouts(html, [stem], out) == []
-    assert make_handouts(html, [stem], tmp_path / "reprint") == [stem]
-    assert (tmp_path / "reprint" / f"{stem}.pdf").read_bytes() == first
+    assert make_prints(html, [stem], out, None, 0) == []
+    assert make_prints(html, [stem], tmp_path / "again", None, 0) == [stem]
+    assert (tmp_path / "again" / f"{stem}.pdf").read_bytes() == first
 
     page.write_text(page.read_text().replace("</article>", "<p>One more line.</p></article>", 1))
-    assert make_handouts(html, [stem], out) == [stem]
+    assert make_prints(html, [stem], out, None, 0) == [stem]
+    assert "Onemoreline." in "".join(PdfReader(out / f"{stem}.pdf").pages[-1].extract_text().split()) or \
+        "One more line." in " ".join(p.extract_text() for p in PdfReader(out / f"{stem}.pdf").pages)
 
-    css = html / "_static" / "print.css"
-    css.write_text(css.read_text() + "\n/* changed */\n")
-    assert make_handouts(html, [stem], out) == [stem]
+    assert make_prints(html, [stem], out, "https://example.org/course/", 0) == [stem]   # another address
+    assert make_prints(html, [stem], out, "https://example.org/course/", 86400) == [stem]  # another date
 
     (out / "old-lesson.pdf").write_bytes(b"%PDF-")
-    make_handouts(html, [stem], out)
+    make_prints(html, [stem], out, None, 0)
     assert sorted(p.name for p in out.glob("*.pdf")) == sorted(f"{stem}{s}.pdf" for s in ("", "-key", "-student"))
 
 
@@ -139,40 +140,28 @@ def test_no_control_and_no_word_about_one_is_printed(built_site, stem):
     assert [mark for mark in ("(buttons)", "(slider)", "(button)", "▶", "▾", "Play") if mark in text] == []
 
 
-def test_structure_names_are_numbered_by_object_not_by_timing(built_site):
-    """Two prints of one page may name their structure elements after other DOM node ids; renumbered, they
-    are the same bytes, and the file keeps its length (every byte offset holds)."""
-    original = (built_site / "handouts" / "attention-by-hand.pdf").read_bytes()
-    ids = sorted(set(re.findall(rb"node(\d{8})", original)))
-    assert len(ids) > 50
-    # the same print with every node id moved (as another run's timing would give them)
-    moved = re.sub(rb"node(\d{8})", lambda m: b"node%08d" % (int(m.group(1)) * 3 + 11), original)
-    assert moved != original
-    again, renumbered = handouts.renumber_structure_ids(moved), handouts.renumber_structure_ids(original)
-    assert again == renumbered and len(renumbered) == len(original)
-    assert len(PdfReader(io.BytesIO(renumbered)).pages) == len(PdfReader(io.BytesIO(original)).pages)
-
-
 def test_story_handout_prints_every_hand_written_story(built_site):
     """The folded hand-written stories are open in print: every one's number and title is in the PDF (NFKC undoes
     the ligatures the PDF's text layer keeps, 'ﬀ' for 'ff')."""
     import unicodedata
     from compute.data.handwritten import read_handwritten
-    reader = PdfReader(built_site / "handouts" / "story-models.pdf")
-    text = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", " ".join(p.extract_text() for p in reader.pages)))
+    def read(name):
+        reader = PdfReader(built_site / "handouts" / name)
+        return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", " ".join(p.extract_text() for p in reader.pages)))
+    text, appendix = read("story-models.pdf"), read("story-models-appendix.pdf")
     stories = read_handwritten()
     assert len(stories) >= 40
     def entry(h):
         return re.sub(r"\s+", " ", f"{h.number}. {h.title}")
-    missing = [h.number for h in stories if entry(h) not in text]
-    assert missing == []
-    # the long listing prints in the appendix, after the lesson's last section, with a line where it stood
+    # the long listing prints in the appendix, a PDF of its own, with a line where it stood in the handout
     from compute.lessons.story.beyond import SHOWN_STORIES
-    appendix, last = text.rfind("Appendix"), text.find("What to take away")
-    assert 0 < last < appendix and "appendix A, at the end of this handout" in text
+    missing = [h.number for h in stories if entry(h) not in text + appendix]
+    assert missing == []
+    assert "appendix A, printed apart (story-models-appendix.pdf)" in text
     folded = stories[SHOWN_STORIES:]
-    assert all(text.find(entry(h), appendix) > appendix for h in folded)
-    assert text.find(entry(stories[0])) < last        # the first few stay where they are
+    assert [h.number for h in folded if entry(h) in text] == []
+    assert all(entry(h) in appendix for h in folded)
+    assert entry(stories[0]) in text and text.find(entry(stories[0])) < text.rfind("What to take away")
 
 
 @pytest.mark.parametrize("stem", LESSONS)

@@ -16,7 +16,7 @@ from . import model as m
 from .states.attention import head, mask_states, sentence_att, top_words
 
 
-_reveal = answer_html   # class answer: the handout prints it at the end (sitebuild.handouts.printer)
+_reveal = answer_html   # class answer: the handout prints it at the end (sitebuild.prints)
 
 
 def self_check() -> HTML:

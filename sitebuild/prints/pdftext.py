@@ -1,9 +1,8 @@
 """Where a printed PDF puts its text: lines with their page, height on the page, right edge and type size.
 
-The printer uses it to keep headings with what follows (sitebuild.handouts.printer: a heading in the last 15 % of a
-page whose section goes on overleaf starts the next page instead), and the PDF tests to check every handout:
+The PDF tests read every print with it (sitebuild.prints sets them):
 no glyph beyond the right margin, no heading stranded at a page's foot. Headings are told by the PDF's own
-structure (Chromium tags each h1-h6 as H1-H6 in a tagged PDF), not by type size, which a figure's labels share.
+structure (Typst tags each heading as H1-H6 in the tagged PDF it writes), not by type size, which a figure's labels share.
 """
 from __future__ import annotations
 
@@ -12,8 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MM = 72 / 25.4                      # PDF points per millimetre
-MARGIN_MM = {"top": 15, "right": 15, "bottom": 18, "left": 15}   # as the printer sets them (sitebuild.handouts.printer)
-FOOT = 0.85                         # a heading whose top is lower than this share of the text area is at the foot
+MARGIN_MM = {"top": 20, "right": 20, "bottom": 22, "left": 20}   # as sitebuild/prints/chapter.typ sets them
 
 
 @dataclass
@@ -116,7 +114,7 @@ def cut_listings(found: list[Line], listings: list[str], start: int = 16) -> lis
     """The listings printed in part: their first `start` characters are on paper but not the whole text (a
     line cut at the margin loses what stood past it, whether or not its last glyph is printed across it).
     A listing whose start is not printed (an edition that leaves it out) is not read."""
-    printed = "".join(line.text for line in found)
+    printed = "".join(line.text for line in found).replace("↪", "")   # a wrapped line's continuation mark
     return [text for text in listings
             if squeezed(text)[:start] in printed and squeezed(text) not in printed]
 
@@ -126,19 +124,23 @@ def continues(found: list[Line], i: int) -> bool:
     return bool(i) and found[i].heading and found[i - 1].level == found[i].level and found[i - 1].page == found[i].page
 
 
-def stranded(found: list[Line]) -> list[Line]:
-    """Headings (their first line) at the foot of a page whose section goes on overleaf: text under the heading,
-    before the next heading of its size or larger, stands on a later page."""
+def stranded(found: list[Line], first_lines: int = 1) -> list[Line]:
+    """Headings (their first line) printed without their first lines: fewer than `first_lines` lines of their
+    section stand under them on their page, and the section goes on overleaf."""
     out = []
     for i, line in enumerate(found):
-        if not line.heading or line.top < FOOT or continues(found, i):
-            continue                                  # not a heading, not at the foot, or a heading's second line
+        if not line.heading or continues(found, i):
+            continue                                  # not a heading, or a heading's second line
+        under = 0
         for after in found[i + 1:]:
-            if after.heading and after.level <= line.level and after.page > line.page:
-                break
+            if after.heading and after.level <= line.level:
+                break                                 # the section ended on this page
             if after.page > line.page:
-                out.append(line)
+                if under < first_lines:
+                    out.append(line)
                 break
+            if not after.heading:
+                under += 1
     return out
 
 

@@ -1,0 +1,198 @@
+"""One lesson's prints as Typst sources, written from its finished page (_build/html/posts/<stem>.html).
+
+Three files per lesson under _build/prints/<stem>/ (and a fourth where the lesson has optional listings):
+
+  lesson.typ    the chapter: cover (title, edition, front box, contents), the lesson, its answers and glossary;
+                set as the handout or the student edition by `sys.inputs.edition`
+  key.typ       the answer key: each question and its answer, with the section and page where it is asked
+  appendix.typ  the listings the page marks `print-appendix` (Part III's stories), printed apart
+
+The page is read once; every sentence, number, table and figure comes from it, as the web shows them.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bs4 import BeautifulSoup, Tag
+
+from sitebuild.prints.markup import Page, blocks, escape, inline, label, string
+from sitebuild.prints.qr import codes
+
+TEMPLATE = "/prints/chapter.typ"     # copied beside the sources (sitebuild.prints.typeset.sources)
+
+
+@dataclass
+class Lesson:
+    stem: str
+    title: str                  # as markup
+    plain_title: str
+    body: str                   # the chapter's markup, questions and all
+    questions: list[dict]       # n, question, answer, section (markup), label
+    appendix: list[tuple[str, str]] = field(default_factory=list)   # (title, markup)
+    glossary: list[tuple[str, str]] = field(default_factory=list)   # (term, definition) as markup
+    front: str = ""             # the front box's call
+
+
+def exercises(article: Tag) -> list[tuple[Tag, Tag | None]]:
+    """The numbered exercises of an "...-exercises" section and their answers, in order, from its
+    "...-answers" section (the lab's)."""
+    asked = [p for section in article.select("section[id$='-exercises']") for p in section.find_all("p")
+             if (strong := p.find("strong")) is not None and re.fullmatch(r"\d+\.", strong.get_text(strip=True))
+             and p.contents and p.contents[0] == strong]
+    answers = [li for section in article.select("section[id$='-answers']") for li in section.find_all("li")]
+    return [(p, answers[k] if k < len(answers) else None) for k, p in enumerate(asked)]
+
+
+def mark_questions(article: Tag, page: Page) -> list[dict]:
+    """Every question of the page numbered in order: each "check yourself" reveal and each exercise, replaced by
+    a placeholder the markup turns into the chapter's `question`."""
+    questions = []
+    found: list[tuple[Tag, Tag, Tag | None]] = []
+    for details in article.select("details.answer"):
+        summary = details.find("summary")
+        if summary:
+            summary.extract()
+        found.append((details, summary, details))
+    for p, answer in exercises(article):
+        p.find("strong").extract()
+        found.append((p, p, answer))
+    order = {id(el): k for k, el in enumerate(article.find_all(["details", "p"]))}
+    found.sort(key=lambda item: order.get(id(item[0]), 0))
+    for n, (el, asked, answer) in enumerate(found, 1):
+        heading = el.find_previous(["h2", "h3"])
+        section = heading.find_parent("section") if heading else None
+        question = "".join(inline(c, page) for c in asked.children).strip() if asked is not None else ""
+        reply = "\n".join(blocks(answer, page)) if answer is not None else ""
+        questions.append({"n": n, "question": question, "answer": reply,
+                          "section": "".join(inline(c, page) for c in heading.children).strip() if heading else "",
+                          "label": label(section["id"]) if section and section.get("id") else ""})
+        marker = BeautifulSoup("<p></p>", "html.parser").p
+        marker["data-question"] = str(n)
+        el.replace_with(marker)
+    return questions
+
+
+def appendix(article: Tag, page: Page) -> list[tuple[str, str]]:
+    """The page's optional listings, each replaced by a line saying where it is printed."""
+    out = []
+    for k, el in enumerate(article.select(".print-appendix")):
+        letter, title = chr(65 + k), el.get("data-appendix", "")
+        summary = el.find("summary", recursive=False)
+        if summary:
+            summary.extract()
+        out.append((f"{letter}. {escape(title)}", "\n".join(blocks(el, page))))
+        line = BeautifulSoup("<p></p>", "html.parser").p
+        line.string = f"{title}: appendix {letter}, printed apart ({page.stem}-appendix.pdf)."
+        el.replace_with(line)
+    return out
+
+
+def glossary(html_dir: Path, terms: dict[str, str], page: Page) -> list[tuple[str, str]]:
+    """The site glossary's entries for the terms the lesson links, in the glossary's order."""
+    source = html_dir / "glossary.html"
+    if not terms or not source.exists():
+        return []
+    soup = BeautifulSoup(source.read_text(encoding="utf-8"), "html.parser")
+    out = []
+    for dt in soup.select("dl.glossary dt[id]"):
+        if dt["id"] in terms:
+            dd = dt.find_next_sibling("dd")
+            term = "".join(inline(c, page) for c in dt.children).strip()
+            words = [inline(c, page) for p in (dd.find_all("p") if dd else []) for c in p.children]
+            out.append((term, "".join(words).strip()))
+    return out
+
+
+def front(box: Tag | None, page: Page, url: str | None, codes_dir: Path) -> str:
+    """The front box's call: objectives, what to read first, the time; the address and its codes only when the
+    site has a public address."""
+    if box is None:
+        return ""
+    objectives = [f"[{''.join(inline(c, page) for c in li.children).strip()}]"
+                  for li in box.select(".front-objectives li")]
+    fields = {"Read first:": "[]", "Time:": "[]"}
+    for p in box.select(".front-text > p"):
+        strong = p.find("strong")
+        if strong and strong.get_text(strip=True) in fields:
+            strong.extract()
+            fields[strong.get_text(strip=True)] = "[" + "".join(inline(c, page) for c in p.children).strip() + "]"
+    online, images = "[]", []
+    if url:
+        address = f"{url}posts/{page.stem}.html"
+        notebook = f"{url}notebooks/{page.stem}.ipynb"
+        online = (f"[the page, #link({string(address)})[{escape(address)}]; its notebook, "
+                  f"#link({string(notebook)})[{escape(notebook)}].]")
+        images = [string(p) for p in codes([address, notebook], codes_dir, page.root)]
+    return (f"#front(({', '.join(objectives)},), {fields['Read first:']}, {fields['Time:']}, {online}, "
+            f"({', '.join(images)}{',' if images else ''}))")
+
+
+def read_lesson(html_dir: Path, stem: str, root: Path, url: str | None, out_dir: Path) -> Lesson:
+    """A lesson's parts, from its finished page."""
+    path = html_dir / "posts" / f"{stem}.html"
+    soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+    article = soup.select_one("article") or soup.body
+    page = Page(path.parent, root, stem=stem)
+    h1 = article.find("h1")
+    for a in h1.select("a.headerlink"):
+        a.decompose()
+    title = "".join(inline(c, page) for c in h1.children).strip()
+    plain = h1.get_text(" ", strip=True)
+    h1.decompose()
+    box = article.select_one("aside.front-box")
+    front_call = front(box, page, url, out_dir)
+    if box:
+        box.decompose()
+    questions = mark_questions(article, page)
+    page.questions = {q["n"]: q for q in questions}
+    listings = appendix(article, page)
+    body = "\n\n".join(blocks(article, page))
+    return Lesson(stem, title, plain, body, questions, listings, glossary(html_dir, page.terms, page), front_call)
+
+
+def chapter_source(lesson: Lesson, epoch_date: str) -> str:
+    """lesson.typ: the handout or the student edition, by `sys.inputs.edition`."""
+    terms = ", ".join(f"([{t}], [{d}])" for t, d in lesson.glossary)
+    return "\n".join([
+        f'#import "{TEMPLATE}": *',
+        f'#let kind = if edition == "student" {{"Student edition"}} else {{"Handout"}}',
+        f"#show: chapter.with(title: [{lesson.title}], short: {string(lesson.plain_title)}, kind: kind, "
+        f"date: {epoch_date})",
+        f"#cover([{lesson.title}], kind)",
+        "#student-line()",
+        lesson.front,
+        "#contents()",
+        lesson.body,
+        "#answers-at-end()",
+        f"#glossary(({terms}{',' if lesson.glossary else ''}))",
+        "",
+    ])
+
+
+def key_source(lesson: Lesson, epoch_date: str, pages: dict[int, int]) -> str:
+    """key.typ: every question, its section and page in the student edition, and its answer."""
+    items = []
+    for q in lesson.questions:
+        where = f"[{q['section']}]" if q["section"] else "[]"
+        items.append(f"(n: {q['n']}, question: [{q['question']}], section: {where}, page: {pages.get(q['n'], 0)}, "
+                     f"answer: [{q['answer']}])")
+    return "\n".join([
+        f'#import "{TEMPLATE}": *',
+        f"#show: chapter.with(title: [{lesson.title}], short: {string(lesson.plain_title)}, kind: \"Answer key\", "
+        f"date: {epoch_date})",
+        f'#cover([{lesson.title}], "Answer key")',
+        f"#key-items(({', '.join(items)}{',' if items else ''}))",
+        "",
+    ])
+
+
+def appendix_source(lesson: Lesson, epoch_date: str) -> str:
+    parts = [f'#import "{TEMPLATE}": *',
+             f"#show: chapter.with(title: [{lesson.title}], short: {string(lesson.plain_title)}, "
+             f"kind: \"Appendix\", date: {epoch_date})",
+             f'#cover([{lesson.title}], "Appendix")']
+    for title, body in lesson.appendix:
+        parts += [f"#heading(level: 1)[{title}]", body]
+    return "\n\n".join(parts) + "\n"
