@@ -91,8 +91,15 @@ def test_the_front_box_is_as_wide_with_one_code_parsed_as_with_both(visit):
     """A slow machine paints a page while it is still parsing: a frame once showed the front box with its first
     QR code and not yet its second, and the text beside the codes moved by the second's width when it came (a
     layout shift the test above caught only under load). The codes' column keeps its width whatever it holds."""
+    from sitebuild.pages.frontbox import qr_svg
     v = visit()
     v.page.goto(v.base + f"posts/{LESSONS[0]}.html", wait_until="load")
+    # the tested site has no public address, so no codes: the box's codes column as a site with one draws it
+    codes = qr_svg("https://example.org/course/posts/a.html", "the page") + \
+        qr_svg("https://example.org/course/notebooks/a.ipynb", "the notebook")
+    v.page.evaluate("""(codes) => { if (document.querySelector('.front-codes')) return;
+        const div = document.createElement('div'); div.className = 'front-codes'; div.setAttribute('aria-hidden', 'true');
+        div.innerHTML = codes; document.querySelector('.front-box').append(div); }""", codes)
     width = """() => [document.querySelector('.front-text').getBoundingClientRect().width,
                       document.querySelector('.front-codes').getBoundingClientRect().width]"""
     both = v.page.evaluate(width)
