@@ -123,6 +123,30 @@
     return perAxis;
   }
 
+  // Categories along each x axis of vertical bars or a heatmap's columns given as words: on paper each is labelled
+  // (plotly labels every other one of a crowded axis; a reader cannot then find "money" among 20 bars).
+  var MOST_CATEGORIES = 40;
+  function categoriesPerAxis(figure) {
+    var perAxis = {};
+    (figure.data || []).forEach(function (t) {
+      var vertical = t.type === "bar" && t.orientation !== "h";
+      if ((vertical || t.type === "heatmap") && Array.isArray(t.x) && t.x.some(function (v) { return typeof v === "string"; })) {
+        var axis = t.xaxis || "x";
+        perAxis[axis] = Math.max(perAxis[axis] || 0, t.x.length);
+      }
+    });
+    return perAxis;
+  }
+
+  function labelEveryCategory(figure) {
+    var perAxis = categoriesPerAxis(figure);
+    Object.keys(perAxis).forEach(function (axis) {
+      if (perAxis[axis] > MOST_CATEGORIES) return;
+      var name = "xaxis" + axis.slice(1);
+      figure.layout[name] = Object.assign({}, figure.layout[name], { tickmode: "linear", tick0: 0, dtick: 1 });
+    });
+  }
+
   // The printed height: the declared one, or the figure's own, capped, with a label for every row.
   function forPrint(figure, declared, columns) {
     var layout = figure.layout;
@@ -247,6 +271,7 @@
     figure.layout.updatemenus = [];
     figure.layout.sliders = [];
     var height = forPrint(figure, job.height, job.columns);
+    labelEveryCategory(figure);
     var gd = mount(job.width, height, job.width);
     var out = {};
     return window.siteFigures.plot(gd, figure, { width: job.width, shown: job.width }).then(function () {
