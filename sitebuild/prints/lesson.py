@@ -35,13 +35,25 @@ class Lesson:
     front: str = ""             # the front box's call
 
 
+def answer_sections(article: Tag) -> list[Tag]:
+    """The sections that answer a page's exercises: "<x>-answers" beside an "<x>-exercises" (the lab's), marked
+    so the markup prints them with the other answers (a section whose title merely ends in "answers" is not)."""
+    found = []
+    for section in article.select("section[id$='-exercises']"):
+        answers = article.find("section", id=section["id"].removesuffix("-exercises") + "-answers")
+        if answers is not None:
+            answers["data-answers"] = "exercises"
+            found.append(answers)
+    return found
+
+
 def exercises(article: Tag) -> list[tuple[Tag, Tag | None]]:
-    """The numbered exercises of an "...-exercises" section and their answers, in order, from its
-    "...-answers" section (the lab's)."""
+    """The numbered exercises of an "...-exercises" section and their answers, in order, from its answers
+    section (answer_sections)."""
     asked = [p for section in article.select("section[id$='-exercises']") for p in section.find_all("p")
              if (strong := p.find("strong")) is not None and re.fullmatch(r"\d+\.", strong.get_text(strip=True))
              and p.contents and p.contents[0] == strong]
-    answers = [li for section in article.select("section[id$='-answers']") for li in section.find_all("li")]
+    answers = [li for section in answer_sections(article) for li in section.find_all("li")]
     return [(p, answers[k] if k < len(answers) else None) for k, p in enumerate(asked)]
 
 
@@ -134,7 +146,9 @@ def read_lesson(html_dir: Path, stem: str, root: Path, url: str | None, out_dir:
     path = html_dir / "posts" / f"{stem}.html"
     soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
     article = soup.select_one("article") or soup.body
-    page = Page(path.parent, root, stem=stem)
+    css = html_dir / "_static" / "site.css"
+    page = Page(path.parent, root, stem=stem, folder=out_dir,
+                css=css.read_text(encoding="utf-8") if css.exists() else "")
     h1 = article.find("h1")
     for a in h1.select("a.headerlink"):
         a.decompose()

@@ -54,6 +54,8 @@ class Page:
     labels: set[str] = field(default_factory=set)       # ids the document labels (sections, figures, tables)
     terms: dict[str, str] = field(default_factory=dict)  # glossary terms used: anchor -> the words printed
     stem: str = ""
+    folder: Path | None = None          # where the lesson's sources are written (its drawings beside them)
+    css: str = ""                       # the site's style sheet, for the page's inline drawings
     questions: dict[int, dict] = field(default_factory=dict)  # n -> its question (sitebuild.prints.lesson)
     figures: int = 0
     tables: int = 0
@@ -185,7 +187,7 @@ def block(el: Tag, page: Page) -> list[str] | None:
     if name == "hr":
         return ["#line(length: 100%, stroke: 0.4pt + luma(160))"]
     if name == "svg":
-        return []
+        return inline_drawing(el, page)
     if name in ("div", "aside", "article", "main", "dl", "dd", "dt", "header", "footer", "summary"):
         made = blocks(el, page)
         ident = el.get("id")
@@ -198,7 +200,7 @@ def block(el: Tag, page: Page) -> list[str] | None:
 
 def section(el: Tag, page: Page) -> list[str]:
     out = blocks(el, page)
-    if el.get("id", "").endswith("-answers"):        # the exercises' answers: not in the student edition
+    if el.get("data-answers"):      # the exercises' answers (sitebuild.prints.lesson): printed with the others
         return ["#answers-section[" + "\n\n".join(out) + "]"]
     ident = el.get("id")
     for k, made in enumerate(out):
@@ -209,8 +211,26 @@ def section(el: Tag, page: Page) -> list[str]:
     return out
 
 
+def inline_drawing(svg: Tag, page: Page, caption: str | None = None) -> list[str]:
+    """An inline SVG drawing (the model's block diagram, a training curve) as a picture on paper."""
+    from sitebuild.prints.svgs import drawing
+    path = drawing(svg, page.css, page.folder) if page.folder else None
+    if path is None:
+        return []
+    width = svg.get("width") or (svg.get("viewbox", "0 0 400 0").split()[2])
+    where = "/" + path.resolve().relative_to(page.root.resolve()).as_posix()
+    if caption is None:
+        return [f"#drawing({string(where)}, {float(width):.0f})"]
+    page.figures += 1
+    return [f"#drawing-figure({string(where)}, {float(width):.0f}, [{caption}])"]
+
+
 def figure(el: Tag, page: Page) -> list[str]:
     """A figure: its printed states side by side under their labels, numbered, with its caption."""
+    if el.find("svg", recursive=False) is not None and not el.select(".figure-print"):
+        caption = el.find("figcaption")
+        text = "".join(inline(c, page) for c in caption.children).strip() if caption else ""
+        return inline_drawing(el.find("svg", recursive=False), page, text)
     states = el.select(".figure-print .figure-state")
     if not states:
         images = el.find_all("img")

@@ -234,3 +234,25 @@ def test_no_page_is_less_than_half_full_unless_a_section_ends_there(built_site, 
             short.append(f"page {i + 1}: content ends {height - lowest_body_text(page):.0f} pt from the top of "
                          f"{height:.0f}, and page {i + 2} opens with no heading")
     assert short == []
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_every_section_of_the_page_is_in_its_handout(built_site, stem):
+    """Each section the page shows prints, in order (the lab's answers section prints as the answers at the end:
+    its title is the handout's own "Answers")."""
+    import unicodedata
+    from bs4 import BeautifulSoup
+    page = BeautifulSoup((built_site / "posts" / f"{stem}.html").read_text(), "html.parser")
+    titles = [unicodedata.normalize("NFKC", h.get_text(" ", strip=True).rstrip("#").strip())
+              for h in page.select("article section > h2")]
+    pages = PdfReader(built_site / "handouts" / f"{stem}.pdf").pages
+    text = "".join(unicodedata.normalize("NFKC", " ".join(p.extract_text() for p in pages)).split())
+    first = "".join(titles[0].split())[:20]
+    body = text[text.find(first, text.find(first) + 1):]          # from the first section, past the contents' list
+    missing, start = [], 0
+    for title in titles:                   # each after the one before it
+        found = body.find("".join(title.split())[:30], start)
+        if found < 0:
+            missing.append(title)
+        start = max(start, found)
+    assert len(titles) >= 5 and missing == [], stem
