@@ -55,7 +55,11 @@ def _box(y: int, box: Box) -> str:
 
 
 def svg(cfg: DecoderConfig, title: str) -> str:
-    before, block, after = boxes(cfg)
+    return drawing(*boxes(cfg), cfg.n_layer, title)
+
+
+def drawing(before: list[Box], block: list[Box], after: list[Box], n_layer: int, title: str) -> str:
+    """The boxes before the block, the block (framed, repeated n_layer times) and after it, top to bottom."""
     parts, y = [], 10
     arrows = []
 
@@ -75,7 +79,7 @@ def svg(cfg: DecoderConfig, title: str) -> str:
         add(box)
     frame = (f'<rect x="{X0 - 14}" y="{top}" width="{BOX_W + 28}" height="{y - top - 6}" rx="8" '
              f'class="diagram-block"/><text x="{X0 + BOX_W + 10}" y="{top + 16}" class="diagram-repeat">'
-             f'× {cfg.n_layer}</text>')
+             f'× {n_layer}</text>')
     y += 4
     for box in after:
         add(box)
@@ -97,6 +101,11 @@ def described(cfg: DecoderConfig) -> str:
 
 def block_figure(cfg: DecoderConfig, caption: str) -> str:
     """The diagram as a <figure> with its caption (said: audited as every Python-written sentence is)."""
+    return boxes_figure(*boxes(cfg), cfg.n_layer, caption)
+
+
+def boxes_figure(before: list[Box], block: list[Box], after: list[Box], n_layer: int, caption: str) -> str:
+    """A model that is not a DecoderConfig (the hand-set model of Attention by hand), drawn from its own boxes."""
     caption = said(caption)
-    return (f'<figure class="block-figure">{svg(cfg, caption)}<figcaption>{html.escape(caption)}</figcaption>'
-            "</figure>")
+    return (f'<figure class="block-figure">{drawing(before, block, after, n_layer, caption)}'
+            f'<figcaption>{html.escape(caption)}</figcaption></figure>')

@@ -256,3 +256,22 @@ def test_every_section_of_the_page_is_in_its_handout(built_site, stem):
             missing.append(title)
         start = max(start, found)
     assert len(titles) >= 5 and missing == [], stem
+
+
+MODEL_LESSONS = {"attention-by-hand", "trained-walkthrough", "story-models", "lab"}   # Part 2B counts and times
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_a_lesson_with_a_model_draws_it_on_the_page_and_on_paper(built_site, stem):
+    """The model's block diagram (compute.present.diagram) is on the page of every lesson that has a model, and
+    is printed, as a numbered figure, in its handout."""
+    import unicodedata
+    from bs4 import BeautifulSoup
+    page = BeautifulSoup((built_site / "posts" / f"{stem}.html").read_text(), "html.parser")
+    drawn = page.select("article figure.block-figure svg.block-diagram")
+    assert bool(drawn) == (stem in MODEL_LESSONS)
+    if drawn:
+        caption = unicodedata.normalize("NFKC", drawn[0].find_parent("figure").find("figcaption").get_text(" ", True))
+        pages = PdfReader(built_site / "handouts" / f"{stem}.pdf").pages
+        text = "".join(unicodedata.normalize("NFKC", " ".join(p.extract_text() for p in pages)).split())
+        assert re.search(r"Figure\d+:" + re.escape("".join(caption.split())[:40]), text), caption
