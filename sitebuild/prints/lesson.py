@@ -32,6 +32,8 @@ class Lesson:
     questions: list[dict]       # n, question, answer, section (markup), label
     appendix: list[tuple[str, str]] = field(default_factory=list)   # (title, markup)
     glossary: list[tuple[str, str]] = field(default_factory=list)   # (term, definition) as markup
+    notation: list[tuple[str, str]] = field(default_factory=list)   # (symbols, meaning) as markup
+    notation_intro: str = ""    # the glossary's sentence before its notation table
     front: str = ""             # the front box's call
 
 
@@ -117,6 +119,32 @@ def glossary(html_dir: Path, terms: dict[str, str], page: Page) -> list[tuple[st
     return out
 
 
+def short_name(title: str) -> str:
+    """How the glossary's notation table names a lesson: its title before the colon, less an article
+    ("A trained walkthrough: ..." is named "the trained walkthrough" there)."""
+    name = title.split(":")[0].strip().lower()
+    return re.sub(r"^(a|the) ", "", name)
+
+
+def notation(html_dir: Path, title: str, page: Page) -> tuple[str, list[tuple[str, str]]]:
+    """The site's notation (glossary.html#notation): its opening sentence, and the rows this lesson uses (those
+    used throughout and those whose "where" names it)."""
+    source = html_dir / "glossary.html"
+    if not source.exists():
+        return "", []
+    soup = BeautifulSoup(source.read_text(encoding="utf-8"), "html.parser")
+    intro = soup.select_one("section#notation > p")
+    name, out = short_name(title), []
+    for tr in soup.select("section#notation tbody tr"):
+        cells = tr.find_all("td")
+        where = cells[2].get_text(" ", strip=True).lower() if len(cells) > 2 else ""
+        if "throughout" in where or name in where:
+            symbol, meaning = ("".join(inline(c, page) for p in cell.find_all("p") for c in p.children).strip()
+                               for cell in cells[:2])
+            out.append((symbol, meaning))
+    return ("".join(inline(c, page) for c in intro.children).strip() if intro else ""), out
+
+
 def front(box: Tag | None, page: Page, url: str | None, codes_dir: Path) -> str:
     """The front box's call: objectives, what to read first, the time; the address and its codes only when the
     site has a public address."""
@@ -163,12 +191,15 @@ def read_lesson(html_dir: Path, stem: str, root: Path, url: str | None, out_dir:
     page.questions = {q["n"]: q for q in questions}
     listings = appendix(article, page)
     body = "\n\n".join(blocks(article, page))
-    return Lesson(stem, title, plain, body, questions, listings, glossary(html_dir, page.terms, page), front_call)
+    intro, symbols = notation(html_dir, plain, page)
+    return Lesson(stem, title, plain, body, questions, listings, glossary(html_dir, page.terms, page),
+                  symbols, intro, front_call)
 
 
 def chapter_source(lesson: Lesson, epoch_date: str) -> str:
     """lesson.typ: the handout or the student edition, by `sys.inputs.edition`."""
     terms = ", ".join(f"([{t}], [{d}])" for t, d in lesson.glossary)
+    symbols = ", ".join(f"([{s}], [{m}])" for s, m in lesson.notation)
     return "\n".join([
         f'#import "{TEMPLATE}": *',
         f'#let kind = if edition == "student" {{"Student edition"}} else {{"Handout"}}',
@@ -180,7 +211,8 @@ def chapter_source(lesson: Lesson, epoch_date: str) -> str:
         "#contents()",
         lesson.body,
         "#answers-at-end()",
-        f"#glossary(({terms}{',' if lesson.glossary else ''}))",
+        f"#glossary(({terms}{',' if lesson.glossary else ''}), ({symbols}{',' if lesson.notation else ''}), "
+        f"[{lesson.notation_intro}])",
         "",
     ])
 

@@ -275,3 +275,28 @@ def test_a_lesson_with_a_model_draws_it_on_the_page_and_on_paper(built_site, ste
         pages = PdfReader(built_site / "handouts" / f"{stem}.pdf").pages
         text = "".join(unicodedata.normalize("NFKC", " ".join(p.extract_text() for p in pages)).split())
         assert re.search(r"Figure\d+:" + re.escape("".join(caption.split())[:40]), text), caption
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_the_handout_prints_the_glossary_terms_its_page_links_and_its_notation(built_site, stem):
+    """Every term the page links to the glossary (in what it prints) is defined at the handout's end, with the site glossary's own
+    words; the notation rows used throughout follow."""
+    import unicodedata
+    from bs4 import BeautifulSoup
+    page = BeautifulSoup((built_site / "posts" / f"{stem}.html").read_text(), "html.parser")
+    glossary = BeautifulSoup((built_site / "glossary.html").read_text(), "html.parser")
+    linked = {a["href"].partition("#")[2] for a in page.select("article a.glossary-link")
+              if a.find_parent(class_="web-only") is None}                # what paper prints of the page
+    entries = [(dt.get_text(" ", strip=True).rstrip("#"), dt.find_next_sibling("dd"))
+               for dt in glossary.select("dl.glossary dt[id]") if dt["id"] in linked]
+    # white space, and the hyphens of words broken at a line's end, out
+    squeeze = lambda t: "".join(unicodedata.normalize("NFKC", t).split()).replace("-", "")
+    pages = PdfReader(built_site / "handouts" / f"{stem}.pdf").pages
+    text = squeeze(" ".join(p.extract_text() for p in pages))
+    end = text.rfind("Glossaryandnotation")
+    assert len(entries) >= 3 and end > 0
+    plain = [(t, dd.get_text(" ", strip=True)) for t, dd in entries if not dd.find("mjx-container")]   # no math
+    assert len(plain) >= 3 and [t for t, d in plain if squeeze(f"{t}. {d}")[:60] not in text[end:]] == []
+    throughout = [tr.find_all("td")[1].get_text(" ", strip=True) for tr in glossary.select("section#notation tbody tr")
+                  if "throughout" in tr.find_all("td")[2].get_text()]
+    assert throughout and all(squeeze(m) in text[end:] for m in throughout)
