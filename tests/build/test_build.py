@@ -22,9 +22,12 @@ def test_site_has_pages_and_three_prints_per_lesson_and_each_deck_as_a_pdf(built
         assert (built_site / "posts" / f"{stem}.html").exists()
     decks = sorted(p.stem for p in (built_site / "slides").glob("*.html"))
     assert set(LESSONS) <= set(decks) and "attention-by-hand-route" in decks
+    listings = [stem for stem in LESSONS                 # optional listings: an appendix of their own
+                if re.search(r'class="[^"]*\bprint-appendix\b', (built_site / "posts" / f"{stem}.html").read_text())]
+    assert listings == ["story-models"]
     assert sorted(p.stem for p in (built_site / "handouts").glob("*.pdf")) == sorted(
         [f"{stem}{edition}" for stem in LESSONS for edition in ("", "-student", "-key")]
-        + [f"{deck}-slides" for deck in decks])
+        + [f"{stem}-appendix" for stem in listings] + [f"{deck}-slides" for deck in decks])
 
 
 def test_site_holds_no_build_by_products(built_site):

@@ -114,19 +114,24 @@ def test_handout_tells_the_reader_to_work_no_control(built_site, stem):
 # Phrases that only make sense beside a working control: a printed sentence may use them only to say what the web
 # page does ("On the web page, hovering a cell ...").
 WEB_ONLY = re.compile(r"\b(?:in your browser|watch|buttons? choose|download it with|the link at the top|show the answers?|"
-                      r"toggle the|play the|click(?:ing)?|hover(?:ing)?|drag(?:ging)?|tap(?:ping)?|press play)\b", re.IGNORECASE)
+                      r"toggle the|play the|click(?:ing)?|hover(?:ing)?|drag(?:ging)?|tap(?:ping)?|press play|"
+                     r"(?:the|a) slider|live box|end of the page|box below)\b", re.IGNORECASE)
 
 
 def test_web_only_phrases_are_found():
     assert WEB_ONLY.search("It runs here, in your browser: watch a head jump.")
     assert WEB_ONLY.search("the buttons choose the query word") and WEB_ONLY.search("Show the answer")
+    assert WEB_ONLY.search("at every step of the slider") and WEB_ONLY.search("the answers are at the end of the page")
+    assert WEB_ONLY.search("The prepared story of the live box")
     assert not WEB_ONLY.search("The heron watched the river; Tap water.".replace("Tap", "Top"))
 
 
 @pytest.mark.parametrize("stem", LESSONS)
 def test_handout_sentences_point_to_no_control(built_site, stem):
-    """Print has no buttons: a printed sentence that mentions working a control says what the web page does."""
-    text = " ".join(page.extract_text() for page in PdfReader(built_site / "handouts" / f"{stem}.pdf").pages)
+    """Print has no buttons: a printed sentence (of the handout, the student edition or the key) that mentions
+    working a control says what the web page does."""
+    text = " ".join(page.extract_text() for name in (f"{stem}.pdf", f"{stem}-student.pdf", f"{stem}-key.pdf")
+                    for page in PdfReader(built_site / "handouts" / name).pages)
     sentences = re.split(r"(?<=[.!?])\s+", re.sub(r"\s+", " ", text))
     found = [s[:160] for s in sentences if WEB_ONLY.search(s) and "on the web page" not in s.lower()]
     assert found == []

@@ -8,7 +8,7 @@ from ...costs import ModelSize, costs, kv_cache_bytes, token_macs
 from ...present.numbers import shown
 from ...present.widgets import answer_html
 from .scale import human_bytes, human_count
-from .states.growth import SHOWN_D, SHOWN_T, cache_speedup, longest, measured
+from .states.growth import D, LENGTHS, SHOWN_D, SHOWN_T, cache_speedup, counted, longest, measured
 
 # Another published size to try the formulas on (not used elsewhere on the page).
 GPT2_MEDIUM = ModelSize("GPT-2 medium", 24, 1024, 16, 1024,
@@ -48,6 +48,32 @@ def crossing_question() -> str:
                        f"Measured {said}. Averaging builds its T × T matrix of weights in memory at every call, "
                        "and attention's kernel never stores its scores (the section on the kernels measures both) "
                        "{claim}`averaging_allocates_its_matrix_every_call attention_stores_no_score_matrix`.")
+
+
+def predict_parameters() -> HTML:
+    """Before the counts' table: what reading a longer window costs each reader in weights."""
+    first, last = LENGTHS[0], LENGTHS[-1]
+    concat, attend = counted("concatenate", "parameters", D, (first, last)), counted("attend", "parameters", D, (first, last))
+    return HTML(answer_html(
+        f"Predict first: with rows of d = {D} numbers, how many weights do the concatenating reader and attention "
+        f"each need to read T = {first} tokens, and T = {last:,} {{about}}`method`?",
+        f"Concatenation: {concat[0]:,} at T = {first} and {concat[1]:,} at T = {last:,}: its first matrix has a "
+        f"row for every number of the window {{claim}}`concat_weights_grow_with_the_window`. Attention holds "
+        f"{attend[0]:,} at both lengths {{claim}}`attention_parameters_do_not_depend_on_T`: its four matrices "
+        "act on one row at a time, whatever the length {about}`design`."))
+
+
+def predict_doubling() -> HTML:
+    """Before the growth figure: what one more doubling of T does to two counts."""
+    before, after = LENGTHS[-2], LENGTHS[-1]
+    forward, cached = counted("attend", "forward", D, (before, after)), counted("attend", "token_cached", D, (before, after))
+    return HTML(answer_html(
+        f"Predict first: at the last doubling counted, to T = {after:,} (d = {D}), how many times larger does "
+        "attention's forward count get, and its count for a new token with the KV cache "
+        "{claim}`attention_count_turns_quadratic cached_token_count_grows_like_T`?",
+        f"Attention's forward count grows {shown(forward[1] / forward[0], '.2f')} times, short of 4, as its T² term "
+        "takes over {claim}`attention_count_turns_quadratic`; attention's count for a cached token grows "
+        f"{shown(cached[1] / cached[0], '.2f')} times, short of 2 {{claim}}`cached_token_count_grows_like_T`."))
 
 
 def predict_cache_count() -> HTML:

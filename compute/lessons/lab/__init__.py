@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # what the names below load (and what the build's cache stamp
     from .budgets import against_published, budgets_table
     from .summary import showed
     from .tensors import TensorModel, check_against_compute
+    from . import predict
 
 _WHERE = {"answers": ".exercises", "answer_list": ".exercises", "check_loop": ".loop", "learning_rate": ".loop",
           "optimizer": ".loop", "progress": ".loop", "random_crops": ".loop", "Case": ".followed", "follow": ".followed",
@@ -31,7 +32,7 @@ _WHERE = {"answers": ".exercises", "answer_list": ".exercises", "check_loop": ".
           "initial_params": ".states.run", "setup": ".states.run", "train_or_load": ".states.run",
           "scores_table": ".tables", "shapes": ".tables", "TensorModel": ".tensors", "check_against_compute": ".tensors", "block_diagram": ".diagram",
           "against_published": ".budgets", "budgets_table": ".budgets", "showed": ".summary",
-          "claims": None}
+          "claims": None, "predict": None}
 __all__ = [*_WHERE, "claim_results", "preflight"]
 
 
