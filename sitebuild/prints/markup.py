@@ -25,6 +25,9 @@ SKIPPED = ("web-only", "headerlink", "handout-link", "figure-scroll", "plotly-gr
 SKIPPED_TAGS = {"script", "style", "button", "select", "input", "option", "textarea", "noscript", "template",
                 "nav", "form", "canvas"}
 LABEL = re.compile(r"[^A-Za-z0-9_.:-]")
+# Inline elements and the Typst function each becomes (sitebuild/prints/chapter.typ defines `mark`).
+WRAPS = {"em": "emph", "i": "emph", "cite": "emph", "strong": "strong", "b": "strong", "sub": "sub", "sup": "super",
+         "mark": "mark"}
 
 
 def escape(text: str) -> str:
@@ -83,20 +86,12 @@ def inline(el, page: Page) -> str:
     if name in ("mjx-assistive-mml", "math"):
         return ""
     body = "".join(inline(c, page) for c in el.children)
-    if name in ("em", "i", "cite"):
-        return f"#emph[{body}]" if body.strip() else body
-    if name in ("strong", "b"):
-        return f"#strong[{body}]" if body.strip() else body
+    if name in WRAPS:
+        return f"#{WRAPS[name]}[{body}]" if body.strip() else body
     if name == "code" or (name == "span" and "pre" in cls):
         return f"#raw({string(el.get_text())})"
-    if name == "sub":
-        return f"#sub[{body}]"
-    if name == "sup":
-        return f"#super[{body}]"
     if name == "br":
         return " \\ "
-    if name == "mark":
-        return f"#mark[{body}]"
     if name == "img":
         return f"#box(image({string(page.path(el['src']))}, height: 1em))" if el.get("src") else ""
     if name == "a":
