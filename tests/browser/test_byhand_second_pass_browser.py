@@ -262,12 +262,19 @@ def test_swap_buttons(lesson):
 
 def test_reveals_open_and_show_model_tables(lesson):
     details = lesson.page.locator("details")
-    assert details.count() == 5   # the variance derivation and four self-check questions
+    # the variance derivation, four self-check questions and four predict-first questions
+    assert details.count() == 9
+    first = 0
     for i in range(details.count()):
         det = details.nth(i)
         det.locator("summary").click()
         assert det.evaluate("d => d.open")
-        assert det.locator("table.matrix, mjx-container").first.is_visible()
+        if det.locator("summary").inner_text().startswith("Predict first"):
+            first += 1                 # answered in words and computed numbers
+            assert re.search(r"\d", det.locator("p").first.inner_text())
+        else:
+            assert det.locator("table.matrix, mjx-container").first.is_visible()
+    assert first == 4
     words, att = attn.sentence_att("A")
     key_cells = lesson.page.locator("details table.matrix").first.locator("td").all_inner_texts()
     assert key_cells == [fmt(x) for x in att.K[words.index("river")]]
