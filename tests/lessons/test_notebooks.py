@@ -97,9 +97,11 @@ def test_the_notebook_writes_in_the_numbers_the_page_prints(built_site, stem):
 def test_lesson_pages_link_their_notebook(built_site):
     for stem in LESSONS:
         html = (built_site / "posts" / f"{stem}.html").read_text()
+        appendix = (f'<a href="../handouts/{stem}-appendix.pdf">appendix</a> · ' if stem == "story-models"
+                    else "")               # Part III's optional listings print apart
         assert (f'<p class="handout-link"><a href="../handouts/{stem}.pdf">PDF handout</a> · '
                 f'<a href="../handouts/{stem}-student.pdf">student edition</a> · '
-                f'<a href="../handouts/{stem}-key.pdf">answer key</a> · '
+                f'<a href="../handouts/{stem}-key.pdf">answer key</a> · ' + appendix +
                 f'<a href="../notebooks/{stem}.ipynb" download>Jupyter notebook</a> · '
                 f'<a href="../slides/{stem}.html">Present (slides)</a> · '
                 f'<a href="../handouts/{stem}-slides.pdf">slides as PDF</a>') in html
