@@ -24,7 +24,8 @@ def wrapped(line: str, columns: int = COLUMNS) -> list[str]:
 
 
 def string(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A Typst string literal (the markup's too: sitebuild.prints.markup)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
 def listing(text: str, output: bool = False) -> str:

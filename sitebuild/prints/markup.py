@@ -14,7 +14,7 @@ from pathlib import Path
 
 from bs4 import NavigableString, Tag
 
-from sitebuild.prints.code import listing
+from sitebuild.prints.code import listing, string
 from sitebuild.prints.mathml import formula
 from sitebuild.prints.tables import table
 
@@ -34,11 +34,6 @@ def escape(text: str) -> str:
     """Text as Typst markup prints it: every ASCII mark escaped, line breaks as spaces."""
     text = re.sub(r"\s+", " ", text)
     return re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", text)
-
-
-def string(text: str) -> str:
-    """A Typst string literal."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
 def label(ident: str) -> str:
