@@ -100,7 +100,8 @@ def pytest_configure(config):
         config._site_build = subprocess.Popen(
             f"{shlex.quote(sys.executable)} -m sitebuild; echo $? > {shlex.quote(str(folder / 'rc.part'))}; "
             f"mv {shlex.quote(str(folder / 'rc.part'))} {shlex.quote(str(folder / 'rc'))}",
-            shell=True, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            shell=True, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # Ctrl-C reaches it (helpers.py)
     os.environ[SITE_BUILD] = str(folder)
     config._site_build_folder = folder
 
@@ -109,7 +110,11 @@ def pytest_unconfigure(config):
     build = getattr(config, "_site_build", None)
     if build is not None and build.poll() is None:   # the run ended first (-x, Ctrl-C): stop the build and its kernel
         os.killpg(build.pid, signal.SIGINT)
-        build.wait()
+        try:
+            build.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(build.pid, signal.SIGKILL)
+            build.wait()
     if build is not None:
         shutil.rmtree(config._site_build_folder, ignore_errors=True)
 

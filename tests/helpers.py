@@ -1,11 +1,16 @@
 """Helpers for build tests: a miniature copy of the project in a temporary folder, a folder's digest, the
-files of the authors' guide's lesson template (docs/authors.md), and a small story file in the real format."""
+files of the authors' guide's lesson template (docs/authors.md), a small story file in the real format, and
+commands started as a terminal starts them."""
 
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shutil
+import signal
+import subprocess
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -168,3 +173,32 @@ def write_file(path: Path, texts: list[str], close_last: bool) -> Path:
     return path
 
 
+
+
+def _as_from_a_terminal() -> None:
+    """In the child, before it runs: Ctrl-C (SIGINT) at its default action, as a terminal's foreground command has
+    it. A test run started in the background of a script inherits SIGINT ignored (POSIX), and a command that
+    ignores it cannot be interrupted by the test that interrupts it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def start_as_from_a_terminal(argv: list[str], **popen) -> subprocess.Popen:
+    """`argv` started in a process group of its own with Ctrl-C at its default: what the test's os.killpg(pid,
+    SIGINT) sends reaches it and every process it starts, as a terminal's Ctrl-C would."""
+    return subprocess.Popen(argv, start_new_session=True, preexec_fn=_as_from_a_terminal, **popen)
+
+
+@contextmanager
+def as_from_a_terminal(argv: list[str], **popen):
+    """start_as_from_a_terminal, and its whole process group killed when the test ends however it ends, so that
+    nothing it started outlives a failed test (a seed search left running takes the cores of the rest of the
+    run)."""
+    proc = start_as_from_a_terminal(argv, **popen)
+    try:
+        yield proc
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import LESSON, make_mini_project, tree_digest
+from helpers import LESSON, make_mini_project, start_as_from_a_terminal, tree_digest
 from sitebuild.__main__ import private_tmp_path
 from sitebuild.sitecheck import visible_text
 
@@ -38,8 +38,8 @@ def _copy(built: Path, tmp_path: Path) -> Path:
 
 
 def _start(root: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "sitebuild"], cwd=root, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    return start_as_from_a_terminal([sys.executable, "-m", "sitebuild"], cwd=root, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True)
 
 
 def _processes_in(root: Path) -> list[int]:

@@ -14,6 +14,7 @@ import time
 import pytest
 
 from conftest import ROOT
+from helpers import as_from_a_terminal
 from forked import compute as run_compute
 
 from sitebuild import progress
@@ -95,12 +96,12 @@ def test_a_long_command_of_compute_says_its_stages_then_its_result_then_their_ti
 def test_ctrl_c_stops_a_seed_search_with_one_line_and_nothing_after(tmp_path):
     """Ctrl-C reaches the command and its worker processes (one process group): one line, exit 130, no
     traceback from any of them."""
-    proc = subprocess.Popen([sys.executable, "-m", "compute", "train", "walkthrough", "--search-seeds", "0-199",
+    with as_from_a_terminal([sys.executable, "-m", "compute", "train", "walkthrough", "--search-seeds", "0-199",
                              "--out", str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
-    assert proc.stdout.readline().startswith("search: seeds 0-199 on 2 processes")
-    time.sleep(1.5)                                                    # the workers are training
-    os.killpg(proc.pid, signal.SIGINT)
-    out, err = proc.communicate(timeout=300)  # a whole-suite run on 2 cores can take over a minute to stop the workers
+                            text=True) as proc:
+        assert proc.stdout.readline().startswith("search: seeds 0-199 on 2 processes")
+        time.sleep(1.5)                                                # the workers are training
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=300)  # a whole-suite run on 2 cores can take a minute to stop the workers
     assert (proc.returncode, err, out) == (130, "error: interrupted; python -m compute train stopped\n", "")
     assert not (tmp_path / "walkthrough.safetensors").exists()
