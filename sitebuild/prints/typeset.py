@@ -6,11 +6,14 @@ the navigation, sitebuild.prints.stamps), the site glossary, the public address,
 and template that set it. Each PDF is sealed (sitebuild.sealed) in `stamps.json` beside them; a damaged one is
 set again and the summary says so. The fonts are the ones Typst carries (no system font is read) and the
 document's date is the source's (sitebuild.sourcedate), so two builds of one source give the same bytes.
-Lessons are set side by side, one per core.
+Lessons are set side by side, one per core, each in a process started afresh (spawned, not forked: a fork of a
+process that runs threads, a browser driver's or torch's, can copy a lock another thread holds and wait on it for
+ever).
 """
 from __future__ import annotations
 
 import json
+import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -98,7 +101,8 @@ def make_prints(html_dir: Path, stems: list[str], out_dir: Path, url: str | None
                                            and prints_kept(out_dir, stamps[stem]))]
     if todo:
         progress.expect(len(todo))
-        with ProcessPoolExecutor(min(cores.at_once(), len(todo))) as pool:
+        spawn = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(min(cores.at_once(), len(todo)), mp_context=spawn) as pool:
             jobs = {stem: pool.submit(set_lesson, html_dir, stem, out_dir, url, epoch) for stem in todo}
             for stem in todo:
                 made = jobs[stem].result()
