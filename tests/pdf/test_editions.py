@@ -12,17 +12,22 @@ from pypdf import PdfReader
 from conftest import LESSONS
 
 
+def squeezed(text: str) -> str:
+    """`text` without white space or hyphens: a hyphen where a line breaks reads back from a PDF as a soft hyphen
+    (U+00AD), a word's own ("GPT-2", "multiply-adds") as well as one the typesetter added."""
+    return re.sub(r"[\s\u00ad-]", "", text)
+
+
 def squeezed_text(pdf) -> str:
-    """The PDF's text without white space, its ligatures (ﬁ, ﬀ) as letters."""
-    text = unicodedata.normalize("NFKC", "".join(page.extract_text() for page in PdfReader(pdf).pages))
-    return "".join(text.split())
+    """The PDF's text squeezed, its ligatures (ﬁ, ﬀ) as letters."""
+    return squeezed(unicodedata.normalize("NFKC", "".join(page.extract_text() for page in PdfReader(pdf).pages)))
 
 
 def snippet(text: str, words: int = 6) -> str | None:
     """The first few words of an answer, as the PDF's text holds them (white space squeezed out); None where
     they hold math or symbols a PDF may set otherwise."""
     head = " ".join(text.split()[:words])
-    return None if len(head) < 15 or re.search(r"[^\w\s,.;:'’“”()=+-]", head) else "".join(head.split())
+    return None if len(head) < 15 or re.search(r"[^\w\s,.;:'’“”()=+-]", head) else squeezed(head)
 
 
 def answers_and_questions(site, stem) -> tuple[list[str], list[str]]:
