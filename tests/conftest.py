@@ -38,7 +38,16 @@ ROOT_READ = pytest.mark.usefixtures("root_read_turn")
 ROOT_BUILD_LOCK = Path(tempfile.gettempdir()) / f"tests-root-build-{hashlib.sha256(bytes(ROOT)).hexdigest()[:12]}.lock"
 
 
-def pytest_collection_modifyitems(items):
+ONE_LESSON = "TESTS_ONE_LESSON"  # set to a lesson's stem: a test made for each lesson runs for that one alone
+
+
+def other_lessons_cases(items, lesson: str) -> set:
+    """The items that are a case of another lesson than `lesson`: a parameter of theirs names one of LESSONS."""
+    return {item for item in items if any(isinstance(value, str) and value in LESSONS and value != lesson
+                                          for value in getattr(getattr(item, "callspec", None), "params", {}).values())}
+
+
+def pytest_collection_modifyitems(config, items):
     """Mark each test with the kind its folder names (tests/unit/... -> @pytest.mark.unit), and order the files
     for a parallel run (./test: pytest -n N --dist loadfile --no-loadscope-reorder hands whole files to the
     workers in this order): first every file none of whose tests reads site/, then the rest, each part in
@@ -61,6 +70,11 @@ def pytest_collection_modifyitems(items):
         turn = 0 if item.path in building else 2 if item.path in reading_root else 1
         return item.path in reading_site, KINDS.index(kind) if kind in KINDS else len(KINDS), turn
     items.sort(key=order)
+    lesson = os.environ.get(ONE_LESSON)
+    if lesson:
+        dropped = other_lessons_cases(items, lesson)
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [item for item in items if item not in dropped]
 
 
 @pytest.fixture(scope="module")
