@@ -42,8 +42,10 @@ ONE_LESSON = "TESTS_ONE_LESSON"  # set to a lesson's stem: a test made for each 
 
 
 def other_lessons_cases(items, lesson: str) -> set:
-    """The items that are a case of another lesson than `lesson`: a parameter of theirs names one of LESSONS."""
-    return {item for item in items if any(isinstance(value, str) and value in LESSONS and value != lesson
+    """The items that are a case of another lesson than `lesson`: a parameter of theirs names one of LESSONS, by
+    its stem or its page's source (posts/<stem>.md)."""
+    others = {name for stem in LESSONS if stem != lesson for name in (stem, f"posts/{stem}.md")}
+    return {item for item in items if any(isinstance(value, str) and value in others
                                           for value in getattr(getattr(item, "callspec", None), "params", {}).values())}
 
 
