@@ -25,11 +25,11 @@ def test_every_lesson_asks_at_least_four_questions_with_computed_answers(built_s
 
 @pytest.mark.parametrize("stem", LESSONS)
 def test_every_lesson_asks_a_reader_to_predict_before_it_shows(built_site, stem):
-    """Predict-first questions stand before what answers them: at least two per lesson, each ahead of the
+    """Predict-first questions stand before what answers them: at least four per lesson, each ahead of the
     section's end (the student edition prints a box to write in under each, so the answer starts after it)."""
     page = BeautifulSoup((built_site / "posts" / f"{stem}.html").read_text(), "html.parser")
     first = [d for d in page.select("article details.answer")
              if d.summary.get_text(" ", strip=True).startswith("Predict first")]
-    assert len(first) >= 2, stem
+    assert len(first) >= 4, (stem, len(first))
     for d in first:     # something follows it in its section: the table, figure or sentence that answers it
         assert d.find_parent("div", class_="cell").find_next_sibling() is not None, d.summary.get_text()[:60]
