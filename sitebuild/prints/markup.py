@@ -64,8 +64,12 @@ class Page:
 
 
 def skipped(el: Tag) -> bool:
-    return el.name in SKIPPED_TAGS or bool(classes(el) & set(SKIPPED)) or el.get("aria-hidden") == "true" and \
-        el.name != "span"
+    """Whether print leaves the element out: a tag or a class of what only the screen shows (SKIPPED_TAGS,
+    SKIPPED), or an element hidden from assistive technology (MathJax's visual half of a formula, whose
+    assistive MathML prints instead), except a span so marked, which prints."""
+    if el.name in SKIPPED_TAGS or classes(el) & set(SKIPPED):
+        return True
+    return el.get("aria-hidden") == "true" and el.name != "span"
 
 
 def inline(el, page: Page) -> str:

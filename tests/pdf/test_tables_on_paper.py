@@ -1,0 +1,79 @@
+"""A table on paper (sitebuild.prints.tables): a column of numbers stands on its decimal point, and no cell breaks a
+word or a number across lines. Shown on a table set by Typst with the prints' own template and read back by each
+glyph's place on the page; the same numbers set left-aligned, as a table without that care would set them, are
+shown not to line up, so the reading can tell."""
+from __future__ import annotations
+
+import pypdfium2 as pdfium
+from bs4 import BeautifulSoup
+
+from sitebuild.prints import markup, tables
+from test_typesetting import typeset
+
+NUMBERS = ["1.5", "12.25", "1,234.125", "0.0625", "7"]   # one to four decimals, thousands, a whole number
+WORDS = "characterisation", "counterbalancing", "interchangeability"
+
+
+def planted_table(tmp_path) -> str:
+    """The Typst the prints write for a table with a numeric column and long words in narrow cells."""
+    rows = "".join(f"<tr><td>model {i}</td><td>{n}</td>" + "".join(f"<td>{w}</td>" for w in WORDS) + "</tr>"
+                   for i, n in enumerate(NUMBERS))
+    head = "<tr><th>model</th><th>loss</th>" + "".join(f"<th>{w}</th>" for w in WORDS) + "</tr>"
+    html = f"<table><caption>Planted</caption><thead>{head}</thead><tbody>{rows}</tbody></table>"
+    table = BeautifulSoup(html, "html.parser").table
+    return tables.table(table, markup.Page(page_dir=tmp_path, root=tmp_path), markup.inline, markup.label)
+
+
+def glyphs(pdf: bytes) -> list[tuple[str, float, float]]:
+    """Every glyph of the first page: (character, its box's left and right, in points)."""
+    page = pdfium.PdfDocument(pdf)[0]
+    text = page.get_textpage()
+    found = []
+    for i in range(text.count_chars()):
+        char = text.get_text_range(i, 1)
+        if char.strip():
+            left, _, right, _ = text.get_charbox(i)
+            found.append((char, left, right))
+    return found
+
+
+def points(pdf: bytes) -> list[float]:
+    """The centre of each decimal point of the numbers' column, top to bottom (the points of the caption's
+    'Table 1.' aside: every decimal point follows a digit and precedes one)."""
+    found = glyphs(pdf)
+    return [(left + right) / 2 for k, (char, left, right) in enumerate(found)
+            if char == "." and 0 < k < len(found) - 1 and found[k - 1][0].isdigit() and found[k + 1][0].isdigit()]
+
+
+def test_a_column_of_numbers_stands_on_its_decimal_point(tmp_path):
+    source = planted_table(tmp_path)
+    assert "#hide[" in source                      # the shorter decimals padded with invisible zeros
+    centres = points(typeset(tmp_path, source))
+    assert len(centres) == 4                       # 1.5, 12.25, 1,234.125, 0.0625 (7 has none)
+    assert max(centres) - min(centres) < 0.3, centres
+    # the same numbers set left-aligned: their points stand where each number's digits end
+    plain = "#table(columns: 1, " + ", ".join(f"[{n}]" for n in NUMBERS) + ")"
+    ragged = points(typeset(tmp_path, plain))
+    assert len(ragged) == 4 and max(ragged) - min(ragged) > 3, ragged
+
+
+def whole(found, word: str) -> int:
+    """How many times `word` is printed on one line: its letters in a row, each left of the next (a word broken
+    over two lines reads back with a hyphen inside it, or starts its second part leftwards)."""
+    text = "".join(char for char, _, _ in found)
+    starts = [k for k in range(len(text)) if text.startswith(word, k)]
+    return sum(all(found[k + i][1] < found[k + i + 1][1] for i in range(len(word) - 1)) for k in starts)
+
+
+def test_no_cell_breaks_a_word_or_a_number(tmp_path):
+    """The planted table takes the page's whole width (its long words leave Typst no room to spare); each word
+    and each number is still printed whole, on one line."""
+    found = glyphs(typeset(tmp_path, planted_table(tmp_path)))
+    assert max(right for _, _, right in found) > 500          # as wide as the text column
+    for word in WORDS:
+        assert whole(found, word) == len(NUMBERS) + 1, word   # in the header and in every row
+    for number in NUMBERS[:-1]:
+        assert whole(found, number) == 1, number
+    # the same word in a cell too narrow for it, hyphenated as running text is: read back broken
+    narrow = '#table(columns: (48pt,), [#set text(hyphenate: true, lang: "en"); characterisation])'
+    assert whole(glyphs(typeset(tmp_path, narrow)), "characterisation") == 0
