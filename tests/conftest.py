@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 from sitebuild import browser as sb_browser  # noqa: E402
 from sitebuild.serve import serve  # noqa: E402
 from compute.checks import lesson_pages  # noqa: E402
+from helpers import ctrl_c_at_default  # noqa: E402
 
 LESSONS = lesson_pages()  # every lesson page, in the site's order (compute.checks reads the records)
 KINDS = ("unit", "lessons", "build", "browser", "pdf")  # the test folders, and their markers (pytest.ini)
@@ -117,7 +118,7 @@ def pytest_configure(config):
             f"{shlex.quote(sys.executable)} -m sitebuild; echo $? > {shlex.quote(str(folder / 'rc.part'))}; "
             f"mv {shlex.quote(str(folder / 'rc.part'))} {shlex.quote(str(folder / 'rc'))}",
             shell=True, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # Ctrl-C reaches it (helpers.py)
+            preexec_fn=ctrl_c_at_default)   # Ctrl-C reaches it, however the run was started
     os.environ[SITE_BUILD] = str(folder)
     config._site_build_folder = folder
 

@@ -173,9 +173,7 @@ def write_file(path: Path, texts: list[str], close_last: bool) -> Path:
     return path
 
 
-
-
-def _as_from_a_terminal() -> None:
+def ctrl_c_at_default() -> None:
     """In the child, before it runs: Ctrl-C (SIGINT) at its default action, as a terminal's foreground command has
     it. A test run started in the background of a script inherits SIGINT ignored (POSIX), and a command that
     ignores it cannot be interrupted by the test that interrupts it."""
@@ -185,7 +183,7 @@ def _as_from_a_terminal() -> None:
 def start_as_from_a_terminal(argv: list[str], **popen) -> subprocess.Popen:
     """`argv` started in a process group of its own with Ctrl-C at its default: what the test's os.killpg(pid,
     SIGINT) sends reaches it and every process it starts, as a terminal's Ctrl-C would."""
-    return subprocess.Popen(argv, start_new_session=True, preexec_fn=_as_from_a_terminal, **popen)
+    return subprocess.Popen(argv, start_new_session=True, preexec_fn=ctrl_c_at_default, **popen)
 
 
 @contextmanager

@@ -10,12 +10,14 @@ from bs4 import BeautifulSoup
 from pypdf import PdfReader
 
 from conftest import LESSONS
+from sitebuild.prints import pdftext
 
 
 def squeezed(text: str) -> str:
-    """`text` without white space or hyphens: a hyphen where a line breaks reads back from a PDF as a soft hyphen
-    (U+00AD), a word's own ("GPT-2", "multiply-adds") as well as one the typesetter added."""
-    return re.sub(r"[\s\u00ad-]", "", text)
+    """`text` squeezed as the prints' reading squeezes it (sitebuild.prints.pdftext), and without hyphens: a hyphen
+    where a line breaks reads back from a PDF as a soft hyphen (U+00AD), a word's own ("GPT-2", "multiply-adds") as
+    well as one the typesetter added."""
+    return re.sub("[\u00ad-]", "", pdftext.squeezed(text))
 
 
 def squeezed_text(pdf) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pypdfium2 as pdfium
 from bs4 import BeautifulSoup
 
-from sitebuild.prints import markup, tables
+from sitebuild.prints import markup, pdftext, tables
 from test_typesetting import typeset
 
 NUMBERS = ["1.5", "12.25", "1,234.125", "0.0625", "7"]   # one to four decimals, thousands, a whole number
@@ -57,23 +57,21 @@ def test_a_column_of_numbers_stands_on_its_decimal_point(tmp_path):
     assert len(ragged) == 4 and max(ragged) - min(ragged) > 3, ragged
 
 
-def whole(found, word: str) -> int:
-    """How many times `word` is printed on one line: its letters in a row, each left of the next (a word broken
-    over two lines reads back with a hyphen inside it, or starts its second part leftwards)."""
-    text = "".join(char for char, _, _ in found)
-    starts = [k for k in range(len(text)) if text.startswith(word, k)]
-    return sum(all(found[k + i][1] < found[k + i + 1][1] for i in range(len(word) - 1)) for k in starts)
+def whole(pdf: bytes, word: str) -> int:
+    """How many times `word` is printed within one line, as the prints' reading finds the lines (a word broken
+    over two lines is in neither whole)."""
+    return sum(line.text.count(word) for line in pdftext.lines(pdf))
 
 
 def test_no_cell_breaks_a_word_or_a_number(tmp_path):
     """The planted table takes the page's whole width (its long words leave Typst no room to spare); each word
     and each number is still printed whole, on one line."""
-    found = glyphs(typeset(tmp_path, planted_table(tmp_path)))
-    assert max(right for _, _, right in found) > 500          # as wide as the text column
+    pdf = typeset(tmp_path, planted_table(tmp_path))
+    assert max(right for _, _, right in glyphs(pdf)) > 500  # as wide as the text column
     for word in WORDS:
-        assert whole(found, word) == len(NUMBERS) + 1, word   # in the header and in every row
+        assert whole(pdf, word) == len(NUMBERS) + 1, word   # in the header and in every row
     for number in NUMBERS[:-1]:
-        assert whole(found, number) == 1, number
+        assert whole(pdf, number) == 1, number
     # the same word in a cell too narrow for it, hyphenated as running text is: read back broken
     narrow = '#table(columns: (48pt,), [#set text(hyphenate: true, lang: "en"); characterisation])'
-    assert whole(glyphs(typeset(tmp_path, narrow)), "characterisation") == 0
+    assert whole(typeset(tmp_path, narrow), "characterisation") == 0
