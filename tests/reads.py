@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sitebuild.pages.stamps import checkpoint_folder, lesson_dependencies
+from sitebuild.pages.stamps import checkpoint_folder, lesson_dependencies, story_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,8 +30,19 @@ def undeclared_reads(lesson: str, report_line: str, text: str | None = None) -> 
     lesson text `text`), and how many such files it read in all."""
     text = (ROOT / "posts" / f"{lesson}.md").read_text() if text is None else text
     read = {Path(p).resolve() for p in json.loads(report_line)}
-    compute, folder = (ROOT / "compute").resolve(), checkpoint_folder(ROOT).resolve()
-    ours = {p for p in read if (p.is_relative_to(compute) or p.is_relative_to(folder)) and p.is_file()}
+    folders = [(ROOT / "compute").resolve(), checkpoint_folder(ROOT).resolve(), story_folder(ROOT).resolve()]
+    ours = {p for p in read if any(p.is_relative_to(folder) for folder in folders) and p.is_file()}
     deps = lesson_dependencies(ROOT, text)
     declared = {p.resolve() for p in (*deps.modules, *deps.checkpoints, *deps.data)}
-    return sorted(p.relative_to(ROOT).as_posix() for p in ours - declared), len(ours)
+    return sorted(p.relative_to(ROOT).as_posix() if p.is_relative_to(ROOT) else str(p) for p in ours - declared), len(ours)
+
+
+def story_models_elsewhere(folder: Path) -> Path:
+    """A story-models folder other than the published one, holding copies of the published story models (the
+    files themselves, not links to them): a lesson run with COMPUTE_STORY_MODELS set to it reads them there
+    where it reads Part III's folder, and its stamp must say so (Part III's does; the others' do not)."""
+    from compute.published.storyfiles import CHECKPOINT_FILES
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in CHECKPOINT_FILES:
+        (folder / name).write_bytes((checkpoint_folder(ROOT) / name).read_bytes())
+    return folder

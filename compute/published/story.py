@@ -13,6 +13,7 @@ from ..models.story import KINDS, StoryModelConfig, build
 from ..store import (CheckpointError, checkpoint_dir, load_checkpoint, manifest_path, read_manifest,
                      require_story_models_folder, sha256_file, story_models_dir)
 from .corpus import GENERATED, RELATIONS, Corpus, file_corpus, generated_corpus
+from .storyfiles import CHECKPOINT_FILES  # noqa: F401 (what this module reads from the published folder)
 
 MODELS = KINDS                                                  # the comparison, in order of the lesson
 NAMES = {kind: f"story-{kind}" for kind in MODELS}             # the published checkpoint of each kind
@@ -23,15 +24,12 @@ LABELS = {"mlp": "MLP, window of 8", "one-head": "1 layer × 1 head", "four-head
 CHECK_STORIES = 300      # validation stories each learning-curve point (and the recorded final loss) is scored on
 LOSS_TOLERANCE = 2e-3    # nats: float sums differ across machines by far less; a wrong config by far more
 
-CHECKPOINT_FILES = ("story-mlp.safetensors", "story-mlp.json", "story-one-head.safetensors", "story-one-head.json",
-                    "story-four-head.safetensors", "story-four-head.json",
-                    "story-four-head-seed1.safetensors", "story-four-head-seed1.json")
-STORY_MODEL_FILES = CHECKPOINT_FILES   # Part III reads them from the story-models folder (sitebuild.pages.stamps)
-
 # Two folders: Part III reads its models from the story-models folder (compute.store.story_models_dir: an author's,
 # where COMPUTE_STORY_MODELS names one; else the published folder): load, verified, story_corpus, checkpoint_files.
+# Its package declares so (compute.lessons.story: STORY_MODEL_FILES), and an author's models re-execute it alone.
 # The lessons that set their own work beside Part III's published models (the lab, Part 2B) always read the
-# published ones: load_published, verified_published, published_corpus.
+# published ones: load_published, verified_published, published_corpus; their files are CHECKPOINT_FILES
+# (compute.published.storyfiles), in the published folder.
 PART_THREE, PUBLISHED = "part-three", "published"
 
 

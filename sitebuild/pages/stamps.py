@@ -5,7 +5,8 @@ extension works it out from the lesson's text, before anything runs:
 
 * the compute modules its code cells import, followed through compute's own
   imports (every `import` statement in a module counts, lazy ones included),
-  with the packages that contain them;
+  with the packages that contain them (of a package no import names, the
+  imports its import runs: Part 2B names Part III's subjects, not its models);
 * the checkpoint files those modules declare in a module-level
   `CHECKPOINT_FILES = (...)`, looked up in the folder the lesson will read
   (`COMPUTE_CHECKPOINTS`, or compute/checkpoints), and the story models they
@@ -79,10 +80,21 @@ def module_file(root: Path, name: str) -> Path | None:
     return None
 
 
-def imported_names(tree: ast.AST, package: str) -> set[str]:
-    """Every module name an AST's imports may load, relative ones resolved against `package`."""
+def _nodes(tree: ast.AST, lazy: bool = True):
+    """Every node of the tree; without `lazy`, none inside a function (what importing the module runs)."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        if lazy or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def imported_names(tree: ast.AST, package: str, lazy: bool = True) -> set[str]:
+    """Every module name an AST's imports may load, relative ones resolved against `package` (without `lazy`:
+    those its import runs, none inside a function)."""
     names = set()
-    for node in ast.walk(tree):
+    for node in _nodes(tree, lazy):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -121,39 +133,76 @@ def declared_checkpoints(tree: ast.Module, variable: str = "CHECKPOINT_FILES") -
     return out
 
 
+DECLARED = ("CHECKPOINT_FILES", "STORY_MODEL_FILES", "DATA_FILES")
+
+
+def declared_elsewhere(tree: ast.Module, package: str, variable: str) -> tuple[str, str] | None:
+    """(module, name) where a module-level `variable = NAME` takes NAME from another compute module's declaration
+    (`from ...published.storyfiles import CHECKPOINT_FILES`, then `STORY_MODEL_FILES = CHECKPOINT_FILES`)."""
+    value = next((node.value for node in tree.body if isinstance(node, ast.Assign) and len(node.targets) == 1
+                  and isinstance(node.targets[0], ast.Name) and node.targets[0].id == variable), None)
+    if not isinstance(value, ast.Name):
+        return None
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if (alias.asname or alias.name) == value.id:
+                    modules = imported_names(ast.Module(body=[node], type_ignores=[]), package)
+                    base = min(modules, key=len) if modules else None   # the module itself, not `module.name`
+                    return (base, alias.name) if base else None
+    return None
+
+
 @functools.lru_cache(maxsize=1024)
-def module_reads(source: str, package: str) -> tuple[frozenset[str], dict[str, tuple[str, ...]]]:
-    """What a compute module's source imports (imported_names) and the files it declares, by variable
-    (declared_checkpoints). Remembered by source: the build's keys follow the same modules for every lesson."""
+def module_reads(source: str, package: str, lazy: bool = True) -> tuple[frozenset[str], dict[str, tuple[str, ...]],
+                                                                     dict[str, tuple[str, str]]]:
+    """What a compute module's source imports (imported_names; without `lazy`, those its import runs), the files
+    it declares, by variable (declared_checkpoints), and the declarations it takes from another module
+    (declared_elsewhere). Remembered by source: the build's keys follow the same modules for every lesson."""
     tree = ast.parse(source)
-    return (frozenset(imported_names(tree, package)),
-            {v: tuple(declared_checkpoints(tree, v)) for v in ("CHECKPOINT_FILES", "STORY_MODEL_FILES", "DATA_FILES")})
+    elsewhere = {v: ref for v in DECLARED if (ref := declared_elsewhere(tree, package, v))}
+    return (frozenset(imported_names(tree, package, lazy)),
+            {v: tuple(declared_checkpoints(tree, v)) for v in DECLARED}, elsewhere)
+
+
+def declared_files(root: Path, path: Path, package: str) -> dict[str, tuple[str, ...]]:
+    """The files a compute module declares, by variable, a declaration taken from another module included."""
+    _, files, elsewhere = module_reads(path.read_text(encoding="utf-8"), package)
+    files = dict(files)
+    for variable, (module, name) in elsewhere.items():
+        source = module_file(root, module)
+        if source is not None:
+            files[variable] = module_reads(source.read_text(encoding="utf-8"), module.rpartition(".")[0])[1].get(name, ())
+    return files
 
 
 def lesson_dependencies(root: Path, text: str) -> Dependencies:
-    """What a lesson reads: its imported compute modules, their declared checkpoints, requirements.txt."""
-    todo = set()
+    """What a lesson reads: its imported compute modules, their declared checkpoints, requirements.txt. A module
+    an import names is followed through all its imports (lazy ones included: a function of it may run them); a
+    package above it that no import names, through the imports its import runs (a function of it is not called)."""
+    todo = []
     for cell in code_cells(text):
         try:
-            todo |= imported_names(ast.parse(cell), PACKAGE)
+            todo += [(name, True) for name in imported_names(ast.parse(cell), PACKAGE)]
         except SyntaxError:
             continue  # the kernel will report it; nothing to follow
+    followed: dict[str, bool] = {}          # module -> followed with its lazy imports
     seen: dict[str, Path] = {}
     checkpoints: set[Path] = set()
     data: set[Path] = set()
     while todo:
-        name = todo.pop()
-        for mod in with_parents(name):
-            path = module_file(root, mod)
-            if mod in seen or path is None:
-                continue
-            seen[mod] = path
-            package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
-            imports, files = module_reads(path.read_text(encoding="utf-8"), package)
-            todo |= imports - set(seen)
-            checkpoints.update(checkpoint_folder(root) / name for name in files["CHECKPOINT_FILES"])
-            checkpoints.update(story_folder(root) / name for name in files["STORY_MODEL_FILES"])
-            data.update(path.parent / name for name in files["DATA_FILES"])
+        mod, lazy = todo.pop()
+        path = module_file(root, mod)
+        if path is None or mod in followed and (followed[mod] or not lazy):
+            continue
+        followed[mod], seen[mod] = lazy, path
+        todo += [(parent, False) for parent in with_parents(mod)[:-1]]
+        package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
+        todo += [(name, True) for name in module_reads(path.read_text(encoding="utf-8"), package, lazy)[0]]
+        files = declared_files(root, path, package)
+        checkpoints.update(checkpoint_folder(root) / name for name in files["CHECKPOINT_FILES"])
+        checkpoints.update(story_folder(root) / name for name in files["STORY_MODEL_FILES"])
+        data.update(path.parent / name for name in files["DATA_FILES"])
     others = tuple(p for p in [root / "requirements.txt"] if p.is_file())
     return Dependencies(tuple(sorted(set(seen.values()))), tuple(sorted(checkpoints)), others, tuple(sorted(data)))
 

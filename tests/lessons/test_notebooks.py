@@ -13,7 +13,7 @@ from bs4 import BeautifulSoup
 from nbclient import NotebookClient
 
 from conftest import LESSONS, ROOT
-from reads import REPORT_AUDIT, START_AUDIT, undeclared_reads
+from reads import REPORT_AUDIT, START_AUDIT, story_models_elsewhere, undeclared_reads
 from sitebuild.notebooks.write import train_for_real
 from sitebuild.pages.extension import notebook_href
 from sitebuild.pages.stamps import STAMP_PREFIX
@@ -111,9 +111,12 @@ def test_lesson_pages_link_their_notebook(built_site):
 # its answers.
 @pytest.mark.notebooks
 @pytest.mark.parametrize("stem", [s for s in LESSONS if s != "lab"])   # the lab's: test_lab_notebook.py
-def test_notebook_runs_top_to_bottom(built_site, stem, monkeypatch):
+def test_notebook_runs_top_to_bottom(built_site, stem, monkeypatch, tmp_path):
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")  # keep compute/ free of __pycache__
+    # Part III's models from a folder of their own (copies of the published ones): a lesson that reads them there
+    # must say so in its stamp, and only Part III does (sitebuild.pages.stamps)
+    monkeypatch.setenv("COMPUTE_STORY_MODELS", str(story_models_elsewhere(tmp_path / "story-models")))
     nb = _notebook(built_site, stem)
     nb.cells.insert(0, nbformat.v4.new_code_cell(START_AUDIT))
     nb.cells.append(nbformat.v4.new_code_cell("import sys; print(sys.executable)"))

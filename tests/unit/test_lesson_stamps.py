@@ -73,6 +73,34 @@ def test_dependencies_follow_imports_lazy_ones_and_packages(tmp_path):
     assert _rel(root, deps.others) == ["requirements.txt"]
 
 
+def test_a_package_above_a_module_counts_its_import_not_its_functions(tmp_path):
+    """A lesson that imports from compute.lessons.demo.page: the package above it runs its top-level imports, so
+    those count; an import inside one of its functions runs only when the function is called, which the lesson
+    cannot do without naming the package, and then it counts."""
+    root = _project(tmp_path)
+    (root / "compute" / "lessons" / "demo" / "__init__.py").write_text(
+        "from ...unrelated import X\n\ndef results():\n    from ...cli import page\n    return page\n")
+    lesson = LESSON.replace("from compute.lessons.demo import page", "from compute.lessons.demo.page import show")
+    deps = _rel(root, lesson_dependencies(root, lesson).modules)
+    assert "compute/unrelated.py" in deps and "compute/cli.py" not in deps
+    assert "compute/cli.py" in _rel(root, lesson_dependencies(root, LESSON).modules)   # `from the package import`
+
+
+def test_a_declaration_taken_from_another_module_declares_its_files(tmp_path, monkeypatch):
+    """`STORY_MODEL_FILES = CHECKPOINT_FILES`, the name imported from a module that declares it: the files
+    named there, in the story-models folder."""
+    root = _project(tmp_path)
+    monkeypatch.delenv("COMPUTE_CHECKPOINTS", raising=False)
+    monkeypatch.setenv("COMPUTE_STORY_MODELS", str(tmp_path / "authors"))
+    (root / "compute" / "names.py").write_text('CHECKPOINT_FILES = ("story.safetensors", "story.json")\n')
+    (root / "compute" / "lessons" / "demo" / "page.py").write_text(
+        "from ...names import CHECKPOINT_FILES\nSTORY_MODEL_FILES = CHECKPOINT_FILES\n")
+    authors = [tmp_path / "authors" / "story.json", tmp_path / "authors" / "story.safetensors"]
+    assert [p for p in sorted(lesson_dependencies(root, LESSON).checkpoints) if p.parent.name == "authors"] == authors
+    (root / "compute" / "lessons" / "demo" / "page.py").write_text("STORY_MODEL_FILES = CHECKPOINT_FILES\n")
+    assert lesson_dependencies(root, LESSON).checkpoints == ()    # a name it does not import declares nothing
+
+
 def test_stamp_changes_with_what_the_lesson_reads(tmp_path):
     root = _project(tmp_path)
     before = stamp_hash(root, LESSON)

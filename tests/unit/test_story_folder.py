@@ -62,13 +62,20 @@ def test_part_three_reads_the_folder_and_the_lab_the_published_models(authors):
 
 
 def test_a_lessons_stamp_follows_the_folder_it_reads(authors):
-    """Part III's build stamp hashes the author's models; the lab's, which imports the same module, the published
-    ones too (it reads them), so a lesson re-executes when either changes."""
+    """Part III's build stamp hashes the author's models and the published ones (it shows the relation models
+    beside them); the lab's and Part 2B's, which import the same module of checkpoints but read the published
+    models alone, hash none of the author's: an author's models re-execute Part III and no other lesson."""
     _, folder = authors
-    part_three = lesson_dependencies(ROOT, (ROOT / "posts" / "story-models.md").read_text()).checkpoints
+
+    def checkpoints(page):
+        return lesson_dependencies(ROOT, (ROOT / "posts" / f"{page}.md").read_text()).checkpoints
+    part_three = checkpoints("story-models")
     assert folder / "story-four-head.json" in part_three
     assert checkpoint_dir() / "story-four-head.json" in part_three
     assert checkpoint_dir() / "walkthrough.json" not in part_three
+    for page in ("lab", "context-cost"):
+        assert checkpoint_dir() / "story-mlp.safetensors" in checkpoints(page), page
+        assert not [p for p in checkpoints(page) if p.parent == folder], page
 
 
 def test_the_corpus_is_the_story_file_split_as_training_split_it_with_probes_found(authors):
