@@ -44,10 +44,17 @@ ONE_LESSON = "TESTS_ONE_LESSON"  # set to a lesson's stem: a test made for each 
 
 def other_lessons_cases(items, lesson: str) -> set:
     """The items that are a case of another lesson than `lesson`: a parameter of theirs names one of LESSONS, by
-    its stem or its page's source (posts/<stem>.md)."""
+    its stem or its page's source (posts/<stem>.md), or is its lesson record (its `page`), or the case's id is
+    the stem (a lesson package given by name, its page as id)."""
     others = {name for stem in LESSONS if stem != lesson for name in (stem, f"posts/{stem}.md")}
-    return {item for item in items if any(isinstance(value, str) and value in others
-                                          for value in getattr(getattr(item, "callspec", None), "params", {}).values())}
+
+    def names_another(item) -> bool:
+        spec = getattr(item, "callspec", None)
+        if spec is None:
+            return False
+        values = [getattr(value, "page", value) for value in spec.params.values()]
+        return spec.id in others or any(isinstance(value, str) and value in others for value in values)
+    return {item for item in items if names_another(item)}
 
 
 def pytest_collection_modifyitems(config, items):

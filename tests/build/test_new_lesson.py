@@ -110,12 +110,13 @@ def test_compute_check_runs_the_new_lessons_claim(with_hello):
     assert re.search(r"squares_rise\s+yes", proc.stdout), proc.stdout
 
 
-# What runs in the copy: every file of the unit and lessons tiers that reads the list of lessons or the pages
-# themselves (found by what it names, so a new such file joins): those take the template's lesson with the
-# others. The rest check named lessons, models and build pieces, which read nothing of the new lesson and pass
-# in the tested checkout already (run by hand in such a copy, `pytest -m "unit or lessons" tests/unit
-# tests/lessons`, they pass too). Of the notebooks executed top to bottom, the new lesson's.
-READS_THE_LESSONS = re.compile(r"\bLESSONS\b|lesson_records|lesson_pages|[\"/]posts[\"/]")
+# What runs in the copy: every file of the unit and lessons tiers that reads the list of lessons (LESSONS, the
+# lesson records, pages or packages, or the posts/ folder listed) (found by what it names, so a new such file
+# joins): those take the template's lesson with the others. The rest check named lessons (a page named by its
+# path, as the planted sentences' are), models and build pieces, or a made-up project's pages, which read nothing
+# of the new lesson and pass in the tested checkout already (run by hand in such a copy, `pytest -m "unit or
+# lessons" tests/unit tests/lessons`, they pass too). Of the cases made for each lesson, the new lesson's.
+READS_THE_LESSONS = re.compile(r'\bLESSONS\b|lesson_records|lesson_pages|lesson_names|ROOT / "posts"\)\.glob')
 
 
 def lesson_readers(tier: str) -> list[str]:
@@ -127,21 +128,28 @@ def lesson_readers(tier: str) -> list[str]:
 def test_the_tests_that_read_the_lessons_pass_with_the_template_in_place(with_hello):
     root, _ = with_hello
     readers = lesson_readers("unit") + lesson_readers("lessons")
-    assert {"tests/lessons/test_values_cited.py", "tests/lessons/test_notebooks.py",
-            "tests/unit/test_lesson_records.py"} <= set(readers)
+    assert {"tests/lessons/test_values_cited.py", "tests/lessons/test_notebooks.py", "tests/lessons/test_lesson_reads.py",
+            "tests/unit/test_lesson_records.py", "tests/unit/test_lesson_stamps.py"} <= set(readers)
+    assert "tests/lessons/test_planted_sentences.py" not in readers   # it plants into the named lessons' pages
     # dated and named like the repository, as the copy's own build was: a test in there that builds the copy again
     # must not redate its prints or unname its notebooks' source (the copy has no git history), or the
     # byte-for-byte test after it would see other bytes
     # a test made for each lesson runs for the new one alone (TESTS_ONE_LESSON): the others' pages are the tested
-    # site's byte for byte (test_the_clean_build_gives_the_tested_site_byte_for_byte), their cases already ran there
+    # site's byte for byte (test_the_clean_build_gives_the_tested_site_byte_for_byte), their cases already ran there;
+    # compute's kept measurements are read from the tested checkout's, as the copy's build read them
+    kept = results_folder()
     proc = subprocess.run([sys.executable, "-m", "pytest", "-v", "-p", "no:randomly", "-p", "no:cacheprovider",
                            "-m", "unit or lessons", *readers], cwd=root, capture_output=True, text=True, timeout=900,
-                          env={**os.environ, **source_of(ROOT), ONE_LESSON: "hello"})
+                          env={**os.environ, **source_of(ROOT), ONE_LESSON: "hello",
+                               "COMPUTE_RESULTS": str(kept) if kept else "off"})
     assert proc.returncode == 0, proc.stdout[-3000:]
     for test in ("test_every_value_a_page_cites_comes_from_its_record[hello]",
-                 "test_notebook_runs_top_to_bottom[hello]", "test_one_notebook_per_lesson"):
+                 "test_notebook_runs_top_to_bottom[hello]", "test_one_notebook_per_lesson",
+                 "test_each_lessons_check_reads_only_what_its_key_covers[hello]"):
         assert f"{test} PASSED" in proc.stdout, test
-    assert "test_notebook_runs_top_to_bottom[story-models]" not in proc.stdout
+    for test in ("test_notebook_runs_top_to_bottom[story-models]", "test_every_value_a_page_cites_comes_from_its_record"
+                 "[story-models]", "test_each_lessons_check_reads_only_what_its_key_covers[story-models]"):
+        assert test not in proc.stdout, test
 
 
 # What a new lesson changes besides its own files: the pages that list the lessons, the search index and the
@@ -239,6 +247,9 @@ def test_part_three_built_from_an_authors_story_models_stops_naming_its_claims(w
                           capture_output=True, text=True, timeout=1800,
                           env={**os.environ, "COMPUTE_RESULTS": str(kept) if kept else "off"})
     assert proc.returncode == 1
+    # only Part III reads the story-models folder: the lessons beside it are taken from the cache
+    executed = re.findall(r"(posts/[\w-]+\.md): executed in", proc.stdout)
+    assert executed == [] and "posts/lab.md: taken from the cache" in proc.stdout, proc.stdout[-3000:]
     *lines, last = proc.stderr.strip().splitlines()
     assert last == "site/ was left unchanged." and "Traceback" not in proc.stderr
     assert lines and all(line.startswith("error: ") for line in lines), proc.stderr[-3000:]
