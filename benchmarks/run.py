@@ -149,7 +149,7 @@ TOUCH_JS = """async () => {
 # The build's last lines: "stages: audit 4.2 s, preflight 0.1 s, ..." (compute.progress), and what it did.
 STAGES_LINE = re.compile(r"^stages: (.+)$", re.M)
 STAGE_TIME = re.compile(r"(.+) (\d+(?:\.\d+)?) s")
-SAID = ("checked before the pages: ", "executed: ", "figures: ", "slides: ", "site/ published: ")
+SAID = ("checked beside the pages: ", "executed: ", "figures: ", "slides: ", "site/ published: ")
 
 
 @dataclass

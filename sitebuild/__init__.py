@@ -3,7 +3,8 @@ named as the build's progress line names them; each package's first lines say wh
 writes. It runs none when nothing they read changed since the last build (unchanged.py).
 
   audit       the lessons' sentences bound to the claims that cover them, before anything runs
-  preflight   compute's own check of each lesson's claims, when what it reads changed
+  preflight   compute's own check of each lesson's claims, when what it reads changed: started here, it runs
+              beside the pages (a failed check stops them)
   pages       Sphinx writes the pages (its extensions live here); lessons execute or come from the cache
   prose       the sentences the lessons' Python wrote, audited; one spelling per value; the site's own files
   math        math typeset into each page; the icon font cut; each <head> lightened

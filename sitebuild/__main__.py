@@ -68,7 +68,7 @@ def summary(result: dict, seconds: float, stages: str = "", quiet: bool = False)
         return f"{published}; took {seconds:.1f} s"
     return "\n".join([
         published,
-        *([f"checked before the pages: {names(result['checked'])}"] if "checked" in result else []),
+        *([f"checked beside the pages: {names(result['checked'])}"] if "checked" in result else []),
         f"executed: {names(result['executed'])}",
         f"from cache: {names(result['cached'])}",
         *([f"figures: {result['figures']}"] if result.get("figures") else []),

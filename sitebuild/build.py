@@ -17,7 +17,7 @@ from sitebuild.pages.sphinx import SphinxError, build_html
 from sitebuild.math.heads import lighten_pages
 from sitebuild.math.iconfont import subset_icon_font
 from sitebuild.notebooks.write import NotebookError, make_notebooks
-from sitebuild.preflight.run import PreflightError, run_preflight_if_changed
+from sitebuild.preflight.run import Beside, PreflightError
 from sitebuild.decks.cut import FOLDER as DECKS, make_decks
 from sitebuild.prints.slides import file_name as deck_pdf, make_slides
 from sitebuild.progress import stage
@@ -50,14 +50,18 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
         audits = audit_site(root)
     shutil.rmtree(build_dir / "html" / DECKS, ignore_errors=True)  # made afresh from this build's pages, last
     try:
-        with stage("preflight", "each lesson's claims, when what it reads changed"):
-            checked = run_preflight_if_changed(root, build_dir)
+        with stage("preflight", "each lesson's claims, when what it reads changed, checked beside the pages"):
+            preflight = Beside(root, build_dir)
         with stage("pages", "Sphinx; each lesson executed or taken from the cache"):
             executions.check(build_dir, root)        # a damaged execution is dropped: the lesson runs again
             try:
-                executed = build_html(root, build_dir, url)
+                executed = build_html(root, build_dir, url, stop=preflight.failed)
+            except SphinxError:
+                preflight.result()                   # a failed check, said first, as it stopped the pages
+                raise
             finally:
                 executions.seal(build_dir)
+            checked = preflight.result()
     except (PreflightError, SphinxError) as exc:
         raise type(exc)(locate_failed_claims(str(exc), root)) from exc
     html_dir = build_dir / "html"

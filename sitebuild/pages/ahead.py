@@ -30,26 +30,33 @@ class Pending:
     read_fmt: dict | None
     last_seconds: float   # how long its last run took (0 when none is recorded)
     check_seconds: float = 0.0  # how long its claims' check took when the preflight last ran it
+    modules: int = 0      # how many compute modules it reads (its build stamp's)
 
 
 def longest_first(pending: list[Pending]) -> list[Pending]:
-    """The lessons in the order to start them, the longest first: those with no run recorded (a cold build) by
-    how long their claims' check took in the preflight (which computes what the lesson's run computes: Part III's
-    check is the longest, its run too), most first; then the rest by how long their last run took; ties by name."""
-    return sorted(pending, key=lambda p: (bool(p.last_seconds), -(p.last_seconds or p.check_seconds), p.docname))
+    """The lessons in the order to start them, the longest first: those with no run recorded by how long their
+    claims' check took when the preflight last ran it (which computes what the lesson's run computes: Part III's
+    check is the longest, its run too), and in a cold build, where the checks run beside the lessons and none is
+    recorded yet, by how many compute modules each reads (Part III reads the most, then the lab); most first; then
+    the rest by how long their last run took; ties by name."""
+    return sorted(pending, key=lambda p: (bool(p.last_seconds), -(p.last_seconds or p.check_seconds), -p.modules,
+                                          p.docname))
 
 
 def _notebook(app, docname: str):
-    """(path, notebook, read format) of a lesson as MyST-NB will read it; None for a page that is no lesson."""
+    """(path, notebook, read format, compute modules it reads) of a lesson as MyST-NB will read it; None for a
+    page that is no lesson."""
     from myst_nb.core.read import create_nb_reader
-    from sitebuild.pages.stamps import stamped
+    from sitebuild.pages.stamps import lesson_dependencies, stamped
 
     path = Path(app.env.doc2path(docname))
-    lesson = stamped(Path(app.srcdir), docname, path.read_text(encoding="utf-8"))
+    text = path.read_text(encoding="utf-8")
+    lesson = stamped(Path(app.srcdir), docname, text)
     if lesson is None:
         return None
     reader = create_nb_reader(str(path), app.env.myst_config, app.env.mystnb_config, lesson[0])
-    return (path, reader.read(lesson[0]), reader.read_fmt) if reader is not None else None
+    modules = len(lesson_dependencies(Path(app.srcdir), text).modules)
+    return (path, reader.read(lesson[0]), reader.read_fmt, modules) if reader is not None else None
 
 
 def _last_seconds(records, path: Path) -> float:
@@ -79,12 +86,12 @@ def to_execute(app, cache, docnames) -> list[Pending]:
         made = _notebook(app, docname)
         if made is None:
             continue
-        path, notebook, read_fmt = made
+        path, notebook, read_fmt, modules = made
         try:
             cache.match_cache_notebook(notebook)        # cached: MyST-NB takes it from there
         except KeyError:
             pending.append(Pending(docname, path, notebook, read_fmt, _last_seconds(records, path),
-                                   checks.get(docname, 0.0)))
+                                   checks.get(docname, 0.0), modules))
     return pending
 
 

@@ -14,6 +14,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from jupyter_cache import get_cache
@@ -42,13 +43,14 @@ def cache_records(cache_dir: Path) -> dict[int, str]:
     return {r.pk: r.uri for r in get_cache(str(cache_dir)).list_cache_records()}
 
 
-def build_html(root: Path, build_dir: Path, url: str | None = None) -> list[str]:
+def build_html(root: Path, build_dir: Path, url: str | None = None, stop: threading.Event | None = None) -> list[str]:
     """Run `sphinx-build -b html -W --keep-going -q --no-color` on `root` into `build_dir`/html.
 
     Returns the notebooks executed by this build (paths relative to `root`):
     those with a new jupyter-cache record; every other notebook came from the
-    cache. Raises SphinxError when the build fails, KeyboardInterrupt when
-    interrupted (the child is stopped first).
+    cache. Raises SphinxError when the build fails, or when `stop` is set
+    before it ends (the check beside it failed: the child is stopped then),
+    KeyboardInterrupt when interrupted (the child is stopped first).
     """
     cache_dir = build_dir / ".jupyter_cache"
     before = cache_records(cache_dir)
@@ -69,6 +71,8 @@ def build_html(root: Path, build_dir: Path, url: str | None = None) -> list[str]
     proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             bufsize=1, preexec_fn=die_with_parent)
     assert proc.stdout is not None
+    if stop is not None:
+        threading.Thread(target=_stop_when, args=(stop, proc), daemon=True).start()
     crash_log = None
     glue_faults = []  # "<page>, line N: <why>", for each glue role that printed nothing
     try:
@@ -99,6 +103,14 @@ def build_html(root: Path, build_dir: Path, url: str | None = None) -> list[str]
     after = cache_records(cache_dir)
     executed = {uri for pk, uri in after.items() if pk not in before}
     return sorted(_relative(uri, root) for uri in executed)
+
+
+def _stop_when(stop: threading.Event, proc: subprocess.Popen) -> None:
+    """Stop sphinx-build (and the kernels it started) once `stop` is set, if it still runs."""
+    while proc.poll() is None:
+        if stop.wait(0.2):
+            proc.terminate()
+            return
 
 
 def glue_fault(line: str, root: Path) -> str | None:

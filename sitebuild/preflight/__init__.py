@@ -6,5 +6,6 @@ Out: _build/preflight.json, each lesson's key once its check passed; _build/pref
      failing claim otherwise.
 
   run        compute.checks.WARM_UPS side by side (the measurements several checks read, kept on disk), then
-             compute.checks.preflight([lesson]) for each lesson whose key changed
+             compute.checks.preflight([lesson]) for each lesson whose key changed; all of it in a thread beside
+             the pages stage (Beside), which a failed check stops
 """

@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -133,3 +134,30 @@ def run_preflight_if_changed(root, build_dir) -> list[str]:
         record.parent.mkdir(parents=True, exist_ok=True)
         record.write_text(json.dumps({n: passed[n] for n in sorted(passed) if n in keys}, indent=1))
     return checked
+
+
+class Beside:
+    """run_preflight_if_changed in a thread of its own, beside the pages stage: the lessons execute meanwhile (the
+    checks and the lessons' runs share the measurements they compute, compute.kept, and fill each other's idle
+    core). `failed` is set the moment a check fails, so the pages stage can stop at once; result() waits for the
+    checks and returns what run_preflight_if_changed returns, or raises what it raised."""
+
+    def __init__(self, root: Path, build_dir: Path):
+        self.failed = threading.Event()
+        self._checked: list[str] = []
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(root, build_dir), name="preflight", daemon=True)
+        self._thread.start()
+
+    def _run(self, root: Path, build_dir: Path) -> None:
+        try:
+            self._checked = run_preflight_if_changed(root, build_dir)
+        except BaseException as exc:      # raised again by result(), in the build's own thread
+            self._error = exc
+            self.failed.set()
+
+    def result(self) -> list[str]:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._checked

@@ -69,9 +69,34 @@ def test_a_lesson_that_fails_ahead_stops_the_build_naming_its_line(tmp_path, mon
         build_html(root, root / "_build")
 
 
+def test_a_check_that_fails_beside_the_pages_stops_them_before_a_lesson_ends(tmp_path, monkeypatch):
+    """build_html stops sphinx-build and its kernels once `stop` is set (the preflight beside it failed): the
+    lessons, each four seconds long, never finish, and the build raises."""
+    import threading
+    monkeypatch.setenv(ahead.KERNELS, "2")
+    root = _project(tmp_path, ["one", "two"])
+    stop = threading.Event()
+    threading.Timer(1.0, stop.set).start()
+    with pytest.raises(SphinxError):
+        build_html(root, root / "_build", stop=stop)
+    assert _runs(root) == []
+
+
 def test_the_longest_last_run_starts_first_and_ones_never_run_before_them_by_their_checks_time():
     jobs = [ahead.Pending(name, None, None, None, seconds, check) for name, seconds, check in
             (("short", 10.0, 90.0), ("long", 120.0, 0.0), ("new-small", 0.0, 1.0), ("middle", 50.0, 0.0),
              ("new-big", 0.0, 40.0), ("new-unchecked", 0.0, 0.0))]
     assert [j.docname for j in ahead.longest_first(jobs)] == ["new-big", "new-small", "new-unchecked", "long",
                                                              "middle", "short"]
+
+
+def test_in_a_cold_build_the_lesson_reading_the_most_modules_starts_first():
+    """No run and no check recorded (the checks run beside the lessons): the lesson that reads the most compute
+    modules first; on this site, Part III, the longest run."""
+    jobs = [ahead.Pending(name, None, None, None, 0.0, 0.0, modules) for name, modules in
+            (("few", 20), ("most", 70), ("some", 50))]
+    assert [j.docname for j in ahead.longest_first(jobs)] == ["most", "some", "few"]
+    from conftest import ROOT
+    from sitebuild.pages.stamps import lesson_dependencies
+    reads = {p.stem: len(lesson_dependencies(ROOT, p.read_text()).modules) for p in (ROOT / "posts").glob("*.md")}
+    assert max(reads, key=reads.get) == "story-models", reads

@@ -74,7 +74,7 @@ def test_rebuild_with_nothing_changed_does_no_work(built_site):
         seconds = time.monotonic() - start
         assert proc.returncode == 0, proc.stdout + proc.stderr
         lines = proc.stdout.splitlines()
-        assert "executed: none" in lines and "checked before the pages: none" in lines
+        assert "executed: none" in lines and "checked beside the pages: none" in lines
         assert f"({0} printed, {len(LESSONS)} unchanged)" in proc.stdout
         assert cache_records(ROOT / "_build" / ".jupyter_cache") == records
         assert (lines[-2] != UNCHANGED and lines[-2].startswith("stages: audit")) if ran else lines[-2] == UNCHANGED

@@ -15,7 +15,7 @@ def _printed(times: dict[str, float], said: list[str]) -> str:
 
 
 def test_the_stages_and_what_the_build_did_are_read_from_its_output():
-    said = ["site/ published: 7 pages, 5 handouts (1 printed, 4 unchanged)", "checked before the pages: story",
+    said = ["site/ published: 7 pages, 5 handouts (1 printed, 4 unchanged)", "checked beside the pages: story",
             "executed: posts/story-models.md", "figures: 37 drawn to SVG, PNG and CSV (3 new, 34 kept)"]
     build = read_build(12.5, _printed({"audit": 3.25, "slide PDFs": 10.0, "publish": 0.04}, said))
     assert build.seconds == 12.5

@@ -213,3 +213,28 @@ def test_a_failed_preflight_is_not_remembered(monkeypatch, tmp_path):
     for _ in range(2):
         with pytest.raises(PreflightError):
             run_preflight_if_changed(tmp_path, tmp_path / "_build")
+
+
+def test_beside_the_pages_a_failed_check_is_signalled_at_once_and_raised_when_asked(monkeypatch, tmp_path):
+    """The checks run in a thread beside the pages stage: a failure sets `failed` (the pages stage stops on it)
+    and result() raises it; a pass sets nothing and result() says what was checked."""
+    import threading
+    from sitebuild.preflight.run import Beside
+    monkeypatch.delenv("COMPUTE_CHECKPOINTS", raising=False)
+    _fake_compute(monkeypatch, checks=_module("compute.checks", _raises(CheckpointError("bad checkpoint"))))
+    failing = Beside(tmp_path, tmp_path / "_build")
+    assert failing.failed.wait(10)
+    with pytest.raises(PreflightError, match="^bad checkpoint$"):
+        failing.result()
+    release, ran = threading.Event(), []
+
+    def slow():
+        release.wait(10)
+        ran.append(True)
+    _fake_compute(monkeypatch, checks=_module("compute.checks", slow))
+    (tmp_path / "compute").mkdir()
+    (tmp_path / "compute" / "changed.py").write_text("x = 1\n")      # another key: checked again
+    passing = Beside(tmp_path, tmp_path / "_build")
+    assert not passing.failed.wait(0.3) and ran == []                # running beside the caller, which goes on
+    release.set()
+    assert passing.result() == ["*"] and ran == [True] and not passing.failed.is_set()
