@@ -9,7 +9,7 @@ from pathlib import Path
 from sitebuild.audit.check import AuditError, audit_site, locate_failed_claims
 from sitebuild.prints.typeset import PrintError, make_prints, printed_files
 from sitebuild.sourcedate import source_epoch
-from sitebuild.figures.render import FigureError, render_figures
+from sitebuild.figures.render import Drawing, FigureError
 from sitebuild.figures.freshen import freshen
 from sitebuild import sealed
 from sitebuild.pages import executions
@@ -35,6 +35,26 @@ from sitebuild.tmpdir import private_tmp
 def lesson_stems(root: Path) -> list[str]:
     """The lessons: posts/*.md, by file stem."""
     return sorted(p.stem for p in (root / "posts").glob("*.md"))
+
+
+def _prose_and_math(root: Path, build_dir: Path, html_dir: Path, stems: list[str]) -> tuple[list, str]:
+    """The prose and math stages: what the prose audit found and the claims' margins line."""
+    with stage("prose", "the sentences the lessons' Python wrote; one spelling per value"):
+        prose = audit_prose(root, build_dir, stems)  # the sentences the lessons' Python wrote, as the pages' are
+        room = claim_margins(build_dir, stems)                      # how far each claim is from failing
+        write_margins(build_dir, room)
+        margins = margins_line(room, claims_as_data())
+        spelled_twice = site_value_spellings(root, build_dir, stems)  # one value, one spelling across the site
+        if spelled_twice:
+            raise AuditError("\n".join(spelled_twice))
+        check_pages(html_dir)
+        add_site_files(root, build_dir, html_dir)
+        write_guide(root, html_dir)                 # the readers' guide, docs/readers.md, as guide.html
+    with stage("math", "typeset into each page"):
+        typeset_pages(html_dir)
+        subset_icon_font(html_dir)
+        lighten_pages(html_dir)
+    return prose, margins
 
 
 def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
@@ -65,23 +85,14 @@ def build_site(root: Path, base: str = "/", url: str | None = None) -> dict:
     except (PreflightError, SphinxError) as exc:
         raise type(exc)(locate_failed_claims(str(exc), root)) from exc
     html_dir = build_dir / "html"
-    with stage("prose", "the sentences the lessons' Python wrote; one spelling per value"):
-        prose = audit_prose(root, build_dir, stems)  # the sentences the lessons' Python wrote, as the pages' are
-        room = claim_margins(build_dir, stems)                      # how far each claim is from failing
-        write_margins(build_dir, room)
-        margins = margins_line(room, claims_as_data())
-        spelled_twice = site_value_spellings(root, build_dir, stems)  # one value, one spelling across the site
-        if spelled_twice:
-            raise AuditError("\n".join(spelled_twice))
-        check_pages(html_dir)
-        add_site_files(root, build_dir, html_dir)
-        write_guide(root, html_dir)                 # the readers' guide, docs/readers.md, as guide.html
-    with stage("math", "typeset into each page"):
-        typeset_pages(html_dir)
-        subset_icon_font(html_dir)
-        lighten_pages(html_dir)
+    drawing = Drawing(html_dir, build_dir)          # the figures, drawn while the prose and the math are done
+    try:
+        prose, margins = _prose_and_math(root, build_dir, html_dir, stems)
+    except BaseException:
+        drawing.stop()
+        raise
     with stage("figures", "each drawn to SVG, PNG and CSV"):
-        figures = render_figures(html_dir, build_dir)
+        figures = drawing.finish()
         freshen(html_dir)
     with stage("decks", "cut from the pages"):
         decks = make_decks(html_dir, stems)         # each lesson as a deck, cut from its finished page

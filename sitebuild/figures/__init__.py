@@ -5,7 +5,10 @@ In:  _build/html/ (each figure's JSON and declared print states), _static/'s fig
 Out: _build/html/_static/rendered/, _build/html/figures/<lesson>/, pages rewritten to show the pictures;
      _build/figure-renders/<key>/ keeps what was drawn.
 
-  render     the drawing, in headless Chromium (render.js runs there)
+  render     the stage: the figures drawn in a thread started once the pages are written (the prose and math
+             stages run meanwhile), then placed in the pages
+  figure     a figure as a built page holds it: its JSON, printed states, box and caption
+  draw       the drawing, in headless Chromium, two browsers side by side (render.js runs there)
   forms      a drawn figure's forms: pure functions, no browser
   files      figure data moved out of the pages at publish
   freshen    a warm build's output made the same as a cold one's

@@ -260,9 +260,9 @@ def test_the_build_folder_removed_mid_build_is_one_line(built, tmp_path):
     root = _copy(built, tmp_path)
     (root / "posts" / "lesson.md").write_text(LESSON + "\nA new sentence, so the site is published again.\n")
     before = tree_digest(root / "site")
-    proc = _build(root, "import shutil, sitebuild.build as build", "draw = build.render_figures",
-                  "def removed(html, folder): shutil.rmtree(folder); return draw(html, folder)",
-                  "build.render_figures = removed")
+    proc = _build(root, "import shutil, sitebuild.build as build", "finish = build.Drawing.finish",
+                  "def removed(drawing): shutil.rmtree(drawing.html_dir.parent); return finish(drawing)",
+                  "build.Drawing.finish = removed")
     line = _one_error(proc)
     assert re.fullmatch(r"error: the (figures|decks) stage could not use the file system: "
                         r"No such file or directory: _build/html/\S+", line), line
