@@ -200,3 +200,8 @@ def as_from_a_terminal(argv: list[str], **popen):
         except ProcessLookupError:
             pass
         proc.wait()
+
+
+# Each figure's JSON, from its file on the published site (sitebuild/figures/files.py) or from the page.
+SPECS_JS = """() => Promise.all([...document.querySelectorAll('script.plotly-figure-spec')]
+  .map(async (s) => s.dataset.src ? (await fetch(s.dataset.src)).json() : JSON.parse(s.textContent)))"""
