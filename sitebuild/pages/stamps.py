@@ -90,6 +90,14 @@ def _nodes(tree: ast.AST, lazy: bool = True):
             todo.extend(ast.iter_child_nodes(node))
 
 
+def import_source(node: ast.ImportFrom, package: str) -> str:
+    """The module a `from ... import` statement reads from, a relative one resolved against `package`."""
+    if not node.level:
+        return node.module or ""
+    parts = package.split(".")
+    return ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+
+
 def imported_names(tree: ast.AST, package: str, lazy: bool = True) -> set[str]:
     """Every module name an AST's imports may load, relative ones resolved against `package` (without `lazy`:
     those its import runs, none inside a function)."""
@@ -98,11 +106,7 @@ def imported_names(tree: ast.AST, package: str, lazy: bool = True) -> set[str]:
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")
-                parts = parts[: len(parts) - node.level + 1]
-                base = ".".join(parts + ([node.module] if node.module else []))
+            base = import_source(node, package)
             names.add(base)
             names.update(f"{base}.{alias.name}" for alias in node.names)  # `from pkg import module`
     return {n for n in names if n == PACKAGE or n.startswith(PACKAGE + ".")}
@@ -147,9 +151,7 @@ def declared_elsewhere(tree: ast.Module, package: str, variable: str) -> tuple[s
         if isinstance(node, ast.ImportFrom):
             for alias in node.names:
                 if (alias.asname or alias.name) == value.id:
-                    modules = imported_names(ast.Module(body=[node], type_ignores=[]), package)
-                    base = min(modules, key=len) if modules else None   # the module itself, not `module.name`
-                    return (base, alias.name) if base else None
+                    return import_source(node, package), alias.name
     return None
 
 
