@@ -134,8 +134,15 @@ def test_a_dark_system_turns_the_lesson_dark_and_axe_passes(opened):
     """Dark mode follows the reader's system, live; axe finds nothing serious in it."""
     name, visit = opened
     visit.page.emulate_media(color_scheme="dark")
+    turned = visit.page.evaluate("""() => new Promise(done => {   // the page's answer, within 10 s on a busy machine
+      const dark = () => document.documentElement.dataset.theme === "dark";
+      if (dark()) return done(true);
+      new MutationObserver((_, o) => { if (dark()) { o.disconnect(); done(true); } })
+        .observe(document.documentElement, {attributes: true, attributeFilter: ["data-theme"]});
+      setTimeout(() => done(dark()), 10000);
+    })""")
     visit.page.wait_for_timeout(600)  # figures take the dark page's colours
-    assert visit.page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert turned and visit.page.evaluate("document.documentElement.dataset.theme") == "dark"
     assert _serious_violations(visit, f"posts/{name}.html") == []
     assert visit.external_requests == [] and visit.console_errors == []
 
