@@ -205,3 +205,14 @@ def as_from_a_terminal(argv: list[str], **popen):
 # Each figure's JSON, from its file on the published site (sitebuild/figures/files.py) or from the page.
 SPECS_JS = """() => Promise.all([...document.querySelectorAll('script.plotly-figure-spec')]
   .map(async (s) => s.dataset.src ? (await fetch(s.dataset.src)).json() : JSON.parse(s.textContent)))"""
+
+
+def typeset(tmp_path, body: str) -> bytes:
+    """A PDF set by Typst with the prints' template (its margins, headings, code boxes) around `body`."""
+    from sitebuild.prints.typeset import compile_typst, sources
+    html = tmp_path / "html"
+    html.mkdir(exist_ok=True)
+    source = sources(html) / "planted.typ"
+    source.write_text(f'#import "/prints/chapter.typ": *\n#show: chapter.with(short: "Planted")\n{body}\n')
+    compile_typst(source, tmp_path, tmp_path / "planted.pdf", "handout")
+    return (tmp_path / "planted.pdf").read_bytes()

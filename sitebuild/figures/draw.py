@@ -81,7 +81,7 @@ class Harness:
         job = {"spec": json.loads(figure.spec),
                "web": {name: dict(g) for name, g in forms.geometry(figure.min_width).items()},
                "print": {"width": forms.state_width(figure.columns), "columns": figure.columns,
-                         "height": prints.get("height"),
+                         "height": prints.get("height"), "least": forms.least_px(figure.columns),
                          "states": prints["states"] or [{"label": "", "steps": []}]}}
         try:
             out = page.evaluate("job => renderFigure(job)", job)
@@ -95,6 +95,17 @@ class Harness:
     def png(self, svg: str) -> bytes:
         url = (self.page or self.open()).evaluate("([svg, scale]) => rasterize(svg, scale)", [svg, PNG_SCALE])
         return base64.b64decode(url.split(",", 1)[1])
+
+
+def require_legible(figure: Figure, label: str, smallest: dict) -> None:
+    """A FigureError naming the figure's state and its text that would print under forms.LEAST_PRINTED_PT."""
+    least = forms.least_px(figure.columns)
+    if smallest["size"] < least - 0.005:
+        pt = smallest["size"] * forms.printed_scale(figure.columns)
+        state = f" (printed state {label!r})" if label else ""
+        raise FigureError(f"{figure.page}: figure {figure.id}{state} would print {smallest['text']!r} at {pt:.1f} pt, "
+                          f"under the {forms.LEAST_PRINTED_PT:g} pt a printed figure's text needs: a font plotly "
+                          f"shrinks that the print cannot raise (sitebuild/figures/render.js, legible)")
 
 
 def draw_one(harness: Harness, figure: Figure, key: str, folder: Path) -> None:
@@ -111,6 +122,7 @@ def draw_one(harness: Harness, figure: Figure, key: str, folder: Path) -> None:
     states = figure.prints["states"] or [{"label": "", "steps": []}]
     printed, data = [], []
     for k, (state, drawn) in enumerate(zip(states, out["print"])):
+        require_legible(figure, state["label"], drawn["smallest"])
         svg = forms.steady_svg(drawn["svg"], f"{key[:8]}p{k}")
         (folder / f"print-{k}.svg").write_text(svg)
         width, height = forms.svg_size(svg)

@@ -36,6 +36,26 @@ def state_width(columns: int) -> int:
     return (PRINT_WIDTH - (columns - 1) * PRINT_GAP) // columns
 
 
+# How the handout places a printed state (sitebuild/prints/chapter.typ, states-figure): the text column's width
+# shared by `columns` with a gutter between them, less a 4 % inset on the right of each.
+TEXT_WIDTH_PT = 170 * 72 / 25.4
+COLUMN_GUTTER_PT = 10
+STATE_INSET = 0.04
+LEAST_PRINTED_PT = 7.0   # no text of a figure prints smaller on A4
+
+
+def printed_scale(columns: int) -> float:
+    """Points on paper per px of a state drawn for `columns` to a row."""
+    column = (TEXT_WIDTH_PT - (columns - 1) * COLUMN_GUTTER_PT) / columns
+    return column * (1 - STATE_INSET) / state_width(columns)
+
+
+def least_px(columns: int) -> float:
+    """The smallest text, in px, a state drawn for `columns` to a row may hold: LEAST_PRINTED_PT on paper
+    (rounded up to a tenth of a px)."""
+    return -(-LEAST_PRINTED_PT / printed_scale(columns) * 10 // 1) / 10
+
+
 def columns(declared: int, states: int) -> int:
     """States to a printed row: as declared, else two when there are two or more."""
     return declared or (2 if states > 1 else 1)

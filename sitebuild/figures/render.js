@@ -167,6 +167,89 @@
     return printed;
   }
 
+  // On paper no text is smaller than `least` px (7 pt at the size the handout prints the state,
+  // sitebuild.figures.forms.least_px). Every font the figure sets is raised to it; a text holding <sub> or
+  // <sup> (plotly draws them at 70 % of their text) to least / 0.7; a bar's value, which plotly shrinks to fit its
+  // bar, is left off where it would shrink below it (its number is in the figure's CSV); a heatmap's numbers,
+  // which plotly sizes to their cells, are set at least px; a log axis's ticks to least / 0.75 (plotly labels the
+  // ticks between powers of ten at 75 % of the axis's font).
+  var SCRIPT = 0.7, LOG_MINOR = 0.75;
+  var FONT_KEYS = { font: 1, tickfont: 1, textfont: 1, insidetextfont: 1, outsidetextfont: 1 };
+
+  function scripted(value) {
+    return Array.isArray(value) ? value.some(scripted) : typeof value === "string" && /<su[bp]>/i.test(value);
+  }
+
+  function atLeast(font, size) {
+    var out = Object.assign({}, font);
+    if (!(typeof out.size === "number" && out.size >= size)) out.size = size;
+    return out;
+  }
+
+  function raiseFonts(node, least) {
+    if (Array.isArray(node)) { node.forEach(function (x) { raiseFonts(x, least); }); return; }
+    if (!node || typeof node !== "object") return;
+    Object.keys(node).forEach(function (key) {
+      var value = node[key];
+      if (FONT_KEYS[key] && value && typeof value === "object" && !Array.isArray(value) &&
+          typeof value.size === "number" && value.size < least) {
+        node[key] = atLeast(value, least);
+      } else {
+        raiseFonts(value, least);
+      }
+    });
+  }
+
+  function axisName(ref) { return ref.replace(/^([xy])(\d*)$/, "$1axis$2"); }
+
+  function legible(figure, least) {
+    var layout = figure.layout, big = least / SCRIPT;
+    layout.font = atLeast(layout.font, least);
+    raiseFonts(layout, least);
+    raiseFonts(figure.data || [], least);
+    var title = layout.title;
+    if (title && scripted(typeof title === "string" ? title : title.text)) {
+      layout.title = Object.assign({}, typeof title === "string" ? { text: title } : title);
+      layout.title.font = atLeast(layout.title.font, big);
+    }
+    (layout.annotations || []).forEach(function (a) { if (scripted(a.text)) a.font = atLeast(a.font || layout.font, big); });
+    var scriptedTicks = {};
+    (figure.data || []).forEach(function (t) {
+      if (scripted(t.x)) scriptedTicks[axisName(t.xaxis || "x")] = 1;
+      if (scripted(t.y)) scriptedTicks[axisName(t.yaxis || "y")] = 1;
+      if (scripted(t.text) || scripted(t.texttemplate)) t.textfont = atLeast(t.textfont, big);
+      else if (t.type === "heatmap" && (t.text || t.texttemplate)) t.textfont = atLeast(t.textfont, least);
+      if (scripted(t.name)) layout.legend = Object.assign({}, layout.legend, { font: atLeast((layout.legend || {}).font, big) });
+    });
+    Object.keys(layout).forEach(function (key) {
+      if (!/^[xy]axis\d*$/.test(key) || !layout[key]) return;
+      var axis = layout[key], label = axis.title && (typeof axis.title === "string" ? axis.title : axis.title.text);
+      if (scriptedTicks[key] || scripted(axis.ticktext)) axis.tickfont = atLeast(axis.tickfont, big);
+      if (axis.type === "log") axis.tickfont = atLeast(axis.tickfont, Math.max(least / LOG_MINOR, (axis.tickfont || {}).size || 0));
+      if (scripted(label)) {
+        axis.title = Object.assign({}, typeof axis.title === "string" ? { text: axis.title } : axis.title);
+        axis.title.font = atLeast(axis.title.font, big);
+      }
+    });
+    layout.uniformtext = { mode: "hide", minsize: least };
+  }
+
+  // The smallest text a drawn figure shows, in px of the figure: its size and what it says.
+  function smallestText(gd) {
+    var root = gd.querySelector("svg.main-svg"), smallest = { size: Infinity, text: "" };
+    if (!root) return smallest;
+    var base = root.getScreenCTM().inverse();
+    gd.querySelectorAll("svg text, svg tspan").forEach(function (el) {
+      var own = Array.prototype.filter.call(el.childNodes, function (n) { return n.nodeType === 3; })
+        .map(function (n) { return n.nodeValue; }).join("").trim();
+      if (!own || !el.getClientRects().length) return;
+      var m = base.multiply(el.getScreenCTM());
+      var size = parseFloat(getComputedStyle(el).fontSize) * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
+      if (size < smallest.size) smallest = { size: Math.round(size * 100) / 100, text: own };
+    });
+    return smallest;
+  }
+
   // What a click on a button or a drag to a slider step runs (plotly's own controls do the same).
   function run(gd, control) {
     var method = control.method, args = clone(control.args || []);
@@ -272,6 +355,7 @@
     figure.layout.sliders = [];
     var height = forPrint(figure, job.height, job.columns);
     labelEveryCategory(figure);
+    legible(figure, job.least);
     var gd = mount(job.width, height, job.width);
     var out = {};
     return window.siteFigures.plot(gd, figure, { width: job.width, shown: job.width }).then(function () {
@@ -291,6 +375,7 @@
     }).then(function () {
       out.height = gd._fullLayout.height;
       out.data = traces(gd);
+      out.smallest = smallestText(gd);
       return svg(gd);
     }).then(function (image) {
       out.svg = image;

@@ -177,3 +177,49 @@ def empty_code_boxes(pdf: bytes | Path) -> list[tuple[int, float]]:
             if not any(left <= x <= right and bottom <= y <= top for x, y in centres):
                 out.append((number, (area_top - top) / area))
     return out
+
+
+@dataclass
+class Drawn:
+    page: int                       # from 0
+    size: float                     # points on paper
+    text: str
+    baseline: float = 0.0           # points from the page's foot
+
+
+def drawing_text(pdf: bytes | Path) -> list[Drawn]:
+    """Every text a drawing puts on the PDF's pages (a figure's printed state, a block diagram), at the size it
+    prints: Typst sets its own text at its size with a unit matrix, and a drawing's text at the drawing's font
+    size scaled by the matrix that places the drawing."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+    doc = pdfium.PdfDocument(pdf if isinstance(pdf, bytes) else str(pdf))
+    out: list[Drawn] = []
+    for number in range(len(doc)):
+        page = doc[number]
+        textpage = page.get_textpage()
+        for obj in page.get_objects(filter=(raw.FPDF_PAGEOBJ_TEXT,), max_depth=4):
+            m = raw.FS_MATRIX()
+            raw.FPDFPageObj_GetMatrix(obj.raw, ctypes.byref(m))
+            scale = abs(m.a * m.d - m.b * m.c) ** 0.5
+            if abs(scale - 1) < 1e-6:
+                continue                              # Typst's own text
+            size = ctypes.c_float()
+            raw.FPDFTextObj_GetFontSize(obj.raw, ctypes.byref(size))
+            length = raw.FPDFTextObj_GetText(obj.raw, textpage.raw, None, 0)
+            buffer = ctypes.create_string_buffer(length + 2)
+            raw.FPDFTextObj_GetText(obj.raw, textpage.raw, ctypes.cast(buffer, ctypes.POINTER(ctypes.c_ushort)), length + 2)
+            text = buffer.raw.decode("utf-16-le", "ignore").split("\x00", 1)[0].strip()
+            if not text:
+                continue
+            last = out[-1] if out else None
+            if last and last.page == number and abs(last.size - size.value * scale) < 1e-3 and abs(last.baseline - m.f) < 0.5:
+                last.text += text
+            else:
+                out.append(Drawn(number, size.value * scale, text, m.f))
+    return out
+
+
+def too_small(drawn: list[Drawn], least: float) -> list[Drawn]:
+    """The drawings' texts printed under `least` points (a hundredth of a point of rounding allowed)."""
+    return [d for d in drawn if d.size < least - 0.01]

@@ -8,7 +8,7 @@ import pypdfium2 as pdfium
 from bs4 import BeautifulSoup
 
 from sitebuild.prints import markup, pdftext, tables
-from test_typesetting import typeset
+from helpers import typeset
 
 NUMBERS = ["1.5", "12.25", "1,234.125", "0.0625", "7"]   # one to four decimals, thousands, a whole number
 WORDS = "characterisation", "counterbalancing", "interchangeability"

@@ -11,6 +11,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import LESSONS
+from helpers import typeset
 from sitebuild.prints import pdftext
 from sitebuild.prints.editions import files
 
@@ -58,17 +59,6 @@ def test_no_heading_stranded_at_a_page_foot(built_site, stem, name):
 @pytest.mark.parametrize("stem,name", PRINTS)
 def test_no_empty_code_box(built_site, stem, name):
     assert pdftext.empty_code_boxes(built_site / "handouts" / name) == []
-
-
-def typeset(tmp_path, body: str) -> bytes:
-    """A PDF set by Typst with the prints' template (its margins, headings, code boxes) around `body`."""
-    from sitebuild.prints.typeset import compile_typst, sources
-    html = tmp_path / "html"
-    html.mkdir(exist_ok=True)
-    source = sources(html) / "planted.typ"
-    source.write_text(f'#import "/prints/chapter.typ": *\n#show: chapter.with(short: "Planted")\n{body}\n')
-    compile_typst(source, tmp_path, tmp_path / "planted.pdf", "handout")
-    return (tmp_path / "planted.pdf").read_bytes()
 
 
 FILLER = "#par[" + "A line of running text that fills the page. " * 12 + "]\n"

@@ -6,12 +6,15 @@ import csv
 import io
 import json
 import re
+from pathlib import Path
 
 import plotly.graph_objects as go
 import pytest
 
 from compute.present.figures import Print, State, figure_html
 from sitebuild.figures import forms as forms
+from sitebuild.figures.draw import require_legible
+from sitebuild.figures.figure import Figure, FigureError
 from sitebuild.figures.render import figures_in, rewrite
 
 PLOTLY_SVG = ('<svg class="main-svg" xmlns="http://www.w3.org/2000/svg" width="320" height="200" viewBox="0 0 320 200">'
@@ -159,3 +162,28 @@ def test_a_figure_without_controls_takes_no_focus():
     page = _page()
     _, markup = _markup(page)
     assert "tabindex" not in rewrite(page, markup, "")
+
+
+def test_the_least_text_prints_at_7_pt_however_many_states_share_a_row():
+    for columns in (1, 2, 3, 4):
+        least, scale = forms.least_px(columns), forms.printed_scale(columns)
+        assert least * scale >= forms.LEAST_PRINTED_PT > (least - 0.1) * scale, columns
+    # the placement the scale assumes is the template's: 170 mm of text, 10 pt between states, 4 % inset each
+    typ = (Path(forms.__file__).parents[1] / "prints" / "chapter.typ").read_text()
+    states = typ[typ.index("#let states-figure"):typ.index("#let drawing(")]
+    assert "column-gutter: 10pt" in states and "inset: (right: 4%)" in states
+    assert 'paper: "a4", margin: (x: 20mm' in typ and forms.TEXT_WIDTH_PT == pytest.approx((210 - 40) * 72 / 25.4)
+
+
+def planted_figure(columns: int) -> Figure:
+    prints = {"columns": columns, "states": [{"label": "a", "steps": []}, {"label": "b", "steps": []}]}
+    return Figure("posts/lesson.html", "fig-small", "{}", prints, 300, 0, "A caption.")
+
+
+def test_a_state_that_would_print_under_7_pt_stops_the_build_naming_it():
+    figure = planted_figure(2)
+    least = forms.least_px(2)
+    require_legible(figure, "a", {"size": least, "text": "0.25"})           # exactly the least: it prints
+    with pytest.raises(FigureError, match=r"^posts/lesson\.html: figure fig-small \(printed state 'b'\) would print "
+                                          r"'0\.01' at 5\.5 pt, under the 7 pt"):
+        require_legible(figure, "b", {"size": 8, "text": "0.01"})
