@@ -1,5 +1,7 @@
 """A page's table on paper: its caption numbered above it, its header repeated on each page it spans, no cell
-broken inside a number or a word, numbers right-aligned on their decimal point.
+broken inside a number or a word, numbers right-aligned on their decimal point, and a table whose whole words
+need more than the text's width scaled down to fit it (the chapter's `data-table` measures each column's longest
+word, given here).
 
 A column is numeric when every body cell in it reads as a number (signs, digits, one point, thousands commas, a
 trailing %, < or > before it, or a dash for none); its cells are padded after their last digit with invisible
@@ -43,6 +45,8 @@ def table(el, page, inline, label) -> str:
         numbers.append(bool(column) and all(numeric(t) for t in column))
     most = [max((decimals(cells[col].get_text()) for cells in body if len(cells) == width), default=0)
             if numbers[col] else 0 for col in range(width)]
+    longest = [max((w for _, cells in rows if len(cells) == width for w in cells[col].get_text(" ").split()),
+                   key=len, default="") for col in range(width)]
     made = []
     header_rows = sum(1 for head, _ in rows if head)
     for head, cells in rows:
@@ -65,4 +69,6 @@ def table(el, page, inline, label) -> str:
     title = "".join(inline(c, page) for c in caption.children).strip() if caption else ""
     ident = el.get("id")
     tag = f" <{label(ident)}>" if ident else ""
-    return (f"#data-table({width}, {header_rows}, ({', '.join(made)},), caption: [{title}]){tag}")
+    words = ", ".join('"' + w.replace("\\", "\\\\").replace('"', '\\"') + '"' for w in longest)
+    return (f"#data-table({width}, {header_rows}, ({', '.join(made)},), caption: [{title}], "
+            f"longest: ({words},)){tag}")

@@ -14,11 +14,11 @@ NUMBERS = ["1.5", "12.25", "1,234.125", "0.0625", "7"]   # one to four decimals,
 WORDS = "characterisation", "counterbalancing", "interchangeability"
 
 
-def planted_table(tmp_path) -> str:
+def planted_table(tmp_path, words=WORDS) -> str:
     """The Typst the prints write for a table with a numeric column and long words in narrow cells."""
-    rows = "".join(f"<tr><td>model {i}</td><td>{n}</td>" + "".join(f"<td>{w}</td>" for w in WORDS) + "</tr>"
+    rows = "".join(f"<tr><td>model {i}</td><td>{n}</td>" + "".join(f"<td>{w}</td>" for w in words) + "</tr>"
                    for i, n in enumerate(NUMBERS))
-    head = "<tr><th>model</th><th>loss</th>" + "".join(f"<th>{w}</th>" for w in WORDS) + "</tr>"
+    head = "<tr><th>model</th><th>loss</th>" + "".join(f"<th>{w}</th>" for w in words) + "</tr>"
     html = f"<table><caption>Planted</caption><thead>{head}</thead><tbody>{rows}</tbody></table>"
     table = BeautifulSoup(html, "html.parser").table
     return tables.table(table, markup.Page(page_dir=tmp_path, root=tmp_path), markup.inline, markup.label)
@@ -75,3 +75,19 @@ def test_no_cell_breaks_a_word_or_a_number(tmp_path):
     # the same word in a cell too narrow for it, hyphenated as running text is: read back broken
     narrow = '#table(columns: (48pt,), [#set text(hyphenate: true, lang: "en"); characterisation])'
     assert whole(typeset(tmp_path, narrow), "characterisation") == 0
+
+
+def test_a_table_wider_than_the_page_is_scaled_to_fit_its_words_whole(tmp_path):
+    """Four times the long words: their whole words need more than the text's width. The prints' table is scaled
+    down to fit inside the margins, each word still on one line; the same cells set as a plain table run into the
+    right margin, so the reading can tell."""
+    wide = WORDS * 4
+    pdf = typeset(tmp_path, planted_table(tmp_path, wide))
+    found = pdftext.lines(pdf)
+    assert pdftext.beyond_margin(found) == []
+    assert max(right for _, _, right in glyphs(pdf)) > 500          # it takes the whole width it has
+    for word in WORDS:
+        assert whole(pdf, word) == len(wide) // len(WORDS) * (len(NUMBERS) + 1), word
+    cells = ", ".join(f"[{w}]" for w in ["model", "loss", *wide])
+    plain = f'#set text(size: 6.6pt, hyphenate: false)\n#table(columns: {len(wide) + 2}, {cells})'
+    assert pdftext.beyond_margin(pdftext.lines(typeset(tmp_path, plain)))
