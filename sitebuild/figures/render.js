@@ -170,9 +170,10 @@
   // On paper no text is smaller than `least` px (7 pt at the size the handout prints the state,
   // sitebuild.figures.forms.least_px). Every font the figure sets is raised to it; a text holding <sub> or
   // <sup> (plotly draws them at 70 % of their text) to least / 0.7; a bar's value, which plotly shrinks to fit its
-  // bar, is left off where it would shrink below it (its number is in the figure's CSV); a heatmap's numbers,
-  // which plotly sizes to their cells, are set at least px; a log axis's ticks to least / 0.75 (plotly labels the
-  // ticks between powers of ten at 75 % of the axis's font).
+  // bar, is left off where it would shrink below it (its number is in the figure's CSV); a log axis's ticks to
+  // least / 0.75 (plotly labels the ticks between powers of ten at 75 % of the axis's font). A heatmap's numbers,
+  // which plotly sizes to their cells, are raised to least px once drawn where it sized them smaller
+  // (raiseHeatmapNumbers).
   var SCRIPT = 0.7, LOG_MINOR = 0.75;
   var FONT_KEYS = { font: 1, tickfont: 1, textfont: 1, insidetextfont: 1, outsidetextfont: 1 };
 
@@ -218,7 +219,6 @@
       if (scripted(t.x)) scriptedTicks[axisName(t.xaxis || "x")] = 1;
       if (scripted(t.y)) scriptedTicks[axisName(t.yaxis || "y")] = 1;
       if (scripted(t.text) || scripted(t.texttemplate)) t.textfont = atLeast(t.textfont, big);
-      else if (t.type === "heatmap" && (t.text || t.texttemplate)) t.textfont = atLeast(t.textfont, least);
       if (scripted(t.name)) layout.legend = Object.assign({}, layout.legend, { font: atLeast((layout.legend || {}).font, big) });
     });
     Object.keys(layout).forEach(function (key) {
@@ -232,6 +232,18 @@
       }
     });
     layout.uniformtext = { mode: "hide", minsize: least };
+  }
+
+  function raiseHeatmapNumbers(gd, least) {
+    var small = [];
+    gd.querySelectorAll("g.hm").forEach(function (g) {
+      var trace = g.__data__ && g.__data__[0] && g.__data__[0].trace;
+      var sizes = Array.prototype.map.call(g.querySelectorAll("g.heatmap-label text"), function (t) {
+        return parseFloat(getComputedStyle(t).fontSize);
+      });
+      if (trace && sizes.length && Math.min.apply(null, sizes) < least && small.indexOf(trace.index) < 0) small.push(trace.index);
+    });
+    return small.length ? window.Plotly.restyle(gd, { "textfont.size": least }, small) : Promise.resolve();
   }
 
   // The smallest text a drawn figure shows, in px of the figure: its size and what it says.
@@ -368,6 +380,8 @@
       if ((layout.updatemenus || []).length || (layout.sliders || []).length) {
         return window.Plotly.relayout(gd, { updatemenus: [], sliders: [] });
       }
+    }).then(function () {
+      return raiseHeatmapNumbers(gd, job.least);
     }).then(function () {
       return wrapTitle(gd);
     }).then(function () {
