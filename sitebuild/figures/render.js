@@ -225,7 +225,7 @@
       if (!/^[xy]axis\d*$/.test(key) || !layout[key]) return;
       var axis = layout[key], label = axis.title && (typeof axis.title === "string" ? axis.title : axis.title.text);
       if (scriptedTicks[key] || scripted(axis.ticktext)) axis.tickfont = atLeast(axis.tickfont, big);
-      if (axis.type === "log") axis.tickfont = atLeast(axis.tickfont, Math.max(least / LOG_MINOR, (axis.tickfont || {}).size || 0));
+      if (axis.type === "log") axis.tickfont = atLeast(axis.tickfont, least / LOG_MINOR);
       if (scripted(label)) {
         axis.title = Object.assign({}, typeof axis.title === "string" ? { text: axis.title } : axis.title);
         axis.title.font = atLeast(axis.title.font, big);

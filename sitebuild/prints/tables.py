@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from sitebuild.prints.code import string
+
 NUMBER = re.compile(r"^[<>≈~]?\s*[−+-]?(\d{1,3}(,\d{3})+|\d*)(\.\d+)?(e[−+-]?\d+)?\s*%?$|^[—–-]$")
 
 
@@ -69,6 +71,6 @@ def table(el, page, inline, label) -> str:
     title = "".join(inline(c, page) for c in caption.children).strip() if caption else ""
     ident = el.get("id")
     tag = f" <{label(ident)}>" if ident else ""
-    words = ", ".join('"' + w.replace("\\", "\\\\").replace('"', '\\"') + '"' for w in longest)
+    words = ", ".join(string(w) for w in longest)
     return (f"#data-table({width}, {header_rows}, ({', '.join(made)},), caption: [{title}], "
             f"longest: ({words},)){tag}")
