@@ -88,19 +88,53 @@ def mark_questions(article: Tag, page: Page) -> list[dict]:
     return questions
 
 
+class ApartError(ValueError):
+    """A part of the page marked to be printed apart that cannot be: it holds a question of the chapter."""
+
+
 def appendix(article: Tag, page: Page) -> list[tuple[str, str]]:
-    """The page's optional listings, each replaced by a line saying where it is printed."""
+    """The page's optional material, printed apart: each listing marked `print-appendix` replaced by a line saying
+    where it is printed; a section so marked (`{.print-appendix}` before its heading) keeps its heading, and the
+    line stands for its body. What is linked inside it is named by its appendix (page.apart)."""
     out = []
-    for k, el in enumerate(article.select(".print-appendix")):
-        letter, title = chr(65 + k), el.get("data-appendix", "")
+    marked = [el for el in article.select(".print-appendix") if el.find_parent(class_="print-appendix") is None]
+    for k, el in enumerate(marked):
+        letter = chr(65 + k)
+        heading = el.find(re.compile(r"^h[2-6]$"), recursive=False) if el.name == "section" else None
+        asked = el.select_one("p[data-question]")
+        if asked is not None:
+            raise ApartError(f"the part printed apart as appendix {letter} holds question {asked['data-question']}"
+                             f" of the chapter; a question is printed where it is asked")
+        title = el.get("data-appendix", "") or section_title(heading)
         summary = el.find("summary", recursive=False)
         if summary:
             summary.extract()
+        if heading is not None:
+            heading.extract()
         out.append((f"{letter}. {escape(title)}", "\n".join(blocks(el, page))))
+        page.apart.update({node["id"]: letter for node in [el, *el.find_all(id=True)] if node.get("id")})
         line = BeautifulSoup("<p></p>", "html.parser").p
-        line.string = f"{title}: appendix {letter}, printed apart ({page.stem}-appendix.pdf)."
-        el.replace_with(line)
+        if heading is None:
+            line.string = f"{title}: appendix {letter}, printed apart ({page.stem}-appendix.pdf)."
+            el.replace_with(line)
+        else:
+            page.apart.pop(el.get("id", ""), None)       # the heading stays: a link to the section finds it here
+            line.string = f"This section is printed apart, as appendix {letter} ({page.stem}-appendix.pdf)."
+            el.clear()
+            el.extend([heading, line])
     return out
+
+
+def section_title(heading: Tag | None) -> str:
+    """A section's title as its appendix names it: "Section 4: A fixed window" for "4. A fixed window"."""
+    if heading is None:
+        return ""
+    heading = BeautifulSoup(str(heading), "html.parser").find(True)
+    for a in heading.select("a.headerlink"):
+        a.decompose()
+    text = heading.get_text(" ", strip=True)
+    numbered = re.fullmatch(r"(\d+)\.\s+(.*)", text)
+    return f"Section {numbered[1]}: {numbered[2]}" if numbered else text
 
 
 def glossary(html_dir: Path, terms: dict[str, str], page: Page) -> list[tuple[str, str]]:
@@ -239,6 +273,8 @@ def appendix_source(lesson: Lesson, epoch_date: str) -> str:
              f"#show: chapter.with(title: [{lesson.title}], short: {string(lesson.plain_title)}, "
              f"kind: \"Appendix\", date: {epoch_date})",
              f'#cover([{lesson.title}], "Appendix")']
-    for title, body in lesson.appendix:
-        parts += [f"#heading(level: 1)[{title}]", body]
+    for k, (title, body) in enumerate(lesson.appendix):   # figures and tables numbered by part: A.1, A.2, B.1
+        letter = chr(65 + k)
+        parts += ["#counter(figure.where(kind: image)).update(0)", "#counter(figure.where(kind: table)).update(0)",
+                  f'#set figure(numbering: n => "{letter}." + str(n))', f"#heading(level: 1)[{title}]", body]
     return "\n\n".join(parts) + "\n"

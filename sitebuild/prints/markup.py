@@ -55,6 +55,7 @@ class Page:
     folder: Path | None = None          # where the lesson's sources are written (its drawings beside them)
     css: str = ""                       # the site's style sheet, for the page's inline drawings
     questions: dict[int, dict] = field(default_factory=dict)  # n -> its question (sitebuild.prints.lesson)
+    apart: dict[str, str] = field(default_factory=dict)   # id -> the appendix's letter it is printed in
     figures: int = 0
     tables: int = 0
 
@@ -107,6 +108,8 @@ def anchor(el: Tag, body: str, page: Page) -> str:
     if "glossary-link" in classes(el):
         page.terms[href.partition("#")[2]] = el.get_text(" ", strip=True)
         return body
+    if href.startswith("#") and href[1:] in page.apart:     # printed apart: the appendix that holds it
+        return f"{body} (appendix {page.apart[href[1:]]})"
     if href.startswith("#") and len(href) > 1:
         return f"#xref({string(label(href[1:]))})[{body}]"
     if href.startswith(("http://", "https://")) and "localhost" not in href and "127.0.0.1" not in href:

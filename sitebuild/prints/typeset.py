@@ -68,12 +68,15 @@ def sources(html_dir: Path) -> Path:
 
 def set_lesson(html_dir: Path, stem: str, out_dir: Path, url: str | None, epoch: int) -> list[str]:
     """Write a lesson's Typst sources and set its prints into out_dir; the names of the PDFs made."""
-    from sitebuild.prints.lesson import appendix_source, chapter_source, key_source, read_lesson
+    from sitebuild.prints.lesson import ApartError, appendix_source, chapter_source, key_source, read_lesson
     root = html_dir.parent
     out_dir.mkdir(parents=True, exist_ok=True)
     folder = sources(html_dir) / stem
     folder.mkdir(parents=True, exist_ok=True)
-    lesson = read_lesson(html_dir, stem, root, url, folder)
+    try:
+        lesson = read_lesson(html_dir, stem, root, url, folder)
+    except ApartError as exc:
+        raise PrintError(f"posts/{stem}.md: {exc}") from None
     date = typst_date(epoch)
     chapter = folder / "lesson.typ"
     chapter.write_text(chapter_source(lesson, date), encoding="utf-8")

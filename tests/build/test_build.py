@@ -22,9 +22,9 @@ def test_site_has_pages_and_three_prints_per_lesson_and_each_deck_as_a_pdf(built
         assert (built_site / "posts" / f"{stem}.html").exists()
     decks = sorted(p.stem for p in (built_site / "slides").glob("*.html"))
     assert set(LESSONS) <= set(decks) and "attention-by-hand-route" in decks
-    listings = [stem for stem in LESSONS                 # optional listings: an appendix of their own
+    listings = [stem for stem in LESSONS                 # optional material: an appendix of its own
                 if re.search(r'class="[^"]*\bprint-appendix\b', (built_site / "posts" / f"{stem}.html").read_text())]
-    assert listings == ["story-models"]
+    assert listings == ["attention-by-hand", "story-models"]   # optional sections; Part III's listings
     assert sorted(p.stem for p in (built_site / "handouts").glob("*.pdf")) == sorted(
         [f"{stem}{edition}" for stem in LESSONS for edition in ("", "-student", "-key")]
         + [f"{stem}-appendix" for stem in listings] + [f"{deck}-slides" for deck in decks])

@@ -94,11 +94,14 @@ def test_the_notebook_writes_in_the_numbers_the_page_prints(built_site, stem):
     assert values or stem == "lab"              # a lesson's prose cites numbers (the lab's, in its exercises)
 
 
+PRINTED_APART = {"attention-by-hand", "story-models"}   # optional sections; Part III's listings
+
+
 def test_lesson_pages_link_their_notebook(built_site):
     for stem in LESSONS:
         html = (built_site / "posts" / f"{stem}.html").read_text()
-        appendix = (f'<a href="../handouts/{stem}-appendix.pdf">appendix</a> · ' if stem == "story-models"
-                    else "")               # Part III's optional listings print apart
+        appendix = (f'<a href="../handouts/{stem}-appendix.pdf">appendix</a> · ' if stem in PRINTED_APART
+                    else "")               # optional material prints apart
         assert (f'<p class="handout-link"><a href="../handouts/{stem}.pdf">PDF handout</a> · '
                 f'<a href="../handouts/{stem}-student.pdf">student edition</a> · '
                 f'<a href="../handouts/{stem}-key.pdf">answer key</a> · ' + appendix +

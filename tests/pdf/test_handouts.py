@@ -42,6 +42,17 @@ def test_handout_is_a4_with_page_numbers(built_site, stem):
         assert chrome not in everything, chrome
 
 
+PHOTOCOPIED = 24   # the most pages of a lesson's handout or student edition: what a teacher photocopies
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_handout_and_student_edition_fit_a_photocopied_set(built_site, stem):
+    """At most 24 pages each; optional material prints in the appendix (tests/pdf/test_byhand_handout.py)."""
+    pages = {edition: len(PdfReader(built_site / "handouts" / f"{stem}{edition}.pdf").pages)
+             for edition in ("", "-student")}
+    assert max(pages.values()) <= PHOTOCOPIED, pages
+
+
 @pytest.mark.parametrize("stem", LESSONS)
 def test_handout_links_never_point_at_the_printing_server(built_site, stem):
     """Links to other pages are printed as text; the PDF carries no link to the local server it was made from."""
