@@ -108,6 +108,15 @@ def require_legible(figure: Figure, label: str, smallest: dict) -> None:
                           f"shrinks that the print cannot raise (sitebuild/figures/render.js, legible)")
 
 
+def require_clear(figure: Figure, label: str, crowded: list) -> None:
+    """A FigureError naming the figure's state, a title and the tick label it would print over."""
+    if crowded:
+        title, tick = crowded[0]
+        state = f" (printed state {label!r})" if label else ""
+        raise FigureError(f"{figure.page}: figure {figure.id}{state} would print its title {title!r} over the tick "
+                          f"label {tick!r}: give the title room (the layout's margin, or a shorter title)")
+
+
 def draw_one(harness: Harness, figure: Figure, key: str, folder: Path) -> None:
     """Draw `figure` and keep every form of it in `folder` (written last: meta.json)."""
     out = harness.draw(figure)
@@ -123,6 +132,7 @@ def draw_one(harness: Harness, figure: Figure, key: str, folder: Path) -> None:
     printed, data = [], []
     for k, (state, drawn) in enumerate(zip(states, out["print"])):
         require_legible(figure, state["label"], drawn["smallest"])
+        require_clear(figure, state["label"], drawn["crowded"])
         svg = forms.steady_svg(drawn["svg"], f"{key[:8]}p{k}")
         (folder / f"print-{k}.svg").write_text(svg)
         width, height = forms.svg_size(svg)

@@ -262,6 +262,26 @@
     return smallest;
   }
 
+  // Titles (the figure's, a subplot's, an axis's) that cover a tick label: [title, tick label] pairs. Words set
+  // at a slant are left out (the box around a slanted word is wider than the word); upright and quarter-turned
+  // words' boxes are the words'.
+  function titlesOverTicks(gd) {
+    function words(selector) {
+      return Array.prototype.filter.call(gd.querySelectorAll(selector), function (t) {
+        var turn = /rotate\(\s*(-?[\d.]+)/.exec(t.getAttribute("transform") || "");
+        return t.textContent.trim() && t.getClientRects().length && !(turn && parseFloat(turn[1]) % 90);
+      }).map(function (t) { return [t.getBoundingClientRect(), t.textContent.trim()]; });
+    }
+    var over = function (a, b) {
+      return a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+    };
+    var ticks = words(".xtick text, .ytick text"), found = [];
+    words(".gtitle, .annotation-text, .xtitle, .ytitle").forEach(function (title) {
+      ticks.forEach(function (tick) { if (over(title[0], tick[0])) found.push([title[1], tick[1]]); });
+    });
+    return found;
+  }
+
   // What a click on a button or a drag to a slider step runs (plotly's own controls do the same).
   function run(gd, control) {
     var method = control.method, args = clone(control.args || []);
@@ -390,6 +410,7 @@
       out.height = gd._fullLayout.height;
       out.data = traces(gd);
       out.smallest = smallestText(gd);
+      out.crowded = titlesOverTicks(gd);
       return svg(gd);
     }).then(function (image) {
       out.svg = image;

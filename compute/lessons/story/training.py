@@ -78,7 +78,7 @@ CURVES = Widget(
     "st-training-curves", "Learning curves of the three models on one token budget: validation loss, and probe "
     f"accuracy within one kind, each point scored on the first {CHECK_STORIES} validation stories (the tables of "
     "the measured comparison score all of them) {about}`method`.", curve_figure, curve_summary, controls="Buttons choose the kind.", min_width=0,
-    prints=lambda: Print(tuple(State.button(kind, k) for k, kind in enumerate(KIND_NAMES)), height=400),
+    prints=lambda: Print(tuple(State.button(kind, k) for k, kind in enumerate(KIND_NAMES)), height=480),
     # on a slide the two panels side by side
     slide=Slide({"xaxis.domain": [0, 0.44], "yaxis.domain": [0, 1], "annotations[0].x": 0.22, "margin.t": 100,
                  "xaxis2.domain": [0.56, 1], "yaxis2.domain": [0, 1], "annotations[1].x": 0.78,
