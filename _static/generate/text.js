@@ -9,6 +9,15 @@ function clean(text) {
   return text.toLowerCase().replace(/[\u2018\u2019\u201c\u201d]/g, (c) => SAME[c]);
 }
 
+// One token as a reader types it on its own: "'s" (which words() reads inside a word, never alone), or the one
+// token words() finds; null for none or several.
+export function oneToken(text) {
+  const typed = clean(text).trim();
+  if (typed === "'s") return typed;
+  const found = words(text);
+  return found.length === 1 ? found[0] : null;
+}
+
 // Lower-case word and punctuation tokens; a trailing possessive 's is split off ("lily's" -> lily 's).
 export function words(text) {
   const out = [];

@@ -5,7 +5,7 @@
 // the story again. The model (about 0.6 MB) is fetched from the site only when the reader nears the box; it runs
 // in a worker (worker.js), so typing and scrolling never wait for it. What the box draws is in view.js.
 import { drawAttention, drawBars, drawLayers, drawWhy, percent, weight } from "./view.js";
-import { dropped, Printer, words } from "./text.js";
+import { dropped, oneToken, Printer, words } from "./text.js";
 
 const UNK = 1;
 const RUN = 200;          // words one Generate or Go on writes at most
@@ -448,13 +448,13 @@ function setUp(box) {
 
   // The reader's next word, typed: one word of the vocabulary, or a message next to the field.
   function typed() {
-    const input = $("word"), error = $("word-error"), tokens = words(input.value);
+    const input = $("word"), error = $("word-error"), token = oneToken(input.value);
     let message = "";
-    if (tokens.length !== 1) message = "Write one word (or one of . , ! ? \").";
-    else if (!state.index.has(tokens[0]) || state.index.get(tokens[0]) <= UNK) message = `“${tokens[0]}” is not in the model's vocabulary.`;
+    if (token === null) message = "Write one word (or one of . , ! ? \" 's).";
+    else if (!state.index.has(token) || state.index.get(token) <= UNK) message = `“${token}” is not in the model's vocabulary.`;
     error.textContent = message;
     input.setAttribute("aria-invalid", String(Boolean(message)));
-    return message ? null : state.index.get(tokens[0]);
+    return message ? null : state.index.get(token);
   }
 
   $("form").addEventListener("submit", async (event) => {

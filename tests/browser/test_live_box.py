@@ -209,6 +209,9 @@ def test_step_writes_what_generate_writes_and_the_readers_word_is_written(box, r
     box.part("word").fill("red")
     assert box.press("add") == "1 word written (your word)."
     assert box.written()[-1] == "red" and box.part("word-error").text_content() == ""
+    box.part("word").fill("’s")                  # the possessive, one of the vocabulary's tokens, typed alone
+    assert box.press("add") == "1 word written (your word)."
+    assert box.page.evaluate(WRITTEN_JS)[-1] == "'s" and box.part("word-error").text_content() == ""
 
 
 def test_an_earlier_word_shows_its_bars_and_attention_as_they_were(box, reference):
