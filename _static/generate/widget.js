@@ -4,7 +4,7 @@
 // logit read apart (what each head, MLP and the embedding push it) and layer by layer, and a link that writes
 // the story again. The model (about 0.6 MB) is fetched from the site only when the reader nears the box; it runs
 // in a worker (worker.js), so typing and scrolling never wait for it. What the box draws is in view.js.
-import { drawAttention, drawBars, drawLayers, drawWhy, percent, weight } from "./view.js";
+import { drawAttention, drawBars, drawLayers, drawWhy, percent, quoted, weight } from "./view.js";
 import { dropped, oneToken, Printer, words } from "./text.js";
 
 const UNK = 1;
@@ -15,7 +15,6 @@ const VIEW_MS = 50;       // while a run writes, the bars and the attention tabl
 const FIELDS = { temperature: ["Temperature", 0.1, false, 2], topk: ["Top-k", 0, true, null], topp: ["Top-p", 0.01, false, 1],
                  seed: ["Seed", 0, true, 4294967295] };
 const LINK = "#st-live?";   // the address of a story: the box's id, then its settings (link(), fromLink())
-const LONG = 24;   // letters of a listed word before it is cut
 const MOST = 8;    // items a note lists
 
 // Why a run ended, as the status says it: the worker's reason, and what "limit" means for each kind of run.
@@ -150,12 +149,11 @@ function setUp(box) {
     notes.textContent = state.notes;
   }
 
-  // A note's list as a screen reader can read it out: the first MOST items, a word longer than LONG letters cut
-  // and its length said, then how many more.
+  // A note's list as a screen reader can read it out: the first MOST items, a giant word cut (quoted), then how
+  // many more.
   function listed(items, gap) {
-    const cut = (w) => { const letters = [...w]; return letters.length > LONG ? `${letters.slice(0, LONG).join("")}… (${letters.length.toLocaleString("en")} letters)` : w; };
     const more = items.length > MOST ? `${gap}and ${items.length - MOST} more` : "";
-    return items.slice(0, MOST).map(cut).join(gap) + more;
+    return items.slice(0, MOST).map(quoted).join(gap) + more;
   }
 
   function syncPrompt() {
@@ -319,7 +317,7 @@ function setUp(box) {
     const settings = pending ? sampling() : pred.settings;
     if (!settings) return;                                   // a field out of range: the bars wait for it
     const labels = state.tokens.slice(pred.end - pred.attention[0][0].length, pred.end);
-    const before = state.tokens[pred.end - 1];
+    const before = quoted(state.tokens[pred.end - 1]);
     // A bar's word that had focus keeps it: the same row's button once the bars can be chosen from again.
     const buttons = () => [...bars.querySelectorAll("button")];
     const focused = buttons().indexOf(document.activeElement);
@@ -332,14 +330,14 @@ function setUp(box) {
     const quiet = pending ? silenced() : settings.silenced || [];   // the heads silenced for this prediction
     const off = changes(quiet, pending ? state.story.patch : settings.patch);
     const greedy = settings.greedy ? " Greedy takes the top word." : "";
-    const word = pending ? "" : `“${state.vocab[state.story.written[k]]}”`;
+    const word = pending ? "" : `“${quoted(state.vocab[state.story.written[k]])}”`;
     const what = pending
       ? (before === "<start>" ? "The first word of a story:" : `The next word after “${before}”:`)
       : (pred.chosen ? `You chose ${word} (${percent(p)} by the model) after “${before}”:` : `${word} (${percent(p)}) was drawn after “${before}” from:`);
     barsTitle.textContent = what + greedy + off;
     const best = drawAttention(view, pred, labels, new Set(quiet));
     view.scrollLeft = view.scrollWidth;                     // the newest words read, at the right
-    viewText.textContent = best.w < 0 ? "" : `${pending ? "For the next word" : "Choosing " + word}: the strongest look back is ${best.head} on “${best.word}” (${best.w.toFixed(2)}).`;
+    viewText.textContent = best.w < 0 ? "" : `${pending ? "For the next word" : "Choosing " + word}: the strongest look back is ${best.head} on “${quoted(best.word)}” (${best.w.toFixed(2)}).`;
     shadeStory(pred);
     // read apart when the reader can look: not at every redraw of a run at the model's full rate
     if (!state.busy || (state.runSettings && state.runSettings.pace)) inspect(pred, pending ? null : state.story.written[k]);

@@ -339,11 +339,14 @@ def test_the_heads_names_stay_in_view_when_the_table_scrolls_at_desktop_width(bo
 
 
 def test_a_pasted_giant_word_is_cut_in_the_note_and_a_joined_emoji_is_one_character(box):
-    """What the note (and so the status a screen reader reads out) lists: a 20,000-letter word cut to its start
-    and its length; an emoji of joined people, one with a skin tone and a flag each listed as one character."""
+    """What the note (and so the status a screen reader reads out) lists, and the bars' title (the bar list's
+    accessible name): a 20,000-letter word cut to its start and its length; an emoji of joined people, one with a skin tone and a flag each listed as one character."""
     box.start("Once " + "q" * 20_000 + " went home.")
     notes = box.part("notes").inner_text()
     assert "q" * 24 + "… (20,000 letters)" in notes and len(notes) < 300, notes[:300]
+    box.start("Once upon a " + "q" * 20_000)           # the last word: the bars' title, the bar list's name, cut too
+    title = box.page.evaluate(TITLE)
+    assert title == f"The next word after “{'q' * 24}… (20,000 letters)”:", title[:300]
     box.start("A 👩‍👩‍👧 and 👍🏽 by the 🇫🇷 sea.")
     listed = box.part("notes").inner_text().split(": ")[-1].split()
     assert listed == ["👩‍👩‍👧", "👍🏽", "🇫🇷"], listed
