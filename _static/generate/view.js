@@ -114,8 +114,8 @@ export function softmax(logits) {
 
 const LAYER_WORDS = 3;   // the likeliest words shown after each layer
 
-// The layer view: for the stream after the embedding and after each layer, the likeliest words and the explained
-// word's probability, as a table.
+// The layer view: for the stream after the embedding and after each layer, the likeliest words (each quoted, so a
+// comma reads as a word: “,” 40.2 %) and the explained word's probability, as a table.
 export function drawLayers(box, rows, vocab, word) {
   const table = el("table");
   const head = table.createTHead().insertRow();
@@ -126,7 +126,7 @@ export function drawLayers(box, rows, vocab, word) {
     const order = p.map((_, i) => i).sort((a, b) => p[b] - p[a] || a - b).slice(0, LAYER_WORDS);
     const tr = body.insertRow();
     tr.append(el("th", { scope: "row", textContent: l === 0 ? "the embedding" : `layer ${l}${l === rows.length - 1 ? " (the model)" : ""}` }));
-    tr.insertCell().textContent = order.map((i) => `${i === 0 ? "(the end)" : vocab[i]} ${percent(p[i])}`).join(", ");
+    tr.insertCell().textContent = order.map((i) => `${i === 0 ? "(the end)" : `“${quoted(vocab[i])}”`} ${percent(p[i])}`).join(", ");
     tr.insertCell().textContent = percent(p[word]);
   });
   box.replaceChildren(table);

@@ -3,6 +3,7 @@ heads, Stop, keyboard and touch; every number it shows checked against Python's 
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -501,8 +502,12 @@ def test_a_word_read_apart_gives_pythons_attribution_and_layer_view_for_the_next
     layers = box.page.evaluate(LAYERS_JS)
     lens = torch.softmax(layer_logits(model, r, -1), -1)
     assert [row[0] for row in layers] == ["the embedding", "layer 1", "layer 2 (the model)"]
-    for row, p in zip(layers, lens):
-        assert row[1].startswith(vocab[int(p.argmax())] + " ") and row[2] == view_percent(float(p[top]))
+    for row, p in zip(layers, lens):               # each word quoted (a comma is one), three of them
+        listed = re.findall(r"(“[^”]+”|\(the end\)) (\S+ %)", row[1])
+        assert len(listed) == 3 and ", ".join(" ".join(w) for w in listed) == row[1], row[1]
+        assert listed[0][0] in (f"“{vocab[int(p.argmax())]}”", "(the end)") and row[2] == view_percent(float(p[top]))
+    title = box.page.locator("#st-live-layers-title").text_content()
+    assert "temperature 1" in title             # not the bars' temperature: said where the two could differ
     box.press("generate")                                # greedy: the written words are the argmax chain
     written = box.written()
     box.box.locator(".live-word[data-k='4']").click()

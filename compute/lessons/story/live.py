@@ -107,7 +107,8 @@ INSPECT = '''<div class="live-inspect" data-part="inspect">
 <p class="live-why-title" id="st-live-why-title" data-part="why-title"></p>
 <ol class="live-why" data-part="why" aria-labelledby="st-live-why-title"></ol>
 <p class="live-why-title" id="st-live-layers-title">Layer by layer: the next word read from the residual stream after
-each layer (the final LayerNorm and <var>W</var><sub>U</sub> applied there).</p>
+each layer (the final LayerNorm and <var>W</var><sub>U</sub> applied there), as the model's own probabilities (temperature 1,
+whatever the sampler's temperature above).</p>
 <div class="live-layers" data-part="layers" role="region" tabindex="0" aria-labelledby="st-live-layers-title"></div>
 </div>'''
 
