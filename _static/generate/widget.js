@@ -138,6 +138,9 @@ function setUp(box) {
     barsTitle.textContent = "";
     view.replaceChildren();
     viewText.textContent = "";
+    for (const part of ["why", "layers", "explain"]) $(part).replaceChildren();   // the last story read apart goes too
+    $("why-title").textContent = "";
+    state.inspect += 1;                     // and a reading of it still on its way is dropped
     box.dataset.stories = String(Number(box.dataset.stories || 0) + 1);
     const found = [];
     if (!tokens.length) found.push("No prompt: the model starts a story of its own.");

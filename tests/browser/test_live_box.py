@@ -480,6 +480,26 @@ def test_print_shows_a_sample_and_the_first_bars_instead_of_the_controls(page, b
     assert f"“{first}”" in note.inner_text()
 
 
+# What the box shows of the story before, read the moment a new story begins (its count of stories changes).
+AT_NEW_STORY_JS = """() => {
+  const b = document.querySelector('.live-generate'), n = (part, rows) => b.querySelectorAll(`[data-part=${part}] ${rows}`).length;
+  window.__atNewStory = null;
+  new MutationObserver((_, o) => { o.disconnect(); window.__atNewStory = [n('bars', 'li'), n('why', 'li'), n('layers', 'tr'),
+    n('explain', 'option'), b.querySelector('[data-part=why-title]').textContent]; })
+    .observe(b, {attributes: true, attributeFilter: ['data-stories']});
+}"""
+
+
+def test_a_new_story_clears_what_read_the_last_one_apart(box):
+    """The bars, the attribution, the layer view and the words to read apart of the story before are gone the
+    moment a new story starts: no stale reading shows while the new one is computed."""
+    box.start("Once upon a time", temperature="1", greedy=True)
+    box.page.wait_for_function(f"({WHY_JS})().length > 0", timeout=10_000)
+    box.page.evaluate(AT_NEW_STORY_JS)
+    box.start("The dog ran to the park")
+    assert box.page.evaluate("window.__atNewStory") == [0, 0, 0, 0, ""]
+
+
 def test_a_word_read_apart_gives_pythons_attribution_and_layer_view_for_the_next_word_and_an_earlier_one(box, reference):
     """The likeliest next word, then an earlier written word: each part's push on its logit is Python's
     (compute.models.readout on the same export) within 1e-4, the bars add up to the logit shown, and the layer view's
