@@ -47,6 +47,12 @@ function setUp(box) {
   };
 
   function say(text) { status.textContent = text; }  // role=status: read out once per run
+  // Once the reader changes section 6's prepared story (its words, a head, the patch), the status stops describing it.
+  function leavePrepared() {
+    if (!state.prepared) return;
+    state.prepared = false;
+    say("Section 6's story as prepared no longer: the bars show the next word for the story and settings as they are now.");
+  }
 
   function load() {
     if (state.ready) return state.ready;
@@ -496,6 +502,7 @@ function setUp(box) {
   for (const b of heads) {
     b.addEventListener("click", () => {
       b.setAttribute("aria-pressed", String(b.getAttribute("aria-pressed") !== "true"));
+      leavePrepared();
       ask();
       schedule();
     });
@@ -509,6 +516,7 @@ function setUp(box) {
     newStory();
     ask();
     say(`Section 6's story, with ${silenced().map(headName).join(", ")} silenced: the bars show the next word.`);
+    state.prepared = true;
   });
   $("try-patch").addEventListener("click", async () => {
     await load();
@@ -522,8 +530,9 @@ function setUp(box) {
     newStory();
     ask();
     say(`Section 6's story, with ${headName(Number(t.patch))} patched from the same story with the friend renamed: the bars show the next word beside the unchanged model's.`);
+    state.prepared = true;
   });
-  const repatch = () => { if (state.vocab && !state.busy) { ask(); schedule(); } };
+  const repatch = () => { if (state.vocab && !state.busy) { leavePrepared(); ask(); schedule(); } };
   let patching = 0;
   patchHead.addEventListener("change", repatch);
   source.addEventListener("input", () => { clearTimeout(patching); patching = setTimeout(repatch, 150); });  // typing
@@ -536,7 +545,7 @@ function setUp(box) {
     clearTimeout(typing);
     typing = setTimeout(() => {               // a story begun since (Generate) already reads this prompt
       if (!state.vocab || prompt.value === state.story.text) return;
-      halt(); newStory(); ask();
+      halt(); leavePrepared(); newStory(); ask();
     }, 150);
   });
   for (const part of ["temperature", "topk", "topp", "greedy"]) $(part).addEventListener("input", schedule);

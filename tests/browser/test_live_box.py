@@ -560,9 +560,20 @@ def test_the_prepared_patch_names_the_renamed_friend_beside_the_unchanged_model(
     unchanged = [text for w, _, text in bars if w == pair["name"]]
     assert not unchanged or f"(unchanged {view_percent(pair['plain'][pair['name']])})" in unchanged[0]
     assert box.part("bars").locator(".live-bar-was").count() == len(bars)
+    assert box.status().startswith("Section 6's story, with ")
     box.part("patch-head").select_option("")
     box.page.wait_for_function(f"({BARS_JS})()[0][0] === '{pair['name']}'", timeout=10_000)
     assert box.part("bars").locator(".live-bar-was").count() == 0 and "patched" not in box.page.evaluate(TITLE)
+    assert box.status().startswith("Section 6's story as prepared no longer")   # the status follows the change
+    for change in ("head", "prompt"):               # the same after a head silenced, or the story's words changed
+        box.part("try-patch").click()
+        box.page.wait_for_function(f"{STATUS}.startsWith(\"Section 6's story, with \")", timeout=10_000)
+        if change == "head":
+            box.box.locator("[data-head='0']").click()
+        else:
+            box.part("prompt").fill(box.part("prompt").input_value() + " more")
+        box.page.wait_for_function(f"{STATUS}.startsWith(\"Section 6's story as prepared no longer\")", timeout=10_000)
+    box.part("patch-head").select_option("")
 
 
 def test_top_p_keeps_the_fewest_likeliest_words_as_python_does(box, reference):
