@@ -8,6 +8,13 @@ export const EOS = 0; // "<eos>" starts a story and ends one (compute/data/token
 // at the newest position, and the seeded generator the draws come from. `silenced`: heads
 // (layer * n_head + head) whose output is zeroed throughout. `patch`: {head, z}, a head whose output at the
 // prompt's last word is replaced (model.headOutput of another prompt), while that word is in the window.
+// A story's ids as the model reads them from the start: [EOS, ...ids], and when longer than the context only its
+// last context - 1 (a prompt leaves room for the word after it; a patch's other start is cut the same way).
+export function inContext(ids, context) {
+  const all = [EOS, ...ids];
+  return all.length > context ? all.slice(all.length - context + 1) : all;
+}
+
 export class Session {
   constructor(model, promptIds, { seed = 0, silenced = [], patch = null } = {}) {
     this.model = model;
@@ -62,9 +69,8 @@ export class Session {
   // (what a session that wrote them word by word holds).
   static resume(model, promptIds, written, { seed = 0, silenced = [], patch = null, draws = 0 } = {}) {
     const s = new Session(model, [], { seed, silenced });
-    let ids = [EOS, ...promptIds];
-    s.slid = ids.length > s.context;
-    if (s.slid) ids = ids.slice(ids.length - s.context + 1);
+    s.slid = promptIds.length + 1 > s.context;
+    let ids = inContext(promptIds, s.context);
     s.patch = patch;
     s.patchAt = ids.length - 1;
     s.prompt = promptIds;

@@ -110,6 +110,14 @@ function setUp(box) {
     return { head: Number(patchHead.value), source: tokens.map((t) => (state.index.has(t) ? state.index.get(t) : UNK)) };
   }
 
+  // The notes on what the model reads: the prompt's (state.notes), and the other start's when the patch reads only
+  // its last words (cut as a prompt is, run.js inContext).
+  function allNotes() {
+    const long = patchHead.value !== "" && state.context && words(source.value).length + 1 > state.context;
+    const cut = long ? `The other start is longer than the context of ${state.context} words: the patch reads only its last words.` : "";
+    return [state.notes, cut].filter(Boolean).join(" ");
+  }
+
   // What changes the model for a prediction, as the bars' title says it.
   function changes(quiet, patched) {
     const out = [];
@@ -155,7 +163,7 @@ function setUp(box) {
     if (gone.length) found.push(`Not read at all (the model knows only letters and . , ! ? "): ${listed(gone, " ")}`);
     if (ids.length + 1 > state.context) found.push(`The prompt is longer than the context of ${state.context} words: only its last words are read.`);
     state.notes = found.join(" ");
-    notes.textContent = state.notes;
+    notes.textContent = allNotes();
   }
 
   // A note's list as a screen reader can read it out: the first MOST items, a giant word cut (quoted), then how
@@ -220,7 +228,7 @@ function setUp(box) {
       state.runs.push({ count: reason === "end" ? state.runCount : n, settings: state.runSettings,
                         take: state.kind === "take" ? state.story.written[state.runStart] : null });
     }
-    const fresh = state.runStart === 0 && state.notes ? state.notes + " " : "";
+    const fresh = state.runStart === 0 && allNotes() ? allNotes() + " " : "";
     if (n === 0 && reason === "end") say(`${fresh}The model ends the story here: choose a word from the bars, or type one, to write on.`);
     else say(`${fresh}${n} ${n === 1 ? "word" : "words"} written (${REASONS[reason === "limit" ? state.kind : reason]}).`);
     const focus = document.activeElement;
@@ -250,7 +258,7 @@ function setUp(box) {
     if (msg.run !== state.run) return;
     if (msg.type === "next") {
       state.preds[state.story.written.length] = msg;
-      if (msg.slid && !state.busy) notes.textContent = state.notes;
+      if (msg.slid && !state.busy) notes.textContent = allNotes();
     } else if (msg.type === "token") {
       const k = state.story.written.length;
       Object.assign(state.preds[k], { settings: state.runSettings, chosen: msg.chosen });
@@ -532,7 +540,7 @@ function setUp(box) {
     say(`Section 6's story, with ${headName(Number(t.patch))} patched from the same story with the friend renamed: the bars show the next word beside the unchanged model's.`);
     state.prepared = true;
   });
-  const repatch = () => { if (state.vocab && !state.busy) { leavePrepared(); ask(); schedule(); } };
+  const repatch = () => { if (state.vocab && !state.busy) { leavePrepared(); notes.textContent = allNotes(); ask(); schedule(); } };
   let patching = 0;
   patchHead.addEventListener("change", repatch);
   source.addEventListener("input", () => { clearTimeout(patching); patching = setTimeout(repatch, 150); });  // typing

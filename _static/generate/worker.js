@@ -6,7 +6,7 @@
 // head is silenced or patched, a second Session (`plain`) reads the same words with the model unchanged, so every
 // prediction comes with the unchanged model's too.
 import { loadModel } from "./model.js";
-import { EOS, Session } from "./run.js";
+import { EOS, inContext, Session } from "./run.js";
 
 let model = null;
 let session = null, plain = null, key = "";
@@ -32,7 +32,7 @@ function holds(s, story) {
 function patchFor(story) {
   if (!story.patch) return null;
   const want = JSON.stringify(story.patch);
-  if (patched.key !== want) patched = { key: want, z: model.headOutput([EOS, ...story.patch.source], story.patch.head) };
+  if (patched.key !== want) patched = { key: want, z: model.headOutput(inContext(story.patch.source, model.cfg.context), story.patch.head) };
   return { head: story.patch.head, z: patched.z };
 }
 

@@ -54,8 +54,11 @@ def _check(model: Decoder) -> None:
 
 @torch.no_grad()
 def head_output(model: Decoder, ids: list[int] | tuple[int, ...], head: tuple[int, int]) -> torch.Tensor:
-    """z = A V of head (layer, head) at the last position of ids: (d_v,), what a Patch carries."""
-    return _run(model, list(ids), frozenset(), None, keep=head)
+    """z = A V of head (layer, head) at the last position of ids: (d_v,), what a Patch carries. ids longer than the
+    context are read as a prompt is, their last context - 1 (the page's run.js, inContext)."""
+    ids = list(ids)
+    context = model.cfg.context
+    return _run(model, ids[len(ids) - context + 1:] if len(ids) > context else ids, frozenset(), None, keep=head)
 
 
 @torch.no_grad()

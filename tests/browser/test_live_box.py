@@ -13,7 +13,7 @@ from compute.data.tokenizer import words
 from compute.export.story import FILES, model_from_export
 from compute.lessons.story import live
 from compute.lessons.story.states.box import followed, knockout_prompt, patch_pair
-from compute.models.readout import attribution, layer_logits, read
+from compute.models.readout import Patch, attribution, layer_logits, read
 
 PATH = "posts/story-models.html"
 MODELS = "_static/models/"
@@ -488,6 +488,26 @@ AT_NEW_STORY_JS = """() => {
     n('explain', 'option'), b.querySelector('[data-part=why-title]').textContent]; })
     .observe(b, {attributes: true, attributeFilter: ['data-stories']});
 }"""
+
+
+def test_an_other_start_past_the_context_is_cut_as_a_prompt_is_and_said(box, reference):
+    """A patch's other start of 300 words: the patch reads its last words (Python's bars for the same patch within
+    1e-4), Generate writes, and the notes say the other start was cut."""
+    model, header = reference
+    prompt, source = "Once upon a time, there was a girl named Sue.", " ".join(["the dog ran to the park ."] * 50)
+    box.start(prompt, temperature="1")
+    box.part("patch-head").select_option("2")
+    box.part("source").fill(source)
+    box.page.wait_for_function(f"{TITLE}.includes('patched')", timeout=10_000)
+    assert f"The other start is longer than the context of {model.cfg.context} words" in box.part("notes").inner_text()
+    ids, other = ids_of(reference, words(prompt)), ids_of(reference, words(source))
+    want = torch.softmax(read(model, ids, patch=Patch((0, 2), tuple(other))).logits[-1], -1)
+    top = int(want.argmax())
+    box.page.wait_for_function(f"({BARS_JS})()[0][0] === {json.dumps(header['vocabulary'][top])}", timeout=10_000)
+    assert abs(box.bars()[0][1] - float(want[top])) < 1e-4
+    said = box.press("step")                     # the first run's status says the notes too
+    assert said.startswith("The other start is longer") and said.endswith("1 word written (one step).")
+    box.part("patch-head").select_option("")
 
 
 def test_a_new_story_clears_what_read_the_last_one_apart(box):

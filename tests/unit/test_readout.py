@@ -75,6 +75,15 @@ def test_a_patch_changes_only_the_last_word_and_a_patch_from_the_same_prompt_not
     assert torch.allclose(patched.parts[2, -1], write, atol=1e-12)
 
 
+def test_a_patch_source_past_the_context_is_read_as_a_prompt_is():
+    """Its last context - 1 ids, as the page cuts it (run.js inContext): not an error, not the whole of it."""
+    m = model("four-head").double()
+    n = m.cfg.context
+    long = [0] + [5, 9, 3, 12, 7] * (n // 5 + 10)                    # past the context
+    assert torch.allclose(head_output(m, long, (0, 1)), head_output(m, long[len(long) - n + 1:], (0, 1)), atol=1e-12)
+    assert not torch.allclose(head_output(m, long, (0, 1)), head_output(m, long[-n:], (0, 1)), atol=1e-6)
+
+
 def test_the_readout_refuses_a_model_without_layernorm_in_one_sentence():
     with pytest.raises(ValueError, match=r"^the readout takes pre-LayerNorm models with rotary positions"):
         read(build_walkthrough(), [0, 1, 2])
