@@ -45,7 +45,13 @@ function bar(p, was) {
   return out;
 }
 
-const shownP = (p, was) => (was === null ? percent(p) : `${percent(p)} (unchanged ${percent(was)})`);
+// A bar's probability, and under it, on a line of its own, the unchanged model's.
+function shownP(p, was) {
+  const cell = el("span", { className: "live-bar-p" });
+  if (was === null) cell.textContent = percent(p);
+  else cell.append(el("span", { textContent: percent(p) }), el("span", { textContent: ` (unchanged ${percent(was)})` }));
+  return cell;
+}
 
 // The distribution a word is drawn from (temperature, top-k and top-p applied), as bars: the ten likeliest words
 // and "all others"; with a head silenced or patched (pred.plain), each bar beside the unchanged model's.
@@ -64,14 +70,14 @@ export function drawBars(list, pred, settings, vocab, { choosable = false, chose
       ? el("button", { type: "button", className: "live-bar-word", textContent: word, title: `Write “${word}” next` })
       : el("span", { className: "live-bar-word", textContent: word });
     label.dataset.id = String(id);
-    const li = el("li", {}, label, bar(p, was(id)), el("span", { className: "live-bar-p", textContent: shownP(p, was(id)) }));
+    const li = el("li", {}, label, bar(p, was(id)), shownP(p, was(id)));
     li.dataset.p = String(p);
     if (id === chosen) li.className = "live-bar-chosen";
     return li;
   });
   if (dist.length > BARS) {
     const li = el("li", { className: "live-bar-others" }, el("span", { className: "live-bar-word", textContent: `all ${dist.length - BARS} others` }),
-                  bar(rest, restWas), el("span", { className: "live-bar-p", textContent: shownP(rest, restWas) }));
+                  bar(rest, restWas), shownP(rest, restWas));
     li.dataset.p = String(rest);
     items.push(li);
   }

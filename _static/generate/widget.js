@@ -119,11 +119,16 @@ function setUp(box) {
   }
 
   // What changes the model for a prediction, as the bars' title says it.
-  function changes(quiet, patched) {
+  function changed(quiet, patched) {
     const out = [];
     if (quiet.length) out.push(`${quiet.map(headName).join(", ")} silenced`);
     if (patched) out.push(`${headName(patched.head)} patched from the other start`);
-    return out.length ? ` With ${out.join(" and ")}; the thin bars are the unchanged model's.` : "";
+    return out.join(" and ");
+  }
+
+  function changes(quiet, patched) {
+    const out = changed(quiet, patched);
+    return out ? ` With ${out}; the thin bars are the unchanged model's.` : "";
   }
 
   // A new story from the prompt as it stands: nothing written yet.
@@ -346,6 +351,7 @@ function setUp(box) {
     }
     const quiet = pending ? silenced() : settings.silenced || [];   // the heads silenced for this prediction
     const off = changes(quiet, pending ? state.story.patch : settings.patch);
+    state.readWith = changed(quiet, pending ? state.story.patch : settings.patch);   // the model read apart below
     const greedy = settings.greedy ? " Greedy takes the top word." : "";
     const word = pending ? "" : `“${quoted(state.vocab[state.story.written[k]])}”`;
     const what = pending
@@ -371,14 +377,16 @@ function setUp(box) {
       { value: String(id), textContent: id === 0 ? "(the end)" : state.vocab[id], selected: id === keep }));
     explain.replaceChildren(...options);
     state.inspect += 1;
+    state.inspectWith = state.readWith;      // what the model was changed by, said with the reply
     state.worker.postMessage({ type: "inspect", run: state.inspect, parts: pred.parts, word: keep });
   }
 
   function showInspect(msg) {
     const word = msg.word === 0 ? "(the end)" : state.vocab[msg.word];
     const logit = drawWhy($("why"), msg.attribution);
+    const model = state.inspectWith ? ` In the model with ${state.inspectWith}.` : "";
     $("why-title").textContent = `Why “${word}”: what each part pushes its logit (${logit.toFixed(2)}), read directly ` +
-      "through the final LayerNorm with its scale at this word; the bars add up to the logit.";
+      `through the final LayerNorm with its scale at this word; the bars add up to the logit.${model}`;
     drawLayers($("layers"), msg.layers, state.vocab, msg.word);
   }
 

@@ -450,6 +450,42 @@ def test_the_box_at_375_px_by_touch(visit):
     assert v.console_errors == []
 
 
+# The rows of the bars and of the attribution as drawn: the lines each probability takes; each part's bar and row width.
+ROWS_JS = """() => {
+  const g = document.querySelector('.live-generate');
+  const lines = (cell) => {                        // the lines its text is set on
+    const tops = new Set(), walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+      const r = document.createRange();
+      r.selectNodeContents(t);
+      for (const x of r.getClientRects()) if (x.height) tops.add(Math.round(x.top));
+    }
+    return tops.size;
+  };
+  return {bars: [...g.querySelectorAll('[data-part=bars] li .live-bar-p')].map(lines),
+          room: [...g.querySelectorAll('[data-part=bars] li')].map((li) =>
+            [li.querySelector('.live-bar').getBoundingClientRect().width, li.getBoundingClientRect().width]),
+          why: [...g.querySelectorAll('[data-part=why] li:not(.live-why-total)')].map((li) =>
+            [li.querySelector('.live-why-bar').getBoundingClientRect().width, li.getBoundingClientRect().width])};
+}"""
+
+
+def test_at_375_px_a_changed_models_rows_keep_to_two_lines_and_its_reading_says_the_change(visit):
+    """On a phone, with a head silenced: each bar's probability and the unchanged model's take two lines at most
+    and the bar a quarter of its row or more, each part's bar in the reading apart takes a third of its row or more, and the reading says which head is
+    silenced."""
+    v = visit(PATH, width=375, height=800, touch=True)
+    b = Box(v).ready()
+    b.start("Once upon a time, there was a girl named Sue.", temperature="1", heads=(1,))
+    b.page.wait_for_function(f"({WHY_JS})().length > 0", timeout=10_000)
+    rows = b.page.evaluate(ROWS_JS)
+    assert len(rows["bars"]) == 11 and max(rows["bars"]) <= 2, rows["bars"]
+    assert all(bar >= row / 4 for bar, row in rows["room"]), rows["room"]      # and the bars keep room
+    assert all(bar >= row / 3 for bar, row in rows["why"]), rows["why"]
+    assert b.part("why-title").text_content().endswith(" In the model with L1 H2 silenced.")
+    assert v.console_errors == []
+
+
 def test_the_box_with_the_handouts_settings_writes_the_handouts_sample(box):
     """The print stand-in's sample was written at build time by Python; the box, set as it says, writes it."""
     sample = box.page.locator(".live-print .sample-text").text_content()
