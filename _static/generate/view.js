@@ -13,7 +13,6 @@ export function percent(p) {
   return (100 * p).toFixed(1) + " %";
 }
 
-// An attention weight as a cell prints it: two decimals, never .00 or 1.00 unless it is exactly that.
 // A word as a title, a note or a sentence quotes it: a word of more than LONG letters cut to its start and its
 // length ("qqq… (20,000 letters)"), so a pasted giant word never becomes what a screen reader reads out.
 const LONG = 24;
@@ -22,6 +21,7 @@ export function quoted(word) {
   return letters.length > LONG ? `${letters.slice(0, LONG).join("")}… (${letters.length.toLocaleString("en")} letters)` : word;
 }
 
+// An attention weight as a cell prints it: two decimals, never .00 or 1.00 unless it is exactly that.
 export function weight(w) {
   if (w > 0 && w < 0.005) return "<.01";
   if (w < 1 && w > 0.995) return ">.99";

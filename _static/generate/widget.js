@@ -233,7 +233,8 @@ function setUp(box) {
       state.runs.push({ count: reason === "end" ? state.runCount : n, settings: state.runSettings,
                         take: state.kind === "take" ? state.story.written[state.runStart] : null });
     }
-    const fresh = state.runStart === 0 && allNotes() ? allNotes() + " " : "";
+    const said = state.runStart === 0 ? allNotes() : "";
+    const fresh = said ? said + " " : "";
     if (n === 0 && reason === "end") say(`${fresh}The model ends the story here: choose a word from the bars, or type one, to write on.`);
     else say(`${fresh}${n} ${n === 1 ? "word" : "words"} written (${REASONS[reason === "limit" ? state.kind : reason]}).`);
     const focus = document.activeElement;
@@ -350,8 +351,8 @@ function setUp(box) {
       if (again) { again.focus(); state.barFocus = -1; } else bars.focus();
     }
     const quiet = pending ? silenced() : settings.silenced || [];   // the heads silenced for this prediction
-    const off = changes(quiet, pending ? state.story.patch : settings.patch);
-    state.readWith = changed(quiet, pending ? state.story.patch : settings.patch);   // the model read apart below
+    const patched = pending ? state.story.patch : settings.patch;
+    const off = changes(quiet, patched);
     const greedy = settings.greedy ? " Greedy takes the top word." : "";
     const word = pending ? "" : `“${quoted(state.vocab[state.story.written[k]])}”`;
     const what = pending
@@ -363,12 +364,13 @@ function setUp(box) {
     viewText.textContent = best.w < 0 ? "" : `${pending ? "For the next word" : "Choosing " + word}: the strongest look back is ${best.head} on “${quoted(best.word)}” (${best.w.toFixed(2)}).`;
     shadeStory(pred);
     // read apart when the reader can look: not at every redraw of a run at the model's full rate
-    if (!state.busy || (state.runSettings && state.runSettings.pace)) inspect(pred, pending ? null : state.story.written[k]);
+    if (!state.busy || (state.runSettings && state.runSettings.pace)) inspect(pred, pending ? null : state.story.written[k], changed(quiet, patched));
   }
 
   // The words to read apart: the bars' words; the reader's choice while it is among them, else the written word
   // (or, for the next word, the likeliest).
-  function inspect(pred, written) {
+  // `model`: what the model was changed by (heads silenced, a patch), said with the reply.
+  function inspect(pred, written, model) {
     const ids = [...bars.querySelectorAll("[data-id]")].map((b) => Number(b.dataset.id));
     if (written !== null && !ids.includes(written)) ids.unshift(written);
     if (!ids.length) return;
@@ -377,7 +379,7 @@ function setUp(box) {
       { value: String(id), textContent: id === 0 ? "(the end)" : state.vocab[id], selected: id === keep }));
     explain.replaceChildren(...options);
     state.inspect += 1;
-    state.inspectWith = state.readWith;      // what the model was changed by, said with the reply
+    state.inspectWith = model;
     state.worker.postMessage({ type: "inspect", run: state.inspect, parts: pred.parts, word: keep });
   }
 
