@@ -49,8 +49,12 @@ def words(text: str) -> list[str]:
     >>> words('x² and ½ cup')
     ['x', 'and', 'cup']
     """
+    text = _letters_only(_lower(text))
+    found = _TOKEN.findall(text)
+    if "'s" not in text:
+        return found                         # no token ends in 's: nothing to split
     tokens = []
-    for token in _TOKEN.findall(_letters_only(_lower(text))):
+    for token in found:
         if len(token) > 2 and token.endswith("'s"):
             tokens.extend((token[:-2], "'s"))
         else:
@@ -148,7 +152,8 @@ class Vocabulary:
 
     def encode(self, tokens: Iterable[str]) -> list[int]:
         """Ids of the tokens; unknown words become UNK."""
-        return [self.index(w) for w in tokens]
+        get = self._stoi.get                 # index() inlined: a corpus encodes millions of tokens
+        return [get(w, 1) for w in tokens]
 
     def prompt(self, text: str) -> list[int]:
         """The ids a story model reads for a prompt: <eos> (where every story starts), then the text's words
