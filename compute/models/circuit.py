@@ -33,8 +33,9 @@ from dataclasses import dataclass
 
 import torch
 
-from ..nn.functional import causal_mask, scaled_scores, softmax_rows
+from . import paths
 from .decoder import Decoder
+from .readout import in_context
 
 INPUTS = ("Q", "K", "V")
 
@@ -110,7 +111,7 @@ def composition_on(model: Decoder, ids: list[int]) -> dict[str, torch.Tensor]:
     sum of every part's; queries at the last position, keys and values averaged over the positions.
     {"Q": (n_head, n_head), ...}, rows the first layer's heads."""
     _check(model)
-    f = first_layer(model, ids)
+    f = first_layer(model, in_context(ids, model.cfg.context))          # cut as a prompt is (run.js, inContext)
     parts = torch.cat([f.X[None], f.writes, f.mlp[None]])               # (n_parts, T, d_model)
     s = torch.sqrt(f.stream.var(-1, unbiased=False) + model.blocks[1].ln1.eps)   # (T,) the LayerNorm's scale
     out = {}
@@ -130,31 +131,16 @@ class PathPatch:
     attention: torch.Tensor    # (T,) the receiver's attention from the last position
 
 
-@torch.no_grad()
 def path_patch(model: Decoder, ids: list[int], source: list[int] | None = None, sender: int | None = None,
                receiver: int = 0, via: str = "K") -> PathPatch:
     """The story `ids` with first-layer head `sender`'s write, at every position the two stories share (from the
     first), taken from the story `source` into second-layer head `receiver`'s input `via` alone (Q, K or V); no
-    source: the story as it is. Heads numbered from 0."""
+    source: the story as it is. Heads numbered from 0 (compute.models.paths names them "L1 H1")."""
     _check(model)
     if via not in INPUTS:
         raise ValueError(f"a head reads its queries, keys or values (Q, K, V), not {via!r}")
-    f = first_layer(model, ids)
-    patched = f.stream.clone()
+    into = {}
     if source is not None and sender is not None:
-        n = min(len(ids), len(source))
-        other = first_layer(model, source[:n])
-        patched[:n] += other.writes[sender] - f.writes[sender, :n]
-    block = model.blocks[1]
-    attn = block.attn
-    Q, K, V = attn.project(block.ln1(f.stream)[None])                  # (1, n_head, T, d): the story as it is
-    Qp, Kp, Vp = attn.project(block.ln1(patched)[None])
-    chosen = {"Q": (Q, Qp), "K": (K, Kp), "V": (V, Vp)}[via]
-    chosen[0][:, receiver] = chosen[1][:, receiver]                     # the receiver's one input, patched
-    A = softmax_rows(scaled_scores(Q, K) + causal_mask(len(ids), dtype=Q.dtype))   # (1, n_head, T, T)
-    x = f.stream + attn.output(A @ V, None)[0]                          # (T, d_model)
-    x, _ = block.feed_forward(x)
-    for later in model.blocks[2:]:
-        x = later(x[None])[0]
-    probs = torch.softmax(model.unembed(x[None])[0, -1], -1)
-    return PathPatch(probs, A[0, receiver, -1])
+        into[f"L2 H{receiver + 1} {via}"] = paths.change(model, ids, source, f"L1 H{sender + 1}")
+    r = paths.run(model, ids, into)
+    return PathPatch(torch.softmax(r.logits[-1], -1), r.attention[1, receiver, -1])

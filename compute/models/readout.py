@@ -56,9 +56,13 @@ def _check(model: Decoder) -> None:
 def head_output(model: Decoder, ids: list[int] | tuple[int, ...], head: tuple[int, int]) -> torch.Tensor:
     """z = A V of head (layer, head) at the last position of ids: (d_v,), what a Patch carries. ids longer than the
     context are read as a prompt is, their last context - 1 (the page's run.js, inContext)."""
+    return _run(model, in_context(ids, model.cfg.context), frozenset(), None, keep=head)
+
+
+def in_context(ids: list[int] | tuple[int, ...], context: int) -> list[int]:
+    """ids (<eos> first) as a prompt is read: longer than the context, their last context - 1 (run.js, inContext)."""
     ids = list(ids)
-    context = model.cfg.context
-    return _run(model, ids[len(ids) - context + 1:] if len(ids) > context else ids, frozenset(), None, keep=head)
+    return ids[len(ids) - context + 1:] if len(ids) > context else ids
 
 
 @torch.no_grad()
