@@ -130,3 +130,45 @@ def test_the_relation_claims_fail_by_name_on_other_numbers(monkeypatch, hand, pa
                         page if split == "hand-written" else real(name, split))
     outcome = claims_beyond.BEYOND.check_all(names=[failing])[0][1]
     assert outcome.applies and not outcome.holds and says in outcome.evidence
+
+
+def _carried_by_a_second_layer_head(real: dict) -> dict:
+    """name_paths as they would read in a model whose second-layer head L2 H3 reads the name through its keys: the
+    patch given to those keys alone moves the prediction, the first MLP's does little, and the MLPs without the head
+    do not reach the word."""
+    old, new = real["name"], real["other"]
+    one = {r: dict(v) for r, v in real["one"].items()}
+    one["L2 H3 K"] = {old: 0.05, new: 0.8}
+    one["L1 MLP"] = {old: 0.7, new: 0.1}
+    groups = {**real["groups"], "both MLPs and the final LayerNorm": {old: 0.6, new: 0.2}}
+    return {**real, "one": one, "groups": groups}
+
+
+def test_the_path_claims_fail_on_a_model_where_a_second_layer_head_reads_the_name(monkeypatch):
+    from compute.lessons.story import claims_circuit
+    from compute.lessons.story.states import circuit
+    real = circuit.name_paths()
+    names = ["the_first_mlp_reads_the_name_head", "no_second_layer_head_reads_the_name_head",
+             "the_mlps_carry_the_name_to_the_word"]
+    assert all(o.holds for _, o in claims_circuit.CIRCUIT.check_all(names=names))
+    monkeypatch.setattr(circuit, "name_paths", lambda: _carried_by_a_second_layer_head(real))
+    outcomes = {c.name: o for c, o in claims_circuit.CIRCUIT.check_all(names=names)}
+    new = real["other"]
+    assert not outcomes["the_first_mlp_reads_the_name_head"].holds
+    assert "most moved by L2 H3 K (0.8000" in outcomes["the_first_mlp_reads_the_name_head"].evidence
+    assert not outcomes["no_second_layer_head_reads_the_name_head"].holds
+    assert f"{new} at most 8.00e-01 (L2 H3 K)" in outcomes["no_second_layer_head_reads_the_name_head"].evidence
+    assert not outcomes["the_mlps_carry_the_name_to_the_word"].holds
+    assert f"{new} 0.2000" in outcomes["the_mlps_carry_the_name_to_the_word"].evidence
+
+
+def test_the_composition_claim_fails_where_one_pair_of_heads_composes(monkeypatch):
+    from compute.lessons.story import claims_circuit
+    from compute.lessons.story.states import circuit
+    real = circuit.composition_scores()
+    assert claims_circuit.composition_is_at_chance().holds
+    scores = {via: s.copy() for via, s in real["scores"].items()}
+    scores["V"][1, 2] = 0.4                      # L1 H2 writes where L2 H3 reads its values
+    monkeypatch.setattr(circuit, "composition_scores", lambda: {**real, "scores": scores})
+    outcome = claims_circuit.composition_is_at_chance()
+    assert not outcome.holds and "V-composition of L1 H2 with L2 H3" in outcome.evidence

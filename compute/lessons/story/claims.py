@@ -1,7 +1,8 @@
 """Part III's claims: each sentence the lesson says about the story models, checked with a tolerance.
 
 The models, their training and their samples here; the heads in claims_heads.py, the held-out families and
-the hand-written stories in claims_beyond.py; all of them in one registry, STORY.
+the hand-written stories in claims_beyond.py, where the name head's write goes in claims_circuit.py; all of
+them in one registry, STORY.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from ...says import Says
 from ...strength import A_COIN, COPIES as COPYING, LEADS as LEADING, MATCHES, MOSTLY, NEAR_CHANCE as NEAR, SUDDENLY
 from ...nn.attention import CausalSelfAttention
 from ...probes import BUCKETS, bucket_label
-from . import claims_beyond, claims_heads
+from . import claims_beyond, claims_circuit, claims_heads
 from ...published.story import MODELS, NAMES, load
 from .states import evaluation as ev
 from .states import heads, samples
@@ -256,6 +257,7 @@ def the_shown_story_has_copying_and_other_heads():
 
 STORY.claims.update(claims_heads.HEADS.claims)    # what the heads do, and how that moves between seeds
 STORY.claims.update(claims_beyond.BEYOND.claims)  # held-out families and hand-written stories
+STORY.claims.update(claims_circuit.CIRCUIT.claims)  # where the name head's write goes
 
 
 def check_all():

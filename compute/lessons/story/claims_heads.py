@@ -136,8 +136,8 @@ def the_name_head_reads_the_name_it_needs():
 @claim((Says("greater", "logit from the name head's direct push", ("the right name", "the rival")),
         Says("falls", "the right name's logit", over="when the name head is silenced", by="three times that push"),
         Says("rises", "the rival's logit", over="when the name head is silenced (most of the head's effect runs "
-             "through the second layer)")))
-def the_name_heads_effect_runs_through_the_second_layer():
+             "through the parts that read what it wrote)")))
+def the_name_heads_effect_runs_through_its_readers():
     f, t = box.followed(), box.knockout_prompt()
     name, other = t["name"], t["top_off"]
     drop = f["logit"][name]["all"] - f["logit"][name]["off"]

@@ -1,12 +1,17 @@
 """Part III's worked examples as tables: one row through the first LayerNorm, top-k on a real next-word
-distribution (states/explain.py), and one prediction followed through the name head (states/box.py)."""
+distribution (states/explain.py), one prediction followed through the name head (states/box.py), and where the name
+head's write goes (states/circuit.py)."""
 from __future__ import annotations
 
 from IPython.display import HTML
 
 from ...present.numbers import shown
-from ...present.tables import rows_html
+import numpy as np
+
+from ...models.paths import INPUTS
+from ...present.tables import matrix_html, rows_html
 from .states.box import followed, knockout_prompt
+from .states.circuit import composition_scores, name_paths
 from .states.explain import SHOWN, layernorm_row, top_k_example
 from .states.heads import head_label
 
@@ -46,3 +51,45 @@ def followed_logits_table() -> HTML:
     return HTML(rows_html(["next word", f"{head}'s direct push", "logit, every head", f"logit, {head} silenced",
                            "probability, every head", f"probability, {head} silenced"], rows, decimals=3,
                           caption=f"The next word after “{f['query']}”, with and without {head}"))
+
+
+PATH_DECIMALS = 4   # the path-patching table's probabilities (the prose cites them at the same precision)
+
+
+def reader_label(receiver: str) -> str:
+    """'L2 H1 Q' -> "L2 H1's queries"; 'L1 MLP' and 'logits' in words."""
+    if receiver == "logits":
+        return "the final LayerNorm (the direct path to the logits)"
+    if receiver.endswith("MLP"):
+        return f"{receiver}"
+    head, via = receiver.rsplit(" ", 1)
+    return f"{head}'s {dict(Q='queries', K='keys', V='values')[via]}"
+
+
+def name_paths_table() -> HTML:
+    """The two names' probabilities with the name head's write from the renamed story in one reader at a time, in
+    groups of readers, in every reader, and in none."""
+    p = name_paths()
+    old, new = p["name"], p["other"]
+    rows = [("none (the story as it is)", p["plain"][old], p["plain"][new])]
+    rows += [(reader_label(r), v[old], v[new]) for r, v in p["one"].items()]
+    rows += [(label, v[old], v[new]) for label, v in p["groups"].items()]
+    rows.append(("every reader (the head's write replaced)", p["every"][old], p["every"][new]))
+    return HTML(rows_html(["the name head's write patched into", f"probability of “{old.capitalize()}”",
+                           f"probability of “{new.capitalize()}”"], rows, decimals=PATH_DECIMALS,
+                          caption=f"{p['sender']}'s write from the story with {old.capitalize()} renamed "
+                                  f"{new.capitalize()}, given to one reader (or a group) alone {{about}}`method`"))
+
+
+def composition_table() -> HTML:
+    """Every second-layer head's queries, keys and values (rows) against every first-layer head (columns): the
+    composition score, the name head's column marked."""
+    c = composition_scores()
+    H = c["n_head"]
+    rows = [f"L2 H{g + 1} {via}" for g in range(H) for via in INPUTS]
+    M = np.array([[c["scores"][via][h, g] for h in range(H)] for g in range(H) for via in INPUTS])   # (3H, H)
+    name = int(c["name_head"].split("H")[-1]) - 1
+    return HTML(matrix_html(M, rows, [f"L1 H{h + 1}" for h in range(H)], decimals=3, name="composition",
+                            highlight=[(i, name) for i in range(len(rows))], corner="read by \\ written by",
+                            caption="Composition scores: how much of what a first-layer head writes lies where a "
+                                    "second-layer head reads it {about}`method`"))

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+
 from ...data.story import HELD_OUT, KINDS, RECALLS, RELATION_TEMPLATES, TEMPLATES
 from ...training.story import StoryRecipe, learning_rate
 from ...probes import BUCKETS, bucket_label
@@ -13,7 +15,7 @@ from .live import weights_size
 from ...published.story import (CHECK_STORIES, MODELS, NAMES, ONE_HEAD, SECOND_SEED, load, load_published,
                                 story_corpus)
 from .states import evaluation as ev
-from .states import box, explain, heads, relations, samples
+from .states import box, circuit, explain, heads, relations, samples
 from .states.heads import head_label
 
 
@@ -155,4 +157,19 @@ def prose_values() -> dict[str, object]:
         v[f"names100_{key}"] = sc[k].names_per_100
     v["names_train"], v["names100_train"] = samples.training_names()["mean_names"], samples.training_names()["names_per_100"]
     v.update(relation_values())
+    v.update(path_values())
     return v
+
+
+def path_values() -> dict[str, float]:
+    """Section 6's path patching of the name head's write, and the composition scores (states/circuit.py)."""
+    p, c = circuit.name_paths(), circuit.composition_scores()
+    old, new = p["name"], p["other"]
+    heads_ = [v for r, v in p["one"].items() if r.startswith("L2 H")]
+    scores = np.concatenate([s.ravel() for s in c["scores"].values()])
+    return {"path_mlp_new": p["one"]["L1 MLP"][new], "path_mlp_old": p["one"]["L1 MLP"][old],
+            "path_heads_old_min": min(v[old] for v in heads_), "path_heads_new_max": max(v[new] for v in heads_),
+            "path_mlps_new": p["groups"]["both MLPs"][new],
+            "path_mlps_logits_new": p["groups"]["both MLPs and the final LayerNorm"][new], "path_every_new": p["every"][new],
+            "composition_random": c["random"], "composition_low": float(scores.min()),
+            "composition_high": float(scores.max())}

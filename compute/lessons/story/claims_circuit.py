@@ -1,0 +1,70 @@
+"""Part III's claims about where the name head's write goes (section 6, "Who reads the name head"): path patching in
+the box's model and the composition scores of its weights; merged into claims.STORY."""
+from __future__ import annotations
+
+from ...claims import Outcome, Registry, at_least, at_most, both, room
+from ...says import Says
+from .states import circuit
+
+CIRCUIT = Registry()
+claim = CIRCUIT.claim
+
+FIRST_MLP = "L1 MLP"
+MOVED = 0.25        # the renamed friend's probability from one reader's patch: the reader carries the name
+GONE = 0.01         # the story's name's probability after that patch: it has lost its place
+KEPT = 0.5          # the story's name's probability after a patch that carries nothing: still first
+UNMOVED = 0.001     # the renamed friend's probability after such a patch
+CARRIED = 0.75      # the renamed friend's probability from the MLPs and the final LayerNorm together
+AT_CHANCE = 0.25    # composition within this share of what a random direction scores
+
+
+def _second_layer_inputs(p: dict) -> dict[str, dict[str, float]]:
+    return {r: v for r, v in p["one"].items() if r.startswith("L2 H")}
+
+
+@claim((Says("largest", "probability of the renamed friend with the name head's write from the renamed story patched "
+             "into one reader's input alone", ("the first layer's MLP",), over="of every reader of the name head"),
+        Says("at least", "the renamed friend's probability with that patch", by=MOVED),
+        Says("at most", "the story's name's probability with that patch", by=GONE)))
+def the_first_mlp_reads_the_name_head():
+    p = circuit.name_paths()
+    new, old = p["other"], p["name"]
+    best = max(p["one"], key=lambda r: p["one"][r][new])
+    mlp = p["one"][FIRST_MLP]
+    runner = max(v[new] for r, v in p["one"].items() if r != FIRST_MLP)
+    return both(Outcome(best == FIRST_MLP, f"most moved by {best} ({p['one'][best][new]:.4f}; next {runner:.2e})"),
+                at_least(mlp[new], MOVED, f"{FIRST_MLP}: {new} {mlp[new]:.4f}"),
+                at_most(mlp[old], GONE, f"{old} {mlp[old]:.4f}"))
+
+
+@claim((Says("at least", "the story's name's probability with the name head's write from the renamed story patched "
+             "into any one second-layer head's queries, keys or values alone", by=KEPT, over="(it stays first)"),
+        Says("at most", "the renamed friend's probability with any such patch", by=UNMOVED)))
+def no_second_layer_head_reads_the_name_head():
+    p = circuit.name_paths()
+    inputs = _second_layer_inputs(p)
+    low = min(inputs, key=lambda r: inputs[r][p["name"]])
+    high = max(inputs, key=lambda r: inputs[r][p["other"]])
+    return both(at_least(inputs[low][p["name"]], KEPT, f"{p['name']} at least {inputs[low][p['name']]:.4f} ({low})"),
+                at_most(inputs[high][p["other"]], UNMOVED, f"{p['other']} at most {inputs[high][p['other']]:.2e} ({high})"))
+
+
+@claim(Says("at least", "the renamed friend's probability with the name head's write from the renamed story patched "
+            "into both MLPs and the final LayerNorm together (the word reached without any second-layer head)",
+            by=CARRIED))
+def the_mlps_carry_the_name_to_the_word():
+    p = circuit.name_paths()
+    got = p["groups"]["both MLPs and the final LayerNorm"][p["other"]]
+    return at_least(got, CARRIED, f"{p['other']} {got:.4f} (every reader patched: {p['every'][p['other']]:.4f})")
+
+
+@claim(Says("equal", "every Q-, K- and V-composition score of a first-layer head with a second-layer head and "
+            "1/√d_model, what a head reading in a random direction scores,", by=f"a share of {AT_CHANCE} of it"))
+def composition_is_at_chance():
+    c = circuit.composition_scores()
+    chance = c["random"]
+    worst = max((abs(float(v) / chance - 1), via, i, j) for via, s in c["scores"].items()
+                for i, row in enumerate(s) for j, v in enumerate(row))
+    off, via, i, j = worst
+    return Outcome(off <= AT_CHANCE, f"furthest from {chance:.4f}: {via}-composition of L1 H{i + 1} with L2 H{j + 1}, "
+                                     f"{off:.1%} away", margin=room(off, AT_CHANCE, above=False))
