@@ -72,7 +72,7 @@ function readTensors(header, buffer) {
 }
 
 // out = x @ W (+ b): x (rows), W (rows x cols, row-major).
-function matvec(x, W, b) {
+export function matvec(x, W, b) {
   const [rows, cols] = W.shape;
   const out = new Float64Array(cols);
   if (b) out.set(b.data);
@@ -86,7 +86,7 @@ function matvec(x, W, b) {
 }
 
 // A row's mean and 1 / sqrt(variance + eps): what LayerNorm divides by (and attribution holds fixed).
-function spread(x, eps) {
+export function spread(x, eps) {
   const n = x.length;
   let mean = 0;
   for (let i = 0; i < n; i++) mean += x[i];
@@ -96,7 +96,7 @@ function spread(x, eps) {
   return { mean, scale: 1 / Math.sqrt(v / n + eps) };
 }
 
-function layerNorm(x, gain, bias, eps) {
+export function layerNorm(x, gain, bias, eps) {
   const n = x.length, { mean, scale } = spread(x, eps);
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) out[i] = (x[i] - mean) * scale * gain.data[i] + bias.data[i];

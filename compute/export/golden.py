@@ -2,7 +2,7 @@
 for the JavaScript of _static/generate/ to be checked against in a browser (tests/browser/test_live_model.py).
 
     golden(export_files())  ->  {"texts": [...], "logits": [...], "samples": [...], "readouts": [...],
-                                 "patches": [...]}
+                                 "patches": [...], "paths": [...], "composition": {...}}
 """
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import torch
 
 from ..data.tokenizer import UNK, dropped, readable, words
 from ..generate import Sampling, generate
+from ..models import circuit, paths as routes
 from ..models.readout import Patch, attribution, layer_logits, read
 from .story import FILES, model_from_files
 
@@ -41,6 +42,11 @@ READ = (TEXTS[0], TEXTS[1], UNKNOWN,
         "Tom met a girl named Sue at the park. Sue had a red ball. Tom asked")
 PAIRS = ((READ[3], "Tom met a girl named Amy at the park. Amy had a red ball. Tom asked"),
          (TEXTS[0], "One day, a boy named Ben went to the park with his dog."))
+# Pairs for path patching: the first pair above; a story longer than the context, the friend renamed (both read as a
+# prompt is, their last context - 1 words); words the model has never seen, one of them changed.
+LONG = " ".join(["Sue and Tom went to the park."] + ["They played with a red ball in the sun."] * 30 + ["Tom said"])
+PATH_PAIRS = (PAIRS[0], (LONG, LONG.replace("Sue", "Amy")),
+              (UNKNOWN + " Mia saw it. Mia said", UNKNOWN.replace("toaster", "gizmo") + " Ben saw it. Ben said"))
 SEED = 11
 
 
@@ -86,7 +92,11 @@ def golden(files: dict[str, bytes]) -> dict:
     encode = lambda text: [0] + [index.get(t, index[UNK]) for t in words(text)]  # noqa: E731
     return {"texts": texts, "logits": scored, "samples": samples,
             "readouts": readouts(model, [encode(t) for t in READ]),
-            "patches": patches(model, [(encode(a), encode(b)) for a, b in PAIRS], n_heads // arch["n_layer"])}
+            "patches": patches(model, [(encode(a), encode(b)) for a, b in PAIRS], n_heads // arch["n_layer"]),
+            "paths": path_patches(model, [(encode(a), encode(b)) for a, b in PATH_PAIRS]),
+            "composition": {"weights": {k: v.tolist() for k, v in circuit.composition(model).items()},
+                            "on": [{"ids": encode(t), **{k: v.tolist() for k, v in circuit.composition_on(model, encode(t)).items()}}
+                                   for t in (READ[3], LONG, UNKNOWN)]}}
 
 
 def readouts(model, prompts: list[list[int]]) -> list[dict]:
@@ -114,4 +124,22 @@ def patches(model, pairs: list[tuple[list[int], list[int]]], n_head: int) -> lis
         for l, h in heads:
             r = read(model, ids, patch=Patch((l, h), tuple(source)))
             out.append({"ids": ids, "source": source, "head": l * n_head + h, "logits": r.logits[-1].tolist()})
+    return out
+
+
+def path_patches(model, pairs: list[tuple[list[int], list[int]]]) -> list[dict]:
+    """The last word's logits and every head's attention there, with a first-layer head's write taken from the
+    pair's second story into one reader at a time (every first-layer head for the first pair, the second for the
+    others), into every reader, and cut from every reader."""
+    out = []
+    for k, (ids, source) in enumerate(pairs):
+        heads = range(model.cfg.n_head) if k == 0 else (1,)
+        for h in heads:
+            sender = f"L1 H{h + 1}"
+            every = routes.receivers_of(model, sender)
+            cases = [(source, (r,)) for r in every] + [(source, tuple(every)), (None, tuple(every))]
+            for other, receivers in cases:
+                r = routes.path_patch(model, ids, other, sender, receivers)
+                out.append({"ids": ids, "source": other, "sender": sender, "receivers": list(receivers),
+                            "logits": r.logits[-1].tolist(), "attention": r.attention[:, :, -1].tolist()})
     return out

@@ -106,6 +106,50 @@ def test_attribution_the_layer_view_and_patching_hold_in_the_page(js, gold):
         assert np.abs(patched - np.array(have["plain"])).max() > 1e-3                # each patch changes something
 
 
+# Path patching and the composition scores (_static/generate/paths.js) on the golden file's pairs and stories.
+PATHS_JS = """async ([base, golden]) => {
+  const m = await import(base + '_static/generate/model.js');
+  const paths = await import(base + '_static/generate/paths.js');
+  const model = await m.loadModel(base + '%s');
+  const started = performance.now();
+  const patched = golden.paths.map((c) => {
+    const r = paths.pathPatch(model, c.ids, c.source, c.sender, c.receivers);
+    return { logits: Array.from(r.logits), attention: r.attention.map((l) => l.map((a) => Array.from(a))) };
+  });
+  return { patched, ms: (performance.now() - started) / golden.paths.length,
+           receivers: paths.receiversOf(model, 'L1 H2'),
+           weights: paths.composition(model), on: golden.composition.on.map((c) => paths.compositionOn(model, c.ids)) };
+}""" % MODELS
+
+
+def test_path_patching_and_composition_hold_in_the_page(js, gold):
+    """A first-layer head's write from a second story given to one reader at a time, to every reader and cut from
+    every reader: the last word's logits and every head's attention there within 1e-4 of Python's
+    (compute.models.paths), on pairs the page does not prepare (one past the context window, one with words the model
+    has never seen); the composition scores of the weights and on three stories within 1e-4 of
+    compute.models.circuit's."""
+    got = js.page.evaluate(PATHS_JS, [js.base, gold])
+    assert len(gold["paths"]) == len(got["patched"]) >= 100
+    singles = [c["receivers"][0] for c in gold["paths"] if c["sender"] == "L1 H2" and len(c["receivers"]) == 1]
+    assert got["receivers"] == singles[:len(got["receivers"])] and len(singles) > len(got["receivers"])
+    lengths = {len(c["ids"]) for c in gold["paths"]}
+    assert max(lengths) > 256 and any(1 in c["ids"] for c in gold["paths"])      # past the context; <unk> read
+    plain = {}
+    for want, have in zip(gold["paths"], got["patched"]):
+        logits = np.array(have["logits"])
+        assert np.abs(logits - np.array(want["logits"])).max() < 1e-4, (want["sender"], want["receivers"][:2])
+        for w_layer, h_layer in zip(want["attention"], have["attention"]):
+            for w_head, h_head in zip(w_layer, h_layer):
+                assert np.abs(np.array(h_head) - np.array(w_head)).max() < 1e-4
+        plain.setdefault(tuple(want["ids"]), []).append(logits)
+    for runs in plain.values():                                                    # the patches do differ
+        assert max(np.abs(a - runs[0]).max() for a in runs) > 1e-2
+    for via in ("Q", "K", "V"):
+        assert np.abs(np.array(got["weights"][via]) - np.array(gold["composition"]["weights"][via])).max() < 1e-4
+        for want, have in zip(gold["composition"]["on"], got["on"]):
+            assert np.abs(np.array(have[via]) - np.array(want[via])).max() < 1e-4
+
+
 # A model built in the page from the exported header with its architecture changed (null: unchanged):
 # the logits after `ids`, or the sentence the model refuses the header with.
 CHANGED_JS = """async ([base, changes, ids]) => {
