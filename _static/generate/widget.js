@@ -5,6 +5,7 @@
 // the story again. The model (about 0.6 MB) is fetched from the site only when the reader nears the box; it runs
 // in a worker (worker.js), so typing and scrolling never wait for it. What the box draws is in view.js.
 import { drawAttention, drawBars, drawLayers, drawWhy, percent, quoted, weight } from "./view.js";
+import { loadWhenNear, startWorker } from "./start.js";
 import { dropped, oneToken, Printer, words } from "./text.js";
 
 const UNK = 1;
@@ -56,28 +57,18 @@ function setUp(box) {
 
   function load() {
     if (state.ready) return state.ready;
-    say("Loading the model…");
-    state.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
-    state.ready = new Promise((resolve, reject) => {
-      state.worker.onmessage = (event) => {
-        const msg = event.data;
-        if (msg.type === "ready") {
-          state.vocab = msg.vocabulary;
-          state.index = new Map(msg.vocabulary.map((w, i) => [w, i]));
-          state.proper = new Set(msg.proper);
-          state.context = msg.context;
-          say("The model is ready: write the start of a story, or leave the box empty, and press Generate or Step.");
-          state.worker.onmessage = (e) => onMessage(e.data);
-          resolve();
-          newStory();
-          ask();
-        } else if (msg.type === "error") {
-          say("The model could not be loaded: " + msg.message);
-          reject(new Error(msg.message));
-        }
-      };
+    const started = startWorker(box, new URL("./worker.js", import.meta.url), say);
+    state.worker = started.worker;
+    state.ready = started.ready.then((msg) => {
+      state.vocab = msg.vocabulary;
+      state.index = new Map(msg.vocabulary.map((w, i) => [w, i]));
+      state.proper = new Set(msg.proper);
+      state.context = msg.context;
+      say("The model is ready: write the start of a story, or leave the box empty, and press Generate or Step.");
+      state.worker.onmessage = (e) => onMessage(e.data);
+      newStory();
+      ask();
     });
-    state.worker.postMessage({ type: "load", base: new URL(box.dataset.models, document.baseURI).href });
     return state.ready;
   }
 
@@ -570,11 +561,7 @@ function setUp(box) {
   $("seed").addEventListener("input", () => field("seed"));
   stop.addEventListener("click", halt);
   if (location.hash.startsWith(LINK)) fromLink(location.hash);
-  const observer = new IntersectionObserver((entries) => {
-    if (entries.some((e) => e.isIntersecting)) { observer.disconnect(); load().catch(() => {}); }
-  }, { rootMargin: "50% 0px" });
-  observer.observe(box);
-  box.addEventListener("focusin", () => load().catch(() => {}), { once: true });
+  loadWhenNear(box, load);
 }
 
 document.querySelectorAll(".live-generate").forEach(setUp);

@@ -20,7 +20,8 @@ from sitebuild.prints.tables import table
 
 # What paper leaves out: controls, live figures, the figure's download links, headings' anchors.
 SKIPPED = ("web-only", "headerlink", "handout-link", "figure-scroll", "plotly-graph-div", "figure-summary",
-           "cell-inspect", "figure-files", "figure-error", "modebar-container", "live-generate", "train-box",
+           "cell-inspect", "figure-files", "figure-error", "modebar-container", "live-generate", "circuit-box",
+           "train-box",
            "live-field", "live-error", "front-box")
 SKIPPED_TAGS = {"script", "style", "button", "select", "input", "option", "textarea", "noscript", "template",
                 "nav", "form", "canvas"}

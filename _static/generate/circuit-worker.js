@@ -1,0 +1,57 @@
+// The circuit box's model, off the page's thread: path patching of one part's write into each of its readers in
+// turn (paths.js), and each first-layer head's share of what the second layer reads on the story.
+import { loadModel } from "./model.js";
+import { change, compositionOn, receiversOf, run } from "./paths.js";
+import { inContext } from "./run.js";
+
+let model = null;
+
+function softmax(logits) {
+  let max = -Infinity;
+  for (const v of logits) if (v > max) max = v;
+  const e = logits.map((v) => Math.exp(v - max));
+  const total = e.reduce((a, b) => a + b, 0);
+  return e.map((v) => v / total);
+}
+
+function argmax(values) {
+  let best = 0;
+  values.forEach((v, i) => { if (v > values[best]) best = i; });
+  return best;
+}
+
+// ids and source start with <eos>. The word the story predicts and the one the other story predicts; their
+// probabilities after the story as it is, with the sender's write from the other story in each reader alone, in
+// every reader, and cut from every reader (paths.js pathPatch, each write computed once).
+function paths(ids, source, sender) {
+  const started = performance.now();
+  const story = inContext(ids.slice(1), model.cfg.context), other = inContext(source.slice(1), model.cfg.context);
+  const moved = change(model, story, other, sender), cut = change(model, story, null, sender);   // each once
+  const readers = receiversOf(model, sender);
+  const into = (delta, names) => Object.fromEntries(names.map((r) => [r, delta]));
+  const plain = run(model, story);
+  const word = argmax(plain.logits), rival = argmax(run(model, other).logits);
+  const row = (label, r) => {
+    const p = softmax(Array.from(r.logits));
+    return { label, word: p[word], rival: p[rival] };
+  };
+  const rows = [row("none", plain), ...readers.map((r) => row(r, run(model, story, into(moved, [r])))),
+                row("every reader", run(model, story, into(moved, readers))),
+                row("cut from every reader", run(model, story, into(cut, readers)))];
+  return { word, rival, rows, shares: model.cfg.n_layer > 1 ? compositionOn(model, ids) : null,
+           ms: performance.now() - started };
+}
+
+onmessage = async (event) => {
+  const msg = event.data;
+  try {
+    if (msg.type === "load") {
+      model = await loadModel(msg.base);
+      postMessage({ type: "ready", vocabulary: model.vocabulary, context: model.cfg.context, heads: model.cfg.n_head });
+    } else if (msg.type === "paths") {
+      postMessage({ type: "paths", run: msg.run, ...paths(msg.ids, msg.source, msg.sender) });
+    }
+  } catch (err) {
+    postMessage({ type: "error", run: msg.run, message: String(err && err.message ? err.message : err) });
+  }
+};

@@ -1,0 +1,154 @@
+"""Section 6's circuit box in Chromium, driven as a reader would: the prepared pair's path patching against compute's
+(the same numbers section 6's table prints), a pair the reader writes, a story past the context, another part chosen
+by keyboard, and the box at 375 px by touch."""
+from __future__ import annotations
+
+import re
+
+import torch
+
+from compute.data.tokenizer import EOS, words
+from compute.lessons.story.states import circuit
+from compute.lessons.story.states.box import box_model, patch_pair
+from compute.models import circuit as composition, paths
+from compute.published.story import story_corpus
+
+PATH = "posts/story-models.html"
+STATUS = "document.querySelector('.circuit-box [data-part=status]').textContent"
+ROWS_JS = """() => [...document.querySelectorAll('.circuit-box [data-part=table] tbody tr')].map((tr) =>
+  [tr.cells[0].textContent, tr.cells[1].textContent, tr.cells[2].textContent, tr.className])"""
+LABELS = {"none (the story as it is)": None, "every reader": "every", "cut from every reader": "cut"}
+
+
+def open_box(visit, **options):
+    v = visit(None, **options)
+    v.open(PATH, figures=[])
+    box = v.page.locator(".circuit-box")
+    box.scroll_into_view_if_needed()
+    v.page.wait_for_function(f"{STATUS}.includes('ms.')", timeout=60_000)
+    return v, box
+
+
+def printed(p: float, text: str) -> bool:
+    """The box's four decimals (up to six, where four would print 0 or misstate it; a bound below that) against
+    Python's probability, as section 6's table prints it (compute.present.numbers.honest_format)."""
+    from compute.present.numbers import honest_format
+    return text == honest_format(p, ".4f")
+
+
+def python_rows(text: str, other: str, sender: str) -> tuple[str, str, dict]:
+    """compute's probabilities of the story's likeliest next word and the other story's, for each row of the box."""
+    vocab, model = story_corpus().vocab, box_model()
+    ids, source = (vocab.encode([EOS] + words(t)) for t in (text, other))
+
+    def probs(src, receivers):
+        return torch.softmax(paths.path_patch(model, ids, src, sender, receivers).logits[-1], -1)
+
+    plain = probs(None, [])
+    word = int(plain.argmax())
+    rival = int(torch.softmax(paths.path_patch(model, source, None, sender, []).logits[-1], -1).argmax())
+    readers = paths.receivers_of(model, sender)
+    rows = {None: plain, "every": probs(source, readers), "cut": probs(None, readers)}
+    rows.update({r: probs(source, [r]) for r in readers})
+    return vocab.itos[word], vocab.itos[rival], {k: (float(p[word]), float(p[rival])) for k, p in rows.items()}
+
+
+def reader_of(label: str) -> str | None:
+    if label in LABELS:
+        return LABELS[label]
+    if label.startswith("the final LayerNorm"):
+        return "logits"
+    m = re.match(r"(L\d H\d)'s (queries|keys|values)$", label)
+    return f"{m[1]} {m[2][0].upper()}" if m else label
+
+
+def check_rows(rows, want: dict) -> None:
+    assert {reader_of(r[0]) for r in rows} == set(want), rows
+    for label, p_word, p_rival, _ in rows:
+        w_word, w_rival = want[reader_of(label)]
+        assert printed(w_word, p_word) and printed(w_rival, p_rival), (label, p_word, p_rival, w_word, w_rival)
+
+
+def test_the_prepared_pair_gives_section_6s_numbers(visit):
+    """The box opens on section 6's pair with the name head: every row within the printed precision of compute's,
+    the first layer's MLP marked as the reader that moves the most, the status saying so."""
+    v, box = open_box(visit)
+    rows = v.page.evaluate(ROWS_JS)
+    p = circuit.name_paths()
+    want = {None: (p["plain"][p["name"]], p["plain"][p["other"]]), "every": (p["every"][p["name"]], p["every"][p["other"]])}
+    want.update({r: (x[p["name"]], x[p["other"]]) for r, x in p["one"].items()})
+    pair = patch_pair()
+    word, rival, python = python_rows(pair["text"], pair["source"], p["sender"])
+    assert (word, rival) == (p["name"], p["other"])
+    want["cut"] = python["cut"]
+    check_rows(rows, want)
+    marked = [r[0] for r in rows if "circuit-most" in r[3]]
+    assert marked == ["L1 MLP"]
+    assert "L1 MLP moves the most" in v.page.evaluate(STATUS)
+    shares = v.page.evaluate("[...document.querySelectorAll('.circuit-box [data-part=shares-table] tbody td')].map((c) => c.textContent)")
+    on = composition.composition_on(box_model(), story_corpus().vocab.encode([EOS] + words(pair["text"])))
+    h = int(p["sender"][-1]) - 1
+    want_shares = [float(on[via][h, g]) for g in range(4) for via in "QKV"]
+    assert len(shares) == 12 and all(abs(float(s) - w) <= 5e-4 + 1e-12 for s, w in zip(shares, want_shares))
+
+
+def test_a_pair_the_reader_writes_and_a_story_past_the_context(visit):
+    """A pair of the reader's, and a story longer than the context (read as its last context - 1 words, which the
+    status says), each against compute's path patching of the same words."""
+    v, box = open_box(visit)
+    text = "Tom met a girl named Sue at the park. Sue had a red ball. Tom asked"
+    other = text.replace("Sue", "Amy")
+    long_text = " ".join(["Sue and Tom went to the park."] + ["They played with a red ball in the sun."] * 30 + [text])
+    for story, source in ((text, other), (long_text, long_text.replace("Sue", "Amy"))):
+        box.locator("[data-part=story]").fill(story)
+        box.locator("[data-part=other]").fill(source)
+        v.page.evaluate(f"{STATUS.replace('.textContent', '')}.textContent = ''")
+        box.locator("[data-part=run]").click()
+        v.page.wait_for_function(f"{STATUS}.includes('ms.')", timeout=60_000)
+        word, rival, want = python_rows(story, source, "L1 H2")
+        check_rows(v.page.evaluate(ROWS_JS), want)
+        title = box.locator("[data-part=result-title]").text_content()
+        assert f"“{word}”" in title and f"“{rival}”" in title
+    assert "is read as its last 255 words" in v.page.evaluate(STATUS)
+
+
+def test_another_part_chosen_by_keyboard(visit):
+    """Tab to the part's menu, choose the next part with the arrow key: the table is patched for it (its readers
+    are its own), and for a part that is not a first-layer head the shares say what they are measured for."""
+    v, box = open_box(visit)
+    sender = box.locator("[data-part=sender]")
+    sender.focus()
+    v.page.keyboard.press("ArrowDown")                 # L1 H2 -> L1 H3
+    v.page.wait_for_function(f"document.querySelector('.circuit-box [data-part=result-title]').textContent.startsWith('L1 H3')",
+                             timeout=60_000)
+    pair = patch_pair()
+    _, _, want = python_rows(pair["text"], pair["source"], "L1 H3")
+    v.page.wait_for_function(f"{STATUS}.includes('ms.')", timeout=60_000)
+    check_rows(v.page.evaluate(ROWS_JS), want)
+    sender.select_option("L2 H1")
+    v.page.wait_for_function("document.querySelector('.circuit-box [data-part=result-title]').textContent.startsWith('L2 H1')",
+                             timeout=60_000)
+    assert [reader_of(r[0]) for r in v.page.evaluate(ROWS_JS)] == [None, "L2 MLP", "logits", "every", "cut"]
+    assert "first-layer head" in box.locator("[data-part=shares-title]").text_content()
+    v.page.keyboard.press("Tab")                       # to the button, and Enter patches again
+    assert v.page.evaluate("document.activeElement.dataset.part") == "run"
+    v.page.evaluate(f"{STATUS.replace('.textContent', '')}.textContent = ''")
+    v.page.keyboard.press("Enter")
+    v.page.wait_for_function(f"{STATUS}.includes('ms.')", timeout=60_000)
+
+
+def test_the_box_at_375_px_by_touch(visit):
+    """On a phone: a tap patches, nothing is wider than the screen, every control is on screen and 24 x 24 px."""
+    v, box = open_box(visit, width=375, height=800, touch=True)
+    v.page.evaluate(f"{STATUS.replace('.textContent', '')}.textContent = ''")
+    box.locator("[data-part=run]").tap()
+    v.page.wait_for_function(f"{STATUS}.includes('ms.')", timeout=60_000)
+    assert v.page.evaluate("document.documentElement.scrollWidth") <= 375
+    controls = box.locator("button:visible, textarea:visible, select:visible").all()
+    assert len(controls) == 4
+    for control in controls:
+        rect = control.bounding_box()
+        assert rect["x"] >= 0 and rect["x"] + rect["width"] <= 375
+        assert rect["width"] >= 24 and rect["height"] >= 24
+    table = box.locator("[data-part=result]").bounding_box()
+    assert table["x"] >= 0 and table["x"] + table["width"] <= 375
