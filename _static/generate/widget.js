@@ -47,6 +47,19 @@ function setUp(box) {
     runs: [],               // the runs that wrote the story: {count, take, settings}, for the link
   };
 
+  // The newest words, and the attention table's newest columns, kept in view without reading the layout at each
+  // redraw: a read there makes the browser lay the page out again at once (the whole story: with a 20,000-letter
+  // prompt, 4,000 words, 80 to 100 ms a frame). A ResizeObserver reports the story's block grown, and each new
+  // table, after the browser has laid them out, where the scroll is set for nothing.
+  const follow = new ResizeObserver((entries) => {
+    for (const entry of entries) {
+      if (entry.target === $("flow")) { if (state.selected === null) output.scrollTop = output.scrollHeight; }
+      else if (entry.target.isConnected) view.scrollLeft = view.scrollWidth;
+      else follow.unobserve(entry.target);                  // a table replaced since
+    }
+  });
+  follow.observe($("flow"));
+
   function say(text) { status.textContent = text; }  // role=status: read out once per run
   // Once the reader changes section 6's prepared story (its words, a head, the patch), the status stops describing it.
   function leavePrepared() {
@@ -136,13 +149,21 @@ function setUp(box) {
     state.shown = 0;
     state.selected = null;
     state.printer = new Printer(state.proper);
-    promptWords.replaceChildren(...tokens.map((t, i) => {
-      const [space, word] = state.printer.next(t);
-      const span = Object.assign(document.createElement("span"), { textContent: word, className: "live-prompt" + (unknown.has(i) ? " live-unknown" : "") });
-      const out = document.createDocumentFragment();
-      out.append(space, span);
-      return out;
-    }));
+    // The prompt's words the model reads, one span each; those before (past the context, never read) as a count:
+    // a 20,000-letter prompt is 4,000 words, and each frame of a run would lay them all out again.
+    state.promptFrom = Math.max(0, tokens.length - (state.context - 1));
+    const before = state.promptFrom
+      ? [Object.assign(document.createElement("span"), { className: "live-unread",
+                                                          textContent: `[${state.promptFrom.toLocaleString("en")} earlier words, past the context]` })]
+      : [];
+    const read = document.createDocumentFragment();
+    read.append(...before);
+    tokens.forEach((t, i) => {
+      const [space, word] = state.printer.next(t);        // every word through the printer: its spacing and capitals
+      if (i < state.promptFrom) return;
+      read.append(space, Object.assign(document.createElement("span"), { textContent: word, className: "live-prompt" + (unknown.has(i) ? " live-unknown" : "") }));
+    });
+    promptWords.replaceChildren(read);
     list.replaceChildren(caret);
     bars.replaceChildren();                 // the bars and the table of another story go until this one's come
     barsTitle.textContent = "";
@@ -312,7 +333,6 @@ function setUp(box) {
     } else {
       schedule();
     }
-    if (state.selected === null) output.scrollTop = output.scrollHeight;   // the newest words in view
   }
 
   function showSelected() {
@@ -351,7 +371,7 @@ function setUp(box) {
       : (pred.chosen ? `You chose ${word} (${percent(p)} by the model) after “${before}”:` : `${word} (${percent(p)}) was drawn after “${before}” from:`);
     barsTitle.textContent = what + greedy + off;
     const best = drawAttention(view, pred, labels, new Set(quiet));
-    view.scrollLeft = view.scrollWidth;                     // the newest words read, at the right
+    follow.observe(view.firstChild);                        // scrolled to the newest words read (follow)
     viewText.textContent = best.w < 0 ? "" : `${pending ? "For the next word" : "Choosing " + word}: the strongest look back is ${best.head} on “${quoted(best.word)}” (${best.w.toFixed(2)}).`;
     shadeStory(pred);
     // read apart when the reader can look: not at every redraw of a run at the model's full rate
@@ -398,7 +418,8 @@ function setUp(box) {
     const head = Number(shade.value), H = pred.attention[0].length;
     const row = pred.attention[Math.floor(head / H)][head % H], first = pred.end - row.length;
     row.forEach((w, j) => {
-      const span = spans[first + j - 1];            // word 0 is <start>, which is not on screen
+      const span = spans[first + j - 1 - state.promptFrom];   // word 0 is <start>, not on screen; nor are words
+      //                                                           past the context before the prompt's last ones
       if (!span) return;
       span.classList.add("live-shaded");
       span.style.setProperty("--shade", (100 * w).toFixed(1) + "%");
@@ -459,6 +480,7 @@ function setUp(box) {
   function select(k) {
     const last = state.preds.length - 1;
     state.selected = k >= last ? null : Math.max(0, k);
+    if (state.selected === null) output.scrollTop = output.scrollHeight;   // back to the newest words, once
     schedule();
   }
 

@@ -771,3 +771,59 @@ def test_after_the_context_slides_the_table_names_the_storys_own_words(box, refe
     box.page.wait_for_function(f"{TITLE}.startsWith('The next word after')", timeout=10_000)
     header = box.page.evaluate(HEADER_WORDS_JS)
     assert header == story[-len(header):] and len(header) == 24, (header, story[-24:])
+
+
+# Counts every read of the layout (a size or a scroll extent) made outside a ResizeObserver's callback, where the
+# layout is already done: such a read makes the browser lay the page out again at once.
+LAYOUT_READS_JS = """(() => {
+  window.__layoutReads = [];
+  let inObserver = 0;
+  const Native = window.ResizeObserver;
+  window.ResizeObserver = class extends Native {
+    constructor(callback) { super((...args) => { inObserver += 1; try { callback(...args); } finally { inObserver -= 1; } }); }
+  };
+  const note = (name) => { if (!inObserver && window.__countReads) window.__layoutReads.push(name); };
+  for (const name of ['scrollHeight', 'scrollWidth', 'clientHeight', 'clientWidth', 'offsetHeight', 'offsetWidth',
+                      'offsetTop', 'offsetLeft']) {
+    const proto = name.startsWith('offset') ? HTMLElement.prototype : Element.prototype;
+    const d = Object.getOwnPropertyDescriptor(proto, name);
+    Object.defineProperty(proto, name, { get() { note(name); return d.get.call(this); }, configurable: true });
+  }
+  const rect = Element.prototype.getBoundingClientRect;
+  Element.prototype.getBoundingClientRect = function () { note('getBoundingClientRect'); return rect.call(this); };
+})();"""
+
+
+def test_a_20000_letter_prompt_runs_without_laying_its_words_out_at_each_redraw(visit):
+    """Defect 5 of issue 55: a 20,000-letter prompt is 4,000 words, and a run laid them all out again at every
+    redraw (the attention table's scroll read the layout each frame). The box now draws the words the model reads
+    (its last context - 1) and the rest as a count, and keeps the newest words and columns in view with no read of
+    the layout while a run writes; the shading still lands on the words the head weighs."""
+    v = visit(None, init_script=LAYOUT_READS_JS)
+    v.open(PATH, figures=[])
+    b = Box(v).ready()
+    prompt = ("The dog ran to the park. " * 1000)[:20_000]
+    n = len(words(prompt))
+    b.start(prompt, temperature="0.8", seed="0")
+    drawn = b.page.evaluate("document.querySelectorAll('.live-generate .live-prompt').length")
+    context = b.page.evaluate("document.querySelectorAll('.live-generate .live-attention thead th').length")
+    assert n > 3000 and drawn == 255
+    assert b.box.locator(".live-unread").text_content() == f"[{n - 255:,} earlier words, past the context]"
+    b.page.evaluate("window.__countReads = true")
+    assert "written" in b.press("generate")
+    assert b.page.evaluate("window.__layoutReads") == []
+    b.page.evaluate("document.body.scrollHeight")                       # a read is counted: the count can fail
+    b.page.evaluate("window.__countReads = false")
+    assert b.page.evaluate("window.__layoutReads") == ["scrollHeight"]
+    assert len(b.written()) > 10 and context > 10
+    # the newest words in view, and the table at its newest columns
+    newest = b.box.locator(".live-word:not(.live-caret)").last.bounding_box()
+    out = b.part("output").bounding_box()
+    assert out["y"] <= newest["y"] and newest["y"] + newest["height"] <= out["y"] + out["height"] + 1
+    assert b.page.evaluate("(() => { const v = document.querySelector('.live-generate [data-part=attention]'); "
+                           "return v.scrollLeft + v.clientWidth >= v.scrollWidth - 1; })()")
+    b.start(prompt + " Tom", temperature="0.8", seed="0")
+    b.part("shade").select_option("1")
+    b.page.wait_for_function("document.querySelectorAll('.live-generate .live-shaded').length > 0", timeout=10_000)
+    shaded = b.page.evaluate("[...document.querySelectorAll('.live-generate .live-prompt')].map((s) => s.classList.contains('live-shaded'))")
+    assert all(shaded) and len(shaded) == 255           # every word the model reads is weighed, and shaded

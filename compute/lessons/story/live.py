@@ -169,9 +169,9 @@ name head</button> loads a story from <a href="#st-roles">section 6</a> whose ne
 {_patch(cfg)}
 <p class="live-status"><span data-part="progress"></span> <span data-part="status" role="status">The model ({shown(mb, '.2f')} MB)
 loads when you reach this box.</span></p>
-<div class="live-output" data-part="output"><span data-part="prompt-words"></span><span class="live-words" data-part="words"
+<div class="live-output" data-part="output"><div data-part="flow"><span data-part="prompt-words"></span><span class="live-words" data-part="words"
 role="listbox" tabindex="0" aria-label="The written words: arrow keys choose one"><span class="live-word live-caret"
-data-part="caret" id="st-live-next" role="option" aria-selected="true" aria-label="the next word"></span></span></div>
+data-part="caret" id="st-live-next" role="option" aria-selected="true" aria-label="the next word"></span></span></div></div>
 <div class="live-next"><p class="live-bars-title" id="st-live-bars-title" data-part="bars-title"></p>
 <ol class="live-bars" data-part="bars" tabindex="-1" aria-labelledby="st-live-bars-title"></ol>
 <p class="live-word-field"><span class="live-field"><label>Your next word <input type="text" data-part="word" size="10"
