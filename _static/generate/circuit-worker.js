@@ -31,9 +31,14 @@ function paths(ids, source, sender) {
   const into = (delta, names) => Object.fromEntries(names.map((r) => [r, delta]));
   const plain = run(model, story);
   const word = argmax(plain.logits), rival = argmax(run(model, other).logits);
+  // A head's input patched: where that head looks at the last word, its largest weight, and the weight it put
+  // there unpatched.
   const row = (label, r) => {
     const p = softmax(Array.from(r.logits));
-    return { label, word: p[word], rival: p[rival] };
+    const m = /^L(\d+) H(\d+) [QKV]$/.exec(label);
+    if (!m) return { label, word: p[word], rival: p[rival] };
+    const [l, g] = [Number(m[1]) - 1, Number(m[2]) - 1], a = r.attention[l][g], at = argmax(a);
+    return { label, word: p[word], rival: p[rival], look: { at, w: a[at], plain: plain.attention[l][g][at] } };
   };
   const rows = [row("none", plain), ...readers.map((r) => row(r, run(model, story, into(moved, [r])))),
                 row("every reader", run(model, story, into(moved, readers))),

@@ -63,6 +63,8 @@ function setUp(box) {
   // What the reader wrote, as the worker reads it; a note for each story cut to the context or holding unknown words.
   function ask() {
     const story = ids($("story").value), other = ids($("other").value), sender = $("sender").value;
+    const read = ["<start>", ...words($("story").value)];              // the words as the model reads them
+    state.labels = read.length > state.context ? read.slice(read.length - state.context + 1) : read;
     if (story.length < 2 || other.length < 2) {
       say("Write both stories first: each needs at least one word.");
       return;
@@ -96,11 +98,14 @@ function setUp(box) {
       + `probability of the story's next word, ${q(word)}, and of the other story's, ${q(rival)}.`;
     const head = document.createElement("tr");
     head.append(cell("th", "the write given to", { scope: "col" }), cell("th", `probability of ${q(word)}`, { scope: "col" }),
-                cell("th", `probability of ${q(rival)}`, { scope: "col" }));
+                cell("th", `probability of ${q(rival)}`, { scope: "col" }),
+                cell("th", "where that head looks at the last word (unpatched)", { scope: "col" }));
     const rows = msg.rows.map((r) => {
       const tr = document.createElement("tr");
       if (r === most && word !== rival) tr.className = "circuit-most";
-      tr.append(cell("th", readerLabel(r.label), { scope: "row" }), cell("td", probability(r.word)), cell("td", probability(r.rival)));
+      const look = r.look ? `${q(state.labels[r.look.at])} ${r.look.w.toFixed(2)} (${r.look.plain.toFixed(2)})` : "";
+      tr.append(cell("th", readerLabel(r.label), { scope: "row" }), cell("td", probability(r.word)), cell("td", probability(r.rival)),
+                cell("td", look, { class: "circuit-look" }));
       return tr;
     });
     table.replaceChildren(cell("thead", ""), cell("tbody", ""));

@@ -16,7 +16,7 @@ from compute.published.story import story_corpus
 PATH = "posts/story-models.html"
 STATUS = "document.querySelector('.circuit-box [data-part=status]').textContent"
 ROWS_JS = """() => [...document.querySelectorAll('.circuit-box [data-part=table] tbody tr')].map((tr) =>
-  [tr.cells[0].textContent, tr.cells[1].textContent, tr.cells[2].textContent, tr.className])"""
+  [tr.cells[0].textContent, tr.cells[1].textContent, tr.cells[2].textContent, tr.className, tr.cells[3].textContent])"""
 LABELS = {"none (the story as it is)": None, "every reader": "every", "cut from every reader": "cut"}
 
 
@@ -62,9 +62,28 @@ def reader_of(label: str) -> str | None:
     return f"{m[1]} {m[2][0].upper()}" if m else label
 
 
+def looks(rows, text: str, other: str, sender: str) -> None:
+    """Each row of a head's input: where that head looks at the last word with the patch (its largest weight) and
+    its weight there unpatched, as compute's path patching gives them; no such cell in the other rows."""
+    vocab, model = story_corpus().vocab, box_model()
+    ids, source = (vocab.encode([EOS] + words(t)) for t in (text, other))
+    labels = ["<start>"] + words(text)
+    plain = paths.run(model, ids).attention
+    delta = paths.change(model, ids, source, sender)
+    for label, *_, look in rows:
+        reader = reader_of(label)
+        if not (reader and re.fullmatch(r"L\d H\d [QKV]", reader)):
+            assert look == "", label
+            continue
+        l, g = int(reader[1]) - 1, int(reader[4]) - 1
+        a = paths.run(model, ids, {reader: delta}).attention[l, g, -1]
+        at = int(a.argmax())
+        assert look == f"“{labels[at]}” {float(a[at]):.2f} ({float(plain[l, g, -1, at]):.2f})", (label, look)
+
+
 def check_rows(rows, want: dict) -> None:
     assert {reader_of(r[0]) for r in rows} == set(want), rows
-    for label, p_word, p_rival, _ in rows:
+    for label, p_word, p_rival, *_ in rows:
         w_word, w_rival = want[reader_of(label)]
         assert printed(w_word, p_word) and printed(w_rival, p_rival), (label, p_word, p_rival, w_word, w_rival)
 
@@ -82,6 +101,7 @@ def test_the_prepared_pair_gives_section_6s_numbers(visit):
     assert (word, rival) == (p["name"], p["other"])
     want["cut"] = python["cut"]
     check_rows(rows, want)
+    looks(rows, pair["text"], pair["source"], p["sender"])
     marked = [r[0] for r in rows if "circuit-most" in r[3]]
     assert marked == ["L1 MLP"]
     assert "L1 MLP moves the most" in v.page.evaluate(STATUS)
