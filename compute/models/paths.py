@@ -69,9 +69,11 @@ def _check(model: Decoder, into: Mapping[str, torch.Tensor]) -> None:
                          f"'L1 H1 Q', an MLP as 'L1 MLP', or 'logits')")
 
 
-def _attend(block, x: torch.Tensor, into: Mapping[str, torch.Tensor], layer: int) -> tuple[torch.Tensor, torch.Tensor]:
+def _attend(block, x: torch.Tensor, into: Mapping[str, torch.Tensor], layer: int,
+            mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
     """Every head of `block` on the stream x (T, d_model), each input reading x plus what `into` adds to it: the
-    heads' summed write (T, d_model) and their weights (n_head, T, T)."""
+    heads' summed write (T, d_model), a head whose `mask` entry is 0 writing nothing, and their weights
+    (n_head, T, T)."""
     attn, T = block.attn, x.shape[0]
     plain = attn.project(block.ln1(x)[None])                          # Q, K, V (1, n_head, T, d) of x as it is
     Q, K, V = (t.clone() for t in plain)
@@ -81,18 +83,23 @@ def _attend(block, x: torch.Tensor, into: Mapping[str, torch.Tensor], layer: int
             if delta is not None:
                 (Q, K, V)[i][:, g] = attn.project(block.ln1(x + delta)[None])[i][:, g]
     A = softmax_rows(scaled_scores(Q, K) + causal_mask(T, dtype=Q.dtype))      # (1, n_head, T, T)
-    return attn.output(A @ V, None)[0], A[0]
+    return attn.output(A @ V, mask)[0], A[0]
 
 
 @torch.no_grad()
-def run(model: Decoder, ids: list[int], into: Mapping[str, torch.Tensor] | None = None) -> Run:
-    """The model on ids with `into[input]` (T, d_model) added to that input alone (see the module's docstring)."""
+def run(model: Decoder, ids: list[int], into: Mapping[str, torch.Tensor] | None = None,
+        silenced: frozenset[tuple[int, int]] = frozenset()) -> Run:
+    """The model on ids with `into[input]` (T, d_model) added to that input alone (see the module's docstring), and
+    the `silenced` heads (layer, head) writing nothing, as head_mask silences them."""
     into = dict(into or {})
     _check(model, into)
     x = model.embed(torch.tensor([ids]))[0]                            # (T, d_model)
     attention = []
     for l, block in enumerate(model.blocks):
-        written, A = _attend(block, x, into, l)
+        mask = None
+        if any(lh[0] == l for lh in silenced):
+            mask = torch.tensor([0.0 if (l, h) in silenced else 1.0 for h in range(model.cfg.n_head)], dtype=x.dtype)
+        written, A = _attend(block, x, into, l, mask)
         attention.append(A)
         x = x + written                                                # (T, d_model)
         delta = into.get(f"L{l + 1} MLP")
@@ -102,9 +109,10 @@ def run(model: Decoder, ids: list[int], into: Mapping[str, torch.Tensor] | None 
     return Run(model.unembed((x if delta is None else x + delta)[None])[0], torch.stack(attention))
 
 
-def writes(model: Decoder, ids: list[int]) -> dict[str, torch.Tensor]:
-    """What each part writes at every position, by name: {"embedding": (T, d_model), "L1 H1": ..., ...}."""
-    r = read(model, ids)
+def writes(model: Decoder, ids: list[int], silenced: frozenset[tuple[int, int]] = frozenset()) -> dict[str, torch.Tensor]:
+    """What each part writes at every position, by name: {"embedding": (T, d_model), "L1 H1": ..., ...}, with the
+    `silenced` heads writing nothing."""
+    r = read(model, ids, silenced=silenced)
     return dict(zip(r.names, r.parts))
 
 
