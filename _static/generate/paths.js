@@ -59,31 +59,59 @@ function plus(x, delta) {
   return delta ? x.map((v, i) => v + delta[i]) : x;
 }
 
-// The model on ids with into[input][t] added to that input alone at position t: the last position's logits and
-// every head's attention there ([layer][head], a weight per position).
-export function run(model, ids, into = {}) {
+// The clean pass of a story, kept while its ids array is in use (the worker reads one story with many changes):
+// the stream before each layer and after the last, and every head's attention at the last word.
+const cleanRuns = new WeakMap();
+
+function clean(model, ids) {
+  if (!cleanRuns.has(ids)) {
+    const streams = [], attention = [];
+    layers(model, ids, {}, 0, embedded(model, ids), streams, attention);
+    cleanRuns.set(ids, { streams, attention });
+  }
+  return cleanRuns.get(ids);
+}
+
+function embedded(model, ids) {
+  const D = model.cfg.d_model;
+  return ids.map((id) => model.w.E.data.slice(id * D, (id + 1) * D));          // (T, d_model)
+}
+
+// Layers `from` onward on the stream x, each input reading x plus what `into` adds to it. The last layer is computed
+// at the last position only (its keys and values at every position), which is all the logits read; the streams
+// before each layer and after the last, and each head's weights at the last word, are pushed onto `streams` and
+// `attention`.
+function layers(model, ids, into, from, x, streams, attention) {
   const { n_layer: L, n_head: H, d_model: D, d_k: d, d_v: dv, norm_eps: eps } = model.cfg;
   const w = model.w, T = ids.length;
-  let x = ids.map((id) => w.E.data.slice(id * D, (id + 1) * D));            // (T, d_model)
-  const attention = [];
-  for (let l = 0; l < L; l++) {
-    const p = `blocks.${l}.`;
-    const project = (rows, W, rope) => rows.map((r, t) => {                   // each position's row @ W (+ RoPE)
-      const out = matvec(layerNorm(r, w[p + "ln1.weight"], w[p + "ln1.bias"], eps), w[p + W]);
-      if (rope) model.rope(out, t);
+  for (let l = from; l < L; l++) {
+    streams.push(x);
+    const p = `blocks.${l}.`, final = l === L - 1;
+    const needed = final ? [T - 1] : Array.from({ length: T }, (_, t) => t);   // positions whose output is read
+    const normed = (rows) => rows.map((r) => layerNorm(r, w[p + "ln1.weight"], w[p + "ln1.bias"], eps));
+    const project = (n, W, rope, at) => {                                     // rows at positions `at` @ W (+ RoPE)
+      const out = new Array(T);
+      for (const t of at) {
+        out[t] = matvec(n[t], w[p + W]);
+        if (rope) model.rope(out[t], t);
+      }
       return out;
-    });
-    const plain = { Q: project(x, "attn.W_Q", true), K: project(x, "attn.W_K", true), V: project(x, "attn.W_V", false) };
-    const heads = [], written = x.map(() => new Float64Array(D));
+    };
+    const every = Array.from({ length: T }, (_, t) => t), plainNormed = normed(x);
+    const plain = { Q: project(plainNormed, "attn.W_Q", true, needed), K: project(plainNormed, "attn.W_K", true, every),
+                    V: project(plainNormed, "attn.W_V", false, every) };
+    const heads = [], written = new Array(T);
+    for (const t of needed) written[t] = new Float64Array(D);
+    const WO = w[p + "attn.W_O"].data;
     for (let g = 0; g < H; g++) {
       const own = {};
       for (const via of INPUTS) {
         const delta = into[`L${l + 1} H${g + 1} ${via}`];
-        own[via] = delta ? project(x.map((r, t) => plus(r, delta[t])), `attn.W_${via}`, via !== "V") : plain[via];
+        own[via] = delta ? project(normed(x.map((r, t) => plus(r, delta[t]))), `attn.W_${via}`, via !== "V", via === "Q" ? needed : every)
+          : plain[via];
       }
-      const WO = w[p + "attn.W_O"].data;
       let last = null;
-      for (let t = 0; t < T; t++) {
+      for (const t of needed) {
         const scores = new Float64Array(t + 1);
         let max = -Infinity, total = 0;
         for (let j = 0; j <= t; j++) {
@@ -107,16 +135,32 @@ export function run(model, ids, into = {}) {
       heads.push(last);
     }
     attention.push(heads);
-    x = x.map((r, t) => r.map((v, i) => v + written[t][i]));
     const delta = into[`L${l + 1} MLP`];
-    x = x.map((r, t) => {
+    const next = new Array(T);
+    for (const t of needed) {
+      const r = x[t].map((v, i) => v + written[t][i]);
       const read = plus(r, delta && delta[t]);
       const hidden = matvec(layerNorm(read, w[p + "ln2.weight"], w[p + "ln2.bias"], eps), w[p + "ffn.W1"], w[p + "ffn.b1"]);
       for (let i = 0; i < hidden.length; i++) if (hidden[i] < 0) hidden[i] = 0;
       const ffn = matvec(hidden, w[p + "ffn.W2"], w[p + "ffn.b2"]);
-      return r.map((v, i) => v + ffn[i]);
-    });
+      next[t] = r.map((v, i) => v + ffn[i]);
+    }
+    x = next;
   }
+  streams.push(x);
+}
+
+// The model on ids with into[input][t] added to that input alone at position t: the last position's logits and
+// every head's attention there ([layer][head], a weight per position). The layers before the first one `into`
+// reaches are taken from the story's clean pass.
+export function run(model, ids, into = {}) {
+  const { n_layer: L, norm_eps: eps } = model.cfg;
+  const w = model.w, T = ids.length;
+  const base = clean(model, ids);
+  const from = Math.min(L, ...Object.keys(into).map(layerOf));
+  const streams = [], attention = base.attention.slice(0, from);
+  if (from < L) layers(model, ids, into, from, base.streams[from], streams, attention);
+  const x = from < L ? streams[streams.length - 1] : base.streams[L];
   const delta = into[LOGITS];
   const final = plus(x[T - 1], delta && delta[T - 1]);
   return { logits: matvec(layerNorm(final, w["ln_f.weight"], w["ln_f.bias"], eps), w.W_U), attention };
