@@ -33,13 +33,14 @@ export function receiversOf(model, sender) {
   return out;
 }
 
-// What each part writes at every position: {name: [row per position]}, rows of d_model.
-export function writes(model, ids) {
+// What each part writes at every position: {name: [row per position]}, rows of d_model; `silenced` heads write
+// nothing.
+export function writes(model, ids, silenced = null) {
   const { d_model: D } = model.cfg;
   const names = model.partNames(), cache = model.newCache();
   const out = Object.fromEntries(names.map((n) => [n, []]));
   ids.forEach((id, pos) => {
-    const parts = model.step(id, pos, cache, null, null, false).parts;
+    const parts = model.step(id, pos, cache, silenced, null, false).parts;
     names.forEach((n, k) => out[n].push(parts.slice(k * D, (k + 1) * D)));
   });
   return out;
@@ -63,13 +64,15 @@ function plus(x, delta) {
 // the stream before each layer and after the last, and every head's attention at the last word.
 const cleanRuns = new WeakMap();
 
-function clean(model, ids) {
-  if (!cleanRuns.has(ids)) {
+function clean(model, ids, silenced) {
+  if (!cleanRuns.has(ids)) cleanRuns.set(ids, new Map());
+  const runs = cleanRuns.get(ids), key = [...silenced].sort().join();
+  if (!runs.has(key)) {
     const streams = [], attention = [];
-    layers(model, ids, {}, 0, embedded(model, ids), streams, attention);
-    cleanRuns.set(ids, { streams, attention });
+    layers(model, ids, {}, 0, embedded(model, ids), streams, attention, silenced);
+    runs.set(key, { streams, attention });
   }
-  return cleanRuns.get(ids);
+  return runs.get(key);
 }
 
 function embedded(model, ids) {
@@ -80,8 +83,8 @@ function embedded(model, ids) {
 // Layers `from` onward on the stream x, each input reading x plus what `into` adds to it. The last layer is computed
 // at the last position only (its keys and values at every position), which is all the logits read; the streams
 // before each layer and after the last, and each head's weights at the last word, are pushed onto `streams` and
-// `attention`.
-function layers(model, ids, into, from, x, streams, attention) {
+// `attention`. A head in `silenced` (a Set of layer * n_head + head) writes nothing.
+function layers(model, ids, into, from, x, streams, attention, silenced) {
   const { n_layer: L, n_head: H, d_model: D, d_k: d, d_v: dv, norm_eps: eps } = model.cfg;
   const w = model.w, T = ids.length;
   for (let l = from; l < L; l++) {
@@ -126,9 +129,11 @@ function layers(model, ids, into, from, x, streams, attention) {
           scores[j] /= total;
           for (let c = 0; c < dv; c++) z[c] += scores[j] * own.V[j][g * dv + c];
         }
-        for (let c = 0; c < dv; c++) {                                       // head g's rows of W_O take its z
-          const off = (g * dv + c) * D;
-          for (let i = 0; i < D; i++) written[t][i] += z[c] * WO[off + i];
+        if (!silenced.has(l * H + g)) {
+          for (let c = 0; c < dv; c++) {                                     // head g's rows of W_O take its z
+            const off = (g * dv + c) * D;
+            for (let i = 0; i < D; i++) written[t][i] += z[c] * WO[off + i];
+          }
         }
         last = scores;
       }
@@ -152,14 +157,14 @@ function layers(model, ids, into, from, x, streams, attention) {
 
 // The model on ids with into[input][t] added to that input alone at position t: the last position's logits and
 // every head's attention there ([layer][head], a weight per position). The layers before the first one `into`
-// reaches are taken from the story's clean pass.
-export function run(model, ids, into = {}) {
+// reaches are taken from the story's clean pass. `silenced`: a Set of heads (layer * n_head + head) that write nothing.
+export function run(model, ids, into = {}, silenced = new Set()) {
   const { n_layer: L, norm_eps: eps } = model.cfg;
   const w = model.w, T = ids.length;
-  const base = clean(model, ids);
+  const base = clean(model, ids, silenced);
   const from = Math.min(L, ...Object.keys(into).map(layerOf));
   const streams = [], attention = base.attention.slice(0, from);
-  if (from < L) layers(model, ids, into, from, base.streams[from], streams, attention);
+  if (from < L) layers(model, ids, into, from, base.streams[from], streams, attention, silenced);
   const x = from < L ? streams[streams.length - 1] : base.streams[L];
   const delta = into[LOGITS];
   const final = plus(x[T - 1], delta && delta[T - 1]);

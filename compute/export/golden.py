@@ -2,7 +2,7 @@
 for the JavaScript of _static/generate/ to be checked against in a browser (tests/browser/test_live_model.py).
 
     golden(export_files())  ->  {"texts": [...], "logits": [...], "samples": [...], "readouts": [...],
-                                 "patches": [...], "paths": [...], "composition": {...}}
+                                 "patches": [...], "paths": [...], "graphs": [...], "composition": {...}}
 """
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import torch
 
 from ..data.tokenizer import UNK, dropped, readable, words
 from ..generate import Sampling, generate
-from ..models import circuit, paths as routes
-from ..models.readout import Patch, attribution, layer_logits, read
+from ..models import circuit, graph, paths as routes
+from ..models.readout import Patch, attribution, in_context, layer_logits, read
 from .story import FILES, model_from_files
 
 # The tokenizer's edge cases: capitals, possessives and contractions, quotes straight and curly, punctuation runs,
@@ -94,6 +94,7 @@ def golden(files: dict[str, bytes]) -> dict:
             "readouts": readouts(model, [encode(t) for t in READ]),
             "patches": patches(model, [(encode(a), encode(b)) for a, b in PAIRS], n_heads // arch["n_layer"]),
             "paths": path_patches(model, [(encode(a), encode(b)) for a, b in PATH_PAIRS]),
+            "graphs": graphs(model, [in_context(encode(t), arch["context"]) for t in (READ[3], LONG, PATH_PAIRS[2][0])]),
             "composition": {"weights": {k: v.tolist() for k, v in circuit.composition(model).items()},
                             "on": [{"ids": encode(t), **{k: v.tolist() for k, v in circuit.composition_on(model, encode(t)).items()}}
                                    for t in (READ[3], LONG, UNKNOWN)]}}
@@ -142,4 +143,18 @@ def path_patches(model, pairs: list[tuple[list[int], list[int]]]) -> list[dict]:
                 r = routes.path_patch(model, ids, other, sender, receivers)
                 out.append({"ids": ids, "source": other, "sender": sender, "receivers": list(receivers),
                             "logits": r.logits[-1].tolist(), "attention": r.attention[:, :, -1].tolist()})
+    return out
+
+
+def graphs(model, prompts: list[list[int]]) -> list[dict]:
+    """The graph of the likeliest next word after each prompt (within the context), and after the first with the
+    first layer's second head silenced."""
+    out = []
+    for k, ids in enumerate(prompts):
+        for silenced in ((), ((0, 1),)) if k == 0 else ((),):
+            word = int(routes.run(model, ids, silenced=frozenset(silenced)).logits[-1].argmax())
+            g = graph.prediction_graph(model, ids, word, silenced=silenced)
+            out.append({"ids": ids, "word": word, "silenced": [l * model.cfg.n_head + h for l, h in silenced],
+                        "logit": g.logit, "nodes": g.nodes,
+                        "edges": [[e.sender, e.receiver, e.effect] for e in g.edges]})
     return out

@@ -150,6 +150,36 @@ def test_path_patching_and_composition_hold_in_the_page(js, gold):
             assert np.abs(np.array(have[via]) - np.array(want[via])).max() < 1e-4
 
 
+GRAPH_JS = """async ([base, golden]) => {
+  const m = await import(base + '_static/generate/model.js');
+  const g = await import(base + '_static/generate/graph.js');
+  const model = await m.loadModel(base + '%s');
+  return golden.graphs.map((c) => {
+    const started = performance.now();
+    const graph = g.predictionGraph(model, c.ids, c.word, new Set(c.silenced));
+    return { ...graph, ms: performance.now() - started };
+  });
+}""" % MODELS
+
+
+def test_the_graph_of_a_prediction_holds_in_the_page(js, gold):
+    """The graph of one prediction (_static/generate/graph.js): the same nodes and edges as compute.models.graph's,
+    each edge's effect within 1e-4, on prompts the page does not prepare (one cut from past the context, one with
+    words the model has never seen) and with a head silenced (which then has no edge)."""
+    got = js.page.evaluate(GRAPH_JS, [js.base, gold])
+    assert len(got) == len(gold["graphs"]) == 4
+    assert max(len(c["ids"]) for c in gold["graphs"]) == 255 and any(1 in c["ids"] for c in gold["graphs"])
+    for want, have in zip(gold["graphs"], got):
+        assert have["nodes"] == want["nodes"] and abs(have["logit"] - want["logit"]) < 1e-4
+        edges = {(s, r): v for s, r, v in want["edges"]}
+        assert {(e["sender"], e["receiver"]) for e in have["edges"]} == set(edges)
+        for e in have["edges"]:
+            assert abs(e["effect"] - edges[(e["sender"], e["receiver"])]) < 1e-4, e
+        assert max(abs(v) for v in edges.values()) > 0.5
+    silenced = gold["graphs"][1]
+    assert silenced["silenced"] == [1] and not any("L1 H2" in (s, r) for s, r, _ in silenced["edges"])
+
+
 # A model built in the page from the exported header with its architecture changed (null: unchanged):
 # the logits after `ids`, or the sentence the model refuses the header with.
 CHANGED_JS = """async ([base, changes, ids]) => {

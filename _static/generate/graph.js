@@ -1,0 +1,68 @@
+// The graph of one prediction in the page: compute/models/graph.py step for step. Nodes: the last word and the words
+// the first layer's heads weigh most at it, every head and MLP, the chosen word's logit; each edge the logit's fall
+// when that edge alone is cut (paths.js: a sender's write removed from one receiver's input alone).
+import { INPUTS, LOGITS, receiversOf, run, writes } from "./paths.js";
+
+export const WORDS = 4;
+export const LOGIT = "logit";
+
+function part(input) {
+  return input === LOGITS ? LOGIT : input.split(" ").slice(0, 2).join(" ");
+}
+
+function isHead(name) {
+  return name.includes(" H");
+}
+
+function headIndex(model, name) {                              // "L2 H3" -> 1 * n_head + 2
+  const [l, h] = name.split(" ").map((s) => Number(s.slice(1)) - 1);
+  return l * model.cfg.n_head + h;
+}
+
+// The last position and the k earlier ones the first layer's heads weigh most at the last word, in order.
+export function shownWords(model, ids, silenced = new Set(), k = WORDS) {
+  const T = ids.length, heads = run(model, ids, {}, silenced).attention[0];
+  const sum = Array.from({ length: T }, (_, j) => heads.reduce((s, a) => s + a[j], 0));
+  const order = Array.from({ length: T - 1 }, (_, j) => j).sort((a, b) => sum[b] - sum[a] || a - b);
+  return [...new Set([...order.slice(0, k), T - 1])].sort((a, b) => a - b);
+}
+
+// {word, logit, nodes, edges: [{sender, receiver, effect}]} for the chosen word after ids (<eos> first, within the
+// context), on the model with the `silenced` heads (a Set of layer * n_head + head).
+export function predictionGraph(model, ids, word, silenced = new Set(), k = WORDS) {
+  const T = ids.length, D = model.cfg.d_model;
+  const logit = run(model, ids, {}, silenced).logits[word];
+  const written = writes(model, ids, silenced);
+  const parts = Object.keys(written).filter((p) => p !== "embedding");
+  const speaking = parts.filter((p) => !(isHead(p) && silenced.has(headIndex(model, p))));
+  const cut = (into) => logit - run(model, ids, into, silenced).logits[word];
+  const edges = [], positions = shownWords(model, ids, silenced, k);
+  for (const j of positions) {
+    const row = written.embedding.map((r, t) => (t === j ? r.map((v) => -v) : new Float64Array(D)));
+    const to = (names) => Object.fromEntries(names.map((n) => [n, row]));
+    for (const p of parts) {
+      if (isHead(p) && speaking.includes(p)) {
+        const inputs = j === T - 1 ? INPUTS.map((v) => `${p} ${v}`) : [`${p} K`, `${p} V`];
+        edges.push({ sender: `word ${j}`, receiver: p, effect: cut(to(inputs)) });
+      } else if (j === T - 1 && p.endsWith("MLP")) {
+        edges.push({ sender: `word ${j}`, receiver: p, effect: cut(to([p])) });
+      }
+    }
+    if (j === T - 1) edges.push({ sender: `word ${j}`, receiver: LOGIT, effect: cut(to([LOGITS])) });
+  }
+  for (const sender of speaking) {
+    const readers = new Map();
+    for (const input of receiversOf(model, sender)) {
+      const r = part(input);
+      if (!readers.has(r)) readers.set(r, []);
+      readers.get(r).push(input);
+    }
+    const delta = written[sender].map((r) => r.map((v) => -v));
+    for (const [receiver, inputs] of readers) {
+      if (speaking.includes(receiver) || receiver === LOGIT || receiver.endsWith("MLP")) {
+        edges.push({ sender, receiver, effect: cut(Object.fromEntries(inputs.map((i) => [i, delta]))) });
+      }
+    }
+  }
+  return { word, logit, nodes: [...positions.map((j) => `word ${j}`), ...parts, LOGIT], edges };
+}
