@@ -33,15 +33,14 @@ export function receiversOf(model, sender) {
   return out;
 }
 
-// What each part writes at every position: {name: [row per position]}, rows of d_model; `silenced` heads write
-// nothing.
-export function writes(model, ids, silenced = null) {
-  const { d_model: D } = model.cfg;
-  const names = model.partNames(), cache = model.newCache();
-  const out = Object.fromEntries(names.map((n) => [n, []]));
-  ids.forEach((id, pos) => {
-    const parts = model.step(id, pos, cache, silenced, null, false).parts;
-    names.forEach((n, k) => out[n].push(parts.slice(k * D, (k + 1) * D)));
+// What each part writes at every position: {name: [row per position]}, rows of d_model, from the story's clean pass;
+// `silenced` heads (a Set of layer * n_head + head) write nothing.
+export function writes(model, ids, silenced = new Set()) {
+  const base = clean(model, ids, silenced || new Set());
+  const out = { embedding: base[0].x };
+  base.forEach((done, l) => {
+    done.heads.forEach((head, g) => { out[`L${l + 1} H${g + 1}`] = head.write; });
+    out[`L${l + 1} MLP`] = done.mlp;
   });
   return out;
 }
@@ -60,112 +59,158 @@ function plus(x, delta) {
   return delta ? x.map((v, i) => v + delta[i]) : x;
 }
 
-// The clean pass of a story, kept while its ids array is in use (the worker reads one story with many changes):
-// the stream before each layer and after the last, and every head's attention at the last word.
+// One head's queries, keys or values (its own columns of W) of one normalised row, rotated for position `pos` when
+// they are queries or keys: the same sums in the same order as model.js's matvec and rope.
+function headRow(model, l, via, g, row, pos) {
+  const { d_k: d, d_v: dv } = model.cfg;
+  const W = model.w[`blocks.${l}.attn.W_${via}`], cols = W.shape[1], width = via === "V" ? dv : d;
+  const out = new Float64Array(width);
+  for (let i = 0; i < row.length; i++) {
+    const xi = row[i];
+    if (xi === 0) continue;
+    const off = i * cols + g * width;
+    for (let c = 0; c < width; c++) out[c] += xi * W.data[off + c];
+  }
+  if (via !== "V") {
+    for (let k = 0; k < d / 2; k++) {
+      const a = pos * model.freqs[k], cos = Math.cos(a), sin = Math.sin(a);
+      const even = out[2 * k], odd = out[2 * k + 1];
+      out[2 * k] = even * cos - odd * sin;
+      out[2 * k + 1] = even * sin + odd * cos;
+    }
+  }
+  return out;
+}
+
+// Head g's weights at row t over rows 0..t, and its write there (z W_O, its rows of W_O).
+function attend(model, l, g, q, K, V, t) {
+  const { d_k: d, d_v: dv, d_model: D } = model.cfg;
+  const scores = new Float64Array(t + 1);
+  let max = -Infinity, total = 0;
+  for (let j = 0; j <= t; j++) {
+    let s = 0;
+    for (let c = 0; c < d; c++) s += q[c] * K[j][c];
+    scores[j] = s / Math.sqrt(d);
+    if (scores[j] > max) max = scores[j];
+  }
+  for (let j = 0; j <= t; j++) { scores[j] = Math.exp(scores[j] - max); total += scores[j]; }
+  const z = new Float64Array(dv);
+  for (let j = 0; j <= t; j++) {
+    scores[j] /= total;
+    for (let c = 0; c < dv; c++) z[c] += scores[j] * V[j][c];
+  }
+  const WO = model.w[`blocks.${l}.attn.W_O`].data, write = new Float64Array(D);
+  for (let c = 0; c < dv; c++) {
+    const off = (g * dv + c) * D;
+    for (let i = 0; i < D; i++) write[i] += z[c] * WO[off + i];
+  }
+  return { weights: scores, write };
+}
+
+function mlp(model, l, read) {
+  const { norm_eps: eps } = model.cfg, w = model.w, p = `blocks.${l}.`;
+  const hidden = matvec(layerNorm(read, w[p + "ln2.weight"], w[p + "ln2.bias"], eps), w[p + "ffn.W1"], w[p + "ffn.b1"]);
+  for (let i = 0; i < hidden.length; i++) if (hidden[i] < 0) hidden[i] = 0;
+  return matvec(hidden, w[p + "ffn.W2"], w[p + "ffn.b2"]);
+}
+
+function sum(a, b) {
+  return a.map((v, i) => v + b[i]);
+}
+
+// The rows where a change is not zero.
+function rowsOf(delta) {
+  const rows = new Set();
+  if (delta) delta.forEach((r, t) => { if (r.some((v) => v !== 0)) rows.add(t); });
+  return rows;
+}
+
+// One layer on the stream x, where `changed` holds the rows that differ from the clean pass `c` (null: this is the
+// clean pass): each head's queries, keys and values read x plus what `into` adds to that input, and only the rows
+// a change reaches are computed again (a head's weights at row t, where its query at t or a key or value at or
+// before t changed; the MLP where its input changed); the last layer only at the last word.
+function layer(model, l, x, changed, into, silenced, c, final) {
+  const { n_head: H, norm_eps: eps } = model.cfg, w = model.w, T = x.length, p = `blocks.${l}.`;
+  const all = Array.from({ length: T }, (_, t) => t), needed = final && c ? [T - 1] : all;
+  const n1 = x.map((r, t) => (!c || changed.has(t) ? layerNorm(r, w[p + "ln1.weight"], w[p + "ln1.bias"], eps) : c.n1[t]));
+  const out = { x, n1, heads: [], mid: new Array(T), mlp: new Array(T), out: new Array(T) };
+  const moved = new Set(changed || []);                                      // rows whose heads' writes changed
+  for (let g = 0; g < H; g++) {
+    const own = {}, touched = {};
+    for (const via of INPUTS) {
+      const delta = into[`L${l + 1} H${g + 1} ${via}`], rows = rowsOf(delta);
+      touched[via] = new Set([...(changed || []), ...rows]);
+      own[via] = all.map((t) => {
+        if (c && !touched[via].has(t)) return c.heads[g][via][t];
+        const row = rows.has(t) ? layerNorm(sum(x[t], delta[t]), w[p + "ln1.weight"], w[p + "ln1.bias"], eps) : n1[t];
+        return headRow(model, l, via, g, row, t);
+      });
+    }
+    const firstKV = Math.min(T, ...touched.K, ...touched.V);
+    const head = { Q: own.Q, K: own.K, V: own.V, write: new Array(T), weights: null };
+    for (const t of needed) {
+      if (c && !touched.Q.has(t) && t < firstKV) {
+        head.write[t] = c.heads[g].write[t];
+        if (t === T - 1) head.weights = c.heads[g].weights;
+        continue;
+      }
+      const a = attend(model, l, g, own.Q[t], own.K, own.V, t);
+      head.write[t] = silenced.has(l * H + g) ? new Float64Array(a.write.length) : a.write;
+      if (t === T - 1) head.weights = a.weights;
+      moved.add(t);
+    }
+    out.heads.push(head);
+  }
+  const delta = into[`L${l + 1} MLP`], mlpRows = new Set([...moved, ...rowsOf(delta)]);
+  for (const t of needed) {
+    if (c && !moved.has(t) && !mlpRows.has(t)) {
+      out.mid[t] = c.mid[t]; out.mlp[t] = c.mlp[t]; out.out[t] = c.out[t];
+      continue;
+    }
+    const written = new Float64Array(x[t].length);
+    for (const head of out.heads) for (let i = 0; i < written.length; i++) written[i] += head.write[t][i];
+    out.mid[t] = sum(x[t], written);
+    out.mlp[t] = mlp(model, l, delta ? sum(out.mid[t], delta[t]) : out.mid[t]);
+    out.out[t] = sum(out.mid[t], out.mlp[t]);
+  }
+  out.changed = new Set([...moved, ...mlpRows].filter((t) => needed.includes(t)));
+  return out;
+}
+
+// The clean pass of a story (every layer at every row), kept while its ids array is in use: the worker reads one
+// story with many changes.
 const cleanRuns = new WeakMap();
 
 function clean(model, ids, silenced) {
   if (!cleanRuns.has(ids)) cleanRuns.set(ids, new Map());
   const runs = cleanRuns.get(ids), key = [...silenced].sort().join();
   if (!runs.has(key)) {
-    const streams = [], attention = [];
-    layers(model, ids, {}, 0, embedded(model, ids), streams, attention, silenced);
-    runs.set(key, { streams, attention });
+    const D = model.cfg.d_model, done = [];
+    let x = ids.map((id) => model.w.E.data.slice(id * D, (id + 1) * D));      // (T, d_model)
+    for (let l = 0; l < model.cfg.n_layer; l++) {
+      done.push(layer(model, l, x, null, {}, silenced, null, false));
+      x = done[l].out;
+    }
+    runs.set(key, done);
   }
   return runs.get(key);
 }
 
-function embedded(model, ids) {
-  const D = model.cfg.d_model;
-  return ids.map((id) => model.w.E.data.slice(id * D, (id + 1) * D));          // (T, d_model)
-}
-
-// Layers `from` onward on the stream x, each input reading x plus what `into` adds to it. The last layer is computed
-// at the last position only (its keys and values at every position), which is all the logits read; the streams
-// before each layer and after the last, and each head's weights at the last word, are pushed onto `streams` and
-// `attention`. A head in `silenced` (a Set of layer * n_head + head) writes nothing.
-function layers(model, ids, into, from, x, streams, attention, silenced) {
-  const { n_layer: L, n_head: H, d_model: D, d_k: d, d_v: dv, norm_eps: eps } = model.cfg;
-  const w = model.w, T = ids.length;
-  for (let l = from; l < L; l++) {
-    streams.push(x);
-    const p = `blocks.${l}.`, final = l === L - 1;
-    const needed = final ? [T - 1] : Array.from({ length: T }, (_, t) => t);   // positions whose output is read
-    const normed = (rows) => rows.map((r) => layerNorm(r, w[p + "ln1.weight"], w[p + "ln1.bias"], eps));
-    const project = (n, W, rope, at) => {                                     // rows at positions `at` @ W (+ RoPE)
-      const out = new Array(T);
-      for (const t of at) {
-        out[t] = matvec(n[t], w[p + W]);
-        if (rope) model.rope(out[t], t);
-      }
-      return out;
-    };
-    const every = Array.from({ length: T }, (_, t) => t), plainNormed = normed(x);
-    const plain = { Q: project(plainNormed, "attn.W_Q", true, needed), K: project(plainNormed, "attn.W_K", true, every),
-                    V: project(plainNormed, "attn.W_V", false, every) };
-    const heads = [], written = new Array(T);
-    for (const t of needed) written[t] = new Float64Array(D);
-    const WO = w[p + "attn.W_O"].data;
-    for (let g = 0; g < H; g++) {
-      const own = {};
-      for (const via of INPUTS) {
-        const delta = into[`L${l + 1} H${g + 1} ${via}`];
-        own[via] = delta ? project(normed(x.map((r, t) => plus(r, delta[t]))), `attn.W_${via}`, via !== "V", via === "Q" ? needed : every)
-          : plain[via];
-      }
-      let last = null;
-      for (const t of needed) {
-        const scores = new Float64Array(t + 1);
-        let max = -Infinity, total = 0;
-        for (let j = 0; j <= t; j++) {
-          let s = 0;
-          for (let c = 0; c < d; c++) s += own.Q[t][g * d + c] * own.K[j][g * d + c];
-          scores[j] = s / Math.sqrt(d);
-          if (scores[j] > max) max = scores[j];
-        }
-        for (let j = 0; j <= t; j++) { scores[j] = Math.exp(scores[j] - max); total += scores[j]; }
-        const z = new Float64Array(dv);
-        for (let j = 0; j <= t; j++) {
-          scores[j] /= total;
-          for (let c = 0; c < dv; c++) z[c] += scores[j] * own.V[j][g * dv + c];
-        }
-        if (!silenced.has(l * H + g)) {
-          for (let c = 0; c < dv; c++) {                                     // head g's rows of W_O take its z
-            const off = (g * dv + c) * D;
-            for (let i = 0; i < D; i++) written[t][i] += z[c] * WO[off + i];
-          }
-        }
-        last = scores;
-      }
-      heads.push(last);
-    }
-    attention.push(heads);
-    const delta = into[`L${l + 1} MLP`];
-    const next = new Array(T);
-    for (const t of needed) {
-      const r = x[t].map((v, i) => v + written[t][i]);
-      const read = plus(r, delta && delta[t]);
-      const hidden = matvec(layerNorm(read, w[p + "ln2.weight"], w[p + "ln2.bias"], eps), w[p + "ffn.W1"], w[p + "ffn.b1"]);
-      for (let i = 0; i < hidden.length; i++) if (hidden[i] < 0) hidden[i] = 0;
-      const ffn = matvec(hidden, w[p + "ffn.W2"], w[p + "ffn.b2"]);
-      next[t] = r.map((v, i) => v + ffn[i]);
-    }
-    x = next;
-  }
-  streams.push(x);
-}
-
 // The model on ids with into[input][t] added to that input alone at position t: the last position's logits and
-// every head's attention there ([layer][head], a weight per position). The layers before the first one `into`
-// reaches are taken from the story's clean pass. `silenced`: a Set of heads (layer * n_head + head) that write nothing.
+// every head's attention there ([layer][head], a weight per position). Only what a change reaches is computed
+// again from the story's clean pass. `silenced`: a Set of heads (layer * n_head + head) that write nothing.
 export function run(model, ids, into = {}, silenced = new Set()) {
   const { n_layer: L, norm_eps: eps } = model.cfg;
-  const w = model.w, T = ids.length;
-  const base = clean(model, ids, silenced);
-  const from = Math.min(L, ...Object.keys(into).map(layerOf));
-  const streams = [], attention = base.attention.slice(0, from);
-  if (from < L) layers(model, ids, into, from, base.streams[from], streams, attention, silenced);
-  const x = from < L ? streams[streams.length - 1] : base.streams[L];
+  const w = model.w, T = ids.length, base = clean(model, ids, silenced);
+  let x = base[0].x, changed = new Set();
+  const attention = [];
+  for (let l = 0; l < L; l++) {
+    const reached = changed.size || Object.keys(into).some((k) => layerOf(k) === l);
+    const done = reached ? layer(model, l, x, changed, into, silenced, base[l], l === L - 1) : base[l];
+    attention.push(done.heads.map((h) => h.weights));
+    x = done.out;
+    changed = reached ? done.changed : new Set();
+  }
   const delta = into[LOGITS];
   const final = plus(x[T - 1], delta && delta[T - 1]);
   return { logits: matvec(layerNorm(final, w["ln_f.weight"], w["ln_f.bias"], eps), w.W_U), attention };
