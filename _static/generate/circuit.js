@@ -38,7 +38,8 @@ function setUp(box) {
   const $ = (name) => box.querySelector(`[data-part="${name}"]`);
   const status = $("status"), table = $("table"), title = $("result-title");
   const shares = $("shares-table"), sharesTitle = $("shares-title");
-  const state = { worker: null, ready: null, vocab: null, index: null, context: 0, run: 0 };
+  const state = { worker: null, ready: null, vocab: null, index: null, context: 0, run: 0, graphRun: 0,
+                  silenced: new Set(), graph: null };
 
   function say(text) { status.textContent = text; }
 
@@ -50,7 +51,8 @@ function setUp(box) {
       state.vocab = msg.vocabulary;
       state.index = new Map(msg.vocabulary.map((w, i) => [w, i]));
       state.context = msg.context;
-      state.worker.onmessage = (e) => answer(e.data);
+      state.heads = msg.heads;
+      state.worker.onmessage = (e) => (e.data.type === "graph" ? drawGraph(e.data) : answer(e.data));
       ask();
     });
     return state.ready;
@@ -79,6 +81,14 @@ function setUp(box) {
     state.run += 1;
     say(`Patching ${sender}'s write into each of its readers…`);
     state.worker.postMessage({ type: "paths", run: state.run, ids: story, source: other, sender });
+    state.story = story;
+    askGraph();
+  }
+
+  // The graph of the story's likeliest next word, with the heads the reader silenced.
+  function askGraph() {
+    state.graphRun += 1;
+    state.worker.postMessage({ type: "graph", run: state.graphRun, ids: state.story, silenced: [...state.silenced] });
   }
 
   function cell(tag, text, attrs = {}) {
@@ -140,6 +150,95 @@ function setUp(box) {
     shares.tHead.append(head);
     shares.tBodies[0].append(...rows);
   }
+
+  // Columns: the story's words, the first layer, the second, the word's logit; a node is a button (a head's
+  // silences it, and the graph is measured again); an edge is a line as thick as its effect, solid where cutting it
+  // lowers the word, dashed where it raises it; edges under the threshold are hidden.
+  const graphBox = $("graph"), threshold = $("threshold");
+  const SVG = "http://www.w3.org/2000/svg";
+
+  function nodeLabel(name, labels) {
+    if (name.startsWith("word ")) return q(labels[Number(name.slice(5))]);
+    return name === "logit" ? `${q(state.vocab[state.graph.word])}` : name;
+  }
+
+  function column(name) {
+    if (name.startsWith("word ")) return 0;
+    if (name === "logit") return 3;
+    return Number(name[1]);
+  }
+
+  function drawGraph(msg) {
+    if (msg.run !== state.graphRun) return;
+    Object.assign(state, { graph: msg.graph, graphP: msg.p, graphMs: msg.ms });
+    const g = msg.graph, labels = state.labels, word = q(state.vocab[g.word]);
+    const off = [...state.silenced].map((k) => `L${Math.floor(k / state.heads) + 1} H${(k % state.heads) + 1}`);
+    $("graph-title").textContent = `The graph of ${word} after the story${off.length ? ", with " + off.join(" and ") + " silenced" : ""}: `
+      + `its logit ${g.logit.toFixed(2)} (probability ${probability(msg.p)}); each edge is how much the logit falls when `
+      + "that edge alone is cut (dashed: it rises). Choose a head to silence it.";
+    const max = Math.max(...g.edges.map((e) => Math.abs(e.effect)), 1e-9);
+    threshold.max = String(Math.ceil(max * 10) / 10);
+    const columns = [[], [], [], []];
+    for (const n of g.nodes) columns[column(n)].push(n);
+    const rowHeight = 34, height = Math.max(...columns.map((c) => c.length)) * rowHeight;
+    const place = {};
+    columns.forEach((names, c) => names.forEach((n, r) => {
+      place[n] = { x: (c + (n.endsWith("MLP") ? 0.62 : 0.42)) / 4, y: (r + 0.5) * (height / names.length) };  // an MLP after its heads
+    }));
+    const svg = document.createElementNS(SVG, "svg");                      // 1000 units across, stretched to fit
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("height", String(height));
+    svg.setAttribute("viewBox", `0 0 1000 ${height}`);
+    svg.setAttribute("preserveAspectRatio", "none");
+    const limit = Number(threshold.value);
+    const shown = g.edges.filter((e) => Math.abs(e.effect) >= limit);
+    for (const e of shown) {
+      const line = document.createElementNS(SVG, "path");                   // an S from sender to receiver
+      const a = place[e.sender], b = place[e.receiver], x1 = a.x * 1000, x2 = b.x * 1000, mid = (x1 + x2) / 2;
+      line.setAttribute("d", `M ${x1} ${a.y} C ${mid} ${a.y} ${mid} ${b.y} ${x2} ${b.y}`);
+      line.setAttribute("fill", "none");
+      line.setAttribute("stroke-width", String(1 + 5 * Math.abs(e.effect) / max));
+      line.setAttribute("class", e.effect >= 0 ? "circuit-edge" : "circuit-edge circuit-edge-up");
+      line.dataset.edge = `${e.sender}>${e.receiver}`;
+      svg.append(line);
+    }
+    const nodes = g.nodes.map((n) => {
+      const head = /^L(\d) H(\d)$/.exec(n);
+      const b = document.createElement(head ? "button" : "span");
+      b.className = "circuit-node";
+      b.textContent = nodeLabel(n, labels);
+      b.dataset.node = n;
+      b.style.left = `${place[n].x * 100}%`;
+      b.style.top = `${place[n].y}px`;
+      if (head) {
+        const k = (Number(head[1]) - 1) * state.heads + Number(head[2]) - 1;
+        b.type = "button";
+        b.setAttribute("aria-pressed", String(state.silenced.has(k)));
+        b.dataset.head = String(k);
+      }
+      return b;
+    });
+    graphBox.style.height = `${height}px`;
+    graphBox.replaceChildren(svg, ...nodes);
+    const strongest = [...g.edges].sort((a, b) => Math.abs(b.effect) - Math.abs(a.effect)).slice(0, 5);
+    const name = (n) => (n.startsWith("word ") || n === "logit" ? nodeLabel(n, labels) : n);
+    $("graph-summary").textContent = `${shown.length} of ${g.edges.length} edges shown (at least ${limit.toFixed(1)}). `
+      + "The strongest: " + strongest.map((e) => `${name(e.sender)} to ${name(e.receiver)} ${e.effect.toFixed(2)}`).join("; ")
+      + `. Measured in ${Math.round(msg.ms)} ms.`;
+  }
+
+  graphBox.addEventListener("click", (e) => {
+    const b = e.target.closest("button[data-head]");
+    if (!b) return;
+    const k = Number(b.dataset.head);
+    if (state.silenced.has(k)) state.silenced.delete(k); else state.silenced.add(k);
+    b.setAttribute("aria-pressed", String(state.silenced.has(k)));
+    askGraph();
+  });
+  threshold.addEventListener("input", () => {
+    $("threshold-value").textContent = Number(threshold.value).toFixed(1);
+    if (state.graph) drawGraph({ run: state.graphRun, graph: state.graph, p: state.graphP, ms: state.graphMs });
+  });
 
   $("form").addEventListener("submit", async (event) => {
     event.preventDefault();

@@ -164,11 +164,58 @@ def test_the_box_at_375_px_by_touch(visit):
     box.locator("[data-part=run]").tap()
     v.page.wait_for_function(f"{STATUS}.includes('ms.')", timeout=60_000)
     assert v.page.evaluate("document.documentElement.scrollWidth") <= 375
-    controls = box.locator("button:visible, textarea:visible, select:visible").all()
-    assert len(controls) == 4
+    v.page.wait_for_function("document.querySelectorAll('.circuit-box .circuit-node').length > 10", timeout=60_000)
+    controls = box.locator("button:visible, textarea:visible, select:visible, input:visible").all()
+    assert len(controls) == 4 + 1 + 8                 # the stories, the part, the button; the threshold; eight heads
     for control in controls:
         rect = control.bounding_box()
         assert rect["x"] >= 0 and rect["x"] + rect["width"] <= 375
         assert rect["width"] >= 24 and rect["height"] >= 24
     table = box.locator("[data-part=result]").bounding_box()
     assert table["x"] >= 0 and table["x"] + table["width"] <= 375
+
+
+GRAPH_JS = """() => ({
+  nodes: [...document.querySelectorAll('.circuit-box .circuit-node')].map((n) => n.dataset.node),
+  edges: [...document.querySelectorAll('.circuit-box .circuit-graph path')].map((p) => p.dataset.edge),
+  summary: document.querySelector('.circuit-box [data-part=graph-summary]').textContent,
+  title: document.querySelector('.circuit-box [data-part=graph-title]').textContent })"""
+
+
+def python_graph(silenced=()):
+    from compute.models import graph
+    pair, vocab, model = patch_pair(), story_corpus().vocab, box_model()
+    ids = vocab.encode([EOS] + words(pair["text"]))
+    word = int(paths.run(model, ids).logits[-1].argmax())
+    return graph.prediction_graph(model, ids, word, silenced=silenced)
+
+
+def wait_graph(v, before: str = ""):
+    v.page.wait_for_function(f"document.querySelector('.circuit-box [data-part=graph-summary]').textContent.includes('ms.') "
+                             f"&& document.querySelector('.circuit-box [data-part=graph-summary]').textContent !== {before!r}",
+                             timeout=60_000)
+    return v.page.evaluate(GRAPH_JS)
+
+
+def test_the_graph_of_the_prediction_its_threshold_and_a_silenced_head(visit):
+    """The graph of the prepared story's next word: compute's nodes, its edges at or above the threshold, the
+    strongest named in words; the threshold raised by keyboard hides the weaker; a head silenced by a click has no
+    edge left and the title gives the silenced model's logit."""
+    v, box = open_box(visit)
+    got, want = wait_graph(v), python_graph()
+    assert got["nodes"] == want.nodes
+    assert sorted(got["edges"]) == sorted(f"{e.sender}>{e.receiver}" for e in want.edges if abs(e.effect) >= 0.5)
+    strongest = max(want.edges, key=lambda e: abs(e.effect))
+    assert f"{strongest.effect:.2f}" in got["summary"] and f"logit {want.logit:.2f}" in got["title"]
+    box.locator("[data-part=threshold]").focus()
+    for _ in range(5):
+        v.page.keyboard.press("ArrowRight")                        # 0.5 -> 1.0
+    got = v.page.evaluate(GRAPH_JS)
+    assert sorted(got["edges"]) == sorted(f"{e.sender}>{e.receiver}" for e in want.edges if abs(e.effect) >= 1.0)
+    head = box.locator(".circuit-node[data-node='L1 H2']")
+    head.click()
+    assert head.get_attribute("aria-pressed") == "true"
+    got, want = wait_graph(v, got["summary"]), python_graph({(0, 1)})
+    assert "with L1 H2 silenced" in got["title"] and f"logit {want.logit:.2f}" in got["title"]
+    assert got["edges"] and not any("L1 H2" in e for e in got["edges"])
+    assert sorted(got["edges"]) == sorted(f"{e.sender}>{e.receiver}" for e in want.edges if abs(e.effect) >= 1.0)

@@ -50,6 +50,13 @@ def circuit_box() -> HTML:
 <div class="circuit-result" data-part="shares" role="region" tabindex="0" aria-labelledby="st-circuit-shares-title">
 <p class="circuit-result-title" id="st-circuit-shares-title" data-part="shares-title"></p>
 <table class="circuit-table" data-part="shares-table"></table></div>
+<div class="circuit-graph-box" data-part="graph-box">
+<p class="circuit-result-title" id="st-circuit-graph-title" data-part="graph-title"></p>
+<p class="circuit-controls"><label>Hide the edges under <input type="range" data-part="threshold" min="0" max="4"
+step="0.1" value="0.5" aria-describedby="st-circuit-graph-title"></label> <output data-part="threshold-value">0.5</output></p>
+<div class="circuit-graph" data-part="graph" role="group" aria-labelledby="st-circuit-graph-title"></div>
+<p class="circuit-graph-summary" data-part="graph-summary"></p>
+</div>
 <noscript><p>The box needs JavaScript.</p></noscript>
 </section>
 <script type="module" src="../_static/generate/circuit.js"></script>''')
