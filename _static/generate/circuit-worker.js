@@ -4,22 +4,10 @@ import { loadModel } from "./model.js";
 import { predictionGraph } from "./graph.js";
 import { change, compositionOn, receiversOf, run } from "./paths.js";
 import { inContext } from "./run.js";
+import { argmax } from "./sample.js";
+import { softmax } from "./view.js";
 
 let model = null;
-
-function softmax(logits) {
-  let max = -Infinity;
-  for (const v of logits) if (v > max) max = v;
-  const e = logits.map((v) => Math.exp(v - max));
-  const total = e.reduce((a, b) => a + b, 0);
-  return e.map((v) => v / total);
-}
-
-function argmax(values) {
-  let best = 0;
-  values.forEach((v, i) => { if (v > values[best]) best = i; });
-  return best;
-}
 
 // ids and source start with <eos>. The word the story predicts and the one the other story predicts; their
 // probabilities after the story as it is, with the sender's write from the other story in each reader alone, in

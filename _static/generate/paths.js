@@ -114,10 +114,6 @@ function mlp(model, l, read) {
   return matvec(hidden, w[p + "ffn.W2"], w[p + "ffn.b2"]);
 }
 
-function sum(a, b) {
-  return a.map((v, i) => v + b[i]);
-}
-
 // The rows where a change is not zero.
 function rowsOf(delta) {
   const rows = new Set();
@@ -142,7 +138,7 @@ function layer(model, l, x, changed, into, silenced, c, final) {
       touched[via] = new Set([...(changed || []), ...rows]);
       own[via] = all.map((t) => {
         if (c && !touched[via].has(t)) return c.heads[g][via][t];
-        const row = rows.has(t) ? layerNorm(sum(x[t], delta[t]), w[p + "ln1.weight"], w[p + "ln1.bias"], eps) : n1[t];
+        const row = rows.has(t) ? layerNorm(plus(x[t], delta[t]), w[p + "ln1.weight"], w[p + "ln1.bias"], eps) : n1[t];
         return headRow(model, l, via, g, row, t);
       });
     }
@@ -169,9 +165,9 @@ function layer(model, l, x, changed, into, silenced, c, final) {
     }
     const written = new Float64Array(x[t].length);
     for (const head of out.heads) for (let i = 0; i < written.length; i++) written[i] += head.write[t][i];
-    out.mid[t] = sum(x[t], written);
-    out.mlp[t] = mlp(model, l, delta ? sum(out.mid[t], delta[t]) : out.mid[t]);
-    out.out[t] = sum(out.mid[t], out.mlp[t]);
+    out.mid[t] = plus(x[t], written);
+    out.mlp[t] = mlp(model, l, plus(out.mid[t], delta && delta[t]));
+    out.out[t] = plus(out.mid[t], out.mlp[t]);
   }
   out.changed = new Set([...moved, ...mlpRows].filter((t) => needed.includes(t)));
   return out;

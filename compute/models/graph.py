@@ -52,10 +52,6 @@ def _part(receiver_input: str) -> str:
     return LOGIT if receiver_input == paths.LOGITS else " ".join(receiver_input.split()[:2])
 
 
-def _inputs(model: Decoder, part: str) -> list[str]:
-    return [f"{part} {via}" for via in paths.INPUTS] if " H" in part else [paths.LOGITS if part == LOGIT else part]
-
-
 def shown_words(model: Decoder, ids: list[int], silenced=frozenset(), k: int = WORDS) -> list[int]:
     """The last position and the k earlier positions the first layer's heads weigh most at the last word (their
     weights summed), in order."""
@@ -84,7 +80,7 @@ def prediction_graph(model: Decoder, ids: list[int], word: int, silenced=frozens
         row[j] = -written["embedding"][j]                                   # word j's embedding, at j only
         for part in parts:
             if " H" in part and part in speaking:
-                inputs = _inputs(model, part) if j == T - 1 else [f"{part} K", f"{part} V"]
+                inputs = [f"{part} {via}" for via in paths.INPUTS] if j == T - 1 else [f"{part} K", f"{part} V"]
                 edges.append(Edge(f"word {j}", part, cut({i: row for i in inputs})))
             elif j == T - 1 and part.endswith("MLP"):
                 edges.append(Edge(f"word {j}", part, cut({part: row})))
