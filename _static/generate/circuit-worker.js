@@ -2,7 +2,7 @@
 // turn (paths.js), and each first-layer head's share of what the second layer reads on the story.
 import { loadModel } from "./model.js";
 import { predictionGraph } from "./graph.js";
-import { change, compositionOn, receiversOf, run } from "./paths.js";
+import { borrowed, change, compositionOn, receiversOf, run } from "./paths.js";
 import { inContext } from "./run.js";
 import { argmax } from "./sample.js";
 import { softmax } from "./view.js";
@@ -42,12 +42,14 @@ onmessage = async (event) => {
     if (msg.type === "load") {
       model = await loadModel(msg.base);
       postMessage({ type: "ready", vocabulary: model.vocabulary, context: model.cfg.context, heads: model.cfg.n_head });
-    } else if (msg.type === "graph") {         // the graph of the story's likeliest next word, heads silenced
+    } else if (msg.type === "graph") {         // the story's likeliest next word's graph, heads silenced or patched
       const story = inContext(msg.ids.slice(1), model.cfg.context), silenced = new Set(msg.silenced);
       const started = performance.now();
+      const patched = msg.patched.length ? borrowed(model, inContext(msg.source.slice(1), model.cfg.context), msg.patched)
+        : new Map();
       const word = argmax(run(model, story).logits);
-      const graph = predictionGraph(model, story, word, silenced);
-      const p = softmax(Array.from(run(model, story, {}, silenced).logits))[word];
+      const graph = predictionGraph(model, story, word, silenced, patched);
+      const p = softmax(Array.from(run(model, story, {}, silenced, patched).logits))[word];
       postMessage({ type: "graph", run: msg.run, graph, p, ms: performance.now() - started });
     } else if (msg.type === "paths") {
       postMessage({ type: "paths", run: msg.run, ...paths(msg.ids, msg.source, msg.sender) });

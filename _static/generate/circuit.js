@@ -39,7 +39,7 @@ function setUp(box) {
   const status = $("status"), table = $("table"), title = $("result-title");
   const shares = $("shares-table"), sharesTitle = $("shares-title");
   const state = { worker: null, ready: null, vocab: null, index: null, context: 0, run: 0, graphRun: 0,
-                  silenced: new Set(), graph: null };
+                  altered: new Map(), graph: null };           // altered: head (l * n_head + h) -> "silenced" or "patched"
 
   function say(text) { status.textContent = text; }
 
@@ -81,14 +81,23 @@ function setUp(box) {
     state.run += 1;
     say(`Patching ${sender}'s write into each of its readers…`);
     state.worker.postMessage({ type: "paths", run: state.run, ids: story, source: other, sender });
-    state.story = story;
+    Object.assign(state, { story, other });
     askGraph();
   }
 
-  // The graph of the story's likeliest next word, with the heads the reader silenced.
+  function heads(how) {
+    return [...state.altered].filter(([, a]) => a === how).map(([k]) => k);
+  }
+
+  function headName(k) {
+    return `L${Math.floor(k / state.heads) + 1} H${(k % state.heads) + 1}`;
+  }
+
+  // The graph of the story's likeliest next word, with the heads the reader silenced or patched from the other story.
   function askGraph() {
     state.graphRun += 1;
-    state.worker.postMessage({ type: "graph", run: state.graphRun, ids: state.story, silenced: [...state.silenced] });
+    state.worker.postMessage({ type: "graph", run: state.graphRun, ids: state.story, source: state.other,
+                               silenced: heads("silenced"), patched: heads("patched") });
   }
 
   function cell(tag, text, attrs = {}) {
@@ -172,10 +181,11 @@ function setUp(box) {
     if (msg.run !== state.graphRun) return;
     Object.assign(state, { graph: msg.graph, graphP: msg.p, graphMs: msg.ms });
     const g = msg.graph, labels = state.labels, word = q(state.vocab[g.word]);
-    const off = [...state.silenced].map((k) => `L${Math.floor(k / state.heads) + 1} H${(k % state.heads) + 1}`);
-    $("graph-title").textContent = `The graph of ${word} after the story${off.length ? ", with " + off.join(" and ") + " silenced" : ""}: `
+    const altered = ["silenced", "patched"].filter((how) => heads(how).length)
+      .map((how) => `${heads(how).map(headName).join(" and ")} ${how === "patched" ? "patched from the other story" : how}`);
+    $("graph-title").textContent = `The graph of ${word} after the story${altered.length ? ", with " + altered.join(", ") : ""}: `
       + `its logit ${g.logit.toFixed(2)} (probability ${probability(msg.p)}); each edge is how much the logit falls when `
-      + "that edge alone is cut (dashed: it rises). Choose a head to silence it.";
+      + "that edge alone is cut (dashed: it rises). Choose a head to silence or patch it.";
     const max = Math.max(...g.edges.map((e) => Math.abs(e.effect)), 1e-9);
     threshold.max = String(Math.ceil(max * 10) / 10);
     const columns = [[], [], [], []];
@@ -211,9 +221,13 @@ function setUp(box) {
       b.style.left = `${place[n].x * 100}%`;
       b.style.top = `${place[n].y}px`;
       if (head) {
-        const k = (Number(head[1]) - 1) * state.heads + Number(head[2]) - 1;
+        const k = (Number(head[1]) - 1) * state.heads + Number(head[2]) - 1, how = state.altered.get(k);
         b.type = "button";
-        b.setAttribute("aria-pressed", String(state.silenced.has(k)));
+        b.setAttribute("aria-pressed", String(Boolean(how)));
+        if (how) {
+          b.dataset.altered = how;
+          b.setAttribute("aria-label", `${n}, ${how}`);
+        }
         b.dataset.head = String(k);
       }
       return b;
@@ -230,9 +244,9 @@ function setUp(box) {
   graphBox.addEventListener("click", (e) => {
     const b = e.target.closest("button[data-head]");
     if (!b) return;
-    const k = Number(b.dataset.head);
-    if (state.silenced.has(k)) state.silenced.delete(k); else state.silenced.add(k);
-    b.setAttribute("aria-pressed", String(state.silenced.has(k)));
+    const k = Number(b.dataset.head), how = $("alter").value;
+    if (state.altered.get(k) === how) state.altered.delete(k); else state.altered.set(k, how);
+    b.setAttribute("aria-pressed", String(state.altered.has(k)));
     askGraph();
   });
   threshold.addEventListener("input", () => {

@@ -1,6 +1,7 @@
 // The graph of one prediction in the page: compute/models/graph.py step for step. Nodes: the last word and the words
 // the first layer's heads weigh most at it, every head and MLP, the chosen word's logit; each edge the logit's fall
-// when that edge alone is cut (paths.js: a sender's write removed from one receiver's input alone).
+// when that edge alone is cut (paths.js: a sender's write removed from one receiver's input alone). A silenced head
+// sends and reads nothing; a patched head sends the rows it was given and reads nothing where it writes them.
 import { INPUTS, LOGITS, receiversOf, run, writes } from "./paths.js";
 
 export const WORDS = 4;
@@ -28,20 +29,22 @@ export function shownWords(model, ids, silenced = new Set(), k = WORDS) {
 }
 
 // {word, logit, nodes, edges: [{sender, receiver, effect}]} for the chosen word after ids (<eos> first, within the
-// context), on the model with the `silenced` heads (a Set of layer * n_head + head).
-export function predictionGraph(model, ids, word, silenced = new Set(), k = WORDS) {
+// context), on the model with the `silenced` heads (a Set of layer * n_head + head) and the `patched` ones (a Map of
+// layer * n_head + head to rows, paths.js borrowed).
+export function predictionGraph(model, ids, word, silenced = new Set(), patched = new Map(), k = WORDS) {
   const T = ids.length, D = model.cfg.d_model;
-  const logit = run(model, ids, {}, silenced).logits[word];
-  const written = writes(model, ids, silenced);
+  const logit = run(model, ids, {}, silenced, patched).logits[word];
+  const written = writes(model, ids, silenced, patched);
   const parts = Object.keys(written).filter((p) => p !== "embedding");
   const speaking = parts.filter((p) => !(isHead(p) && silenced.has(headIndex(model, p))));
-  const cut = (into) => logit - run(model, ids, into, silenced).logits[word];
+  const reading = speaking.filter((p) => !(isHead(p) && (patched.get(headIndex(model, p)) || []).length >= T));
+  const cut = (into) => logit - run(model, ids, into, silenced, patched).logits[word];
   const edges = [], positions = shownWords(model, ids, silenced, k);
   for (const j of positions) {
     const row = written.embedding.map((r, t) => (t === j ? r.map((v) => -v) : new Float64Array(D)));
     const to = (names) => Object.fromEntries(names.map((n) => [n, row]));
     for (const p of parts) {
-      if (isHead(p) && speaking.includes(p)) {
+      if (isHead(p) && reading.includes(p)) {
         const inputs = j === T - 1 ? INPUTS.map((v) => `${p} ${v}`) : [`${p} K`, `${p} V`];
         edges.push({ sender: `word ${j}`, receiver: p, effect: cut(to(inputs)) });
       } else if (j === T - 1 && p.endsWith("MLP")) {
@@ -59,7 +62,7 @@ export function predictionGraph(model, ids, word, silenced = new Set(), k = WORD
     }
     const delta = written[sender].map((r) => r.map((v) => -v));
     for (const [receiver, inputs] of readers) {
-      if (speaking.includes(receiver) || receiver === LOGIT || receiver.endsWith("MLP")) {
+      if (reading.includes(receiver) || receiver === LOGIT || receiver.endsWith("MLP")) {
         edges.push({ sender, receiver, effect: cut(Object.fromEntries(inputs.map((i) => [i, delta]))) });
       }
     }

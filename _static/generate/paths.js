@@ -34,9 +34,10 @@ export function receiversOf(model, sender) {
 }
 
 // What each part writes at every position: {name: [row per position]}, rows of d_model, from the story's clean pass;
-// `silenced` heads (a Set of layer * n_head + head) write nothing.
-export function writes(model, ids, silenced = new Set()) {
-  const base = clean(model, ids, silenced || new Set());
+// `silenced` heads (a Set of layer * n_head + head) write nothing, `patched` ones (a Map of layer * n_head + head to
+// rows) write their rows at the first positions.
+export function writes(model, ids, silenced = new Set(), patched = NONE) {
+  const base = clean(model, ids, silenced || new Set(), patched);
   const out = { embedding: base[0].x };
   base.forEach((done, l) => {
     done.heads.forEach((head, g) => { out[`L${l + 1} H${g + 1}`] = head.write; });
@@ -54,6 +55,15 @@ export function change(model, ids, source, sender) {
   const there = writes(model, source.slice(0, Math.min(ids.length, source.length)))[sender];
   return here.map((row, t) => (t < there.length ? row.map((v, i) => there[t][i] - v) : new Float64Array(row.length)));
 }
+
+// Each head's write on `source` (a row per position), by layer * n_head + head: what run's `patched` gives a story
+// at the positions the two share.
+export function borrowed(model, source, heads) {
+  const H = model.cfg.n_head, on = writes(model, source);
+  return new Map(heads.map((k) => [k, on[`L${Math.floor(k / H) + 1} H${(k % H) + 1}`]]));
+}
+
+const NONE = new Map();
 
 function plus(x, delta) {
   return delta ? x.map((v, i) => v + delta[i]) : x;
@@ -125,7 +135,7 @@ function rowsOf(delta) {
 // clean pass): each head's queries, keys and values read x plus what `into` adds to that input, and only the rows
 // a change reaches are computed again (a head's weights at row t, where its query at t or a key or value at or
 // before t changed; the MLP where its input changed); the last layer only at the last word.
-function layer(model, l, x, changed, into, silenced, c, final) {
+function layer(model, l, x, changed, into, silenced, patched, c, final) {
   const { n_head: H, norm_eps: eps } = model.cfg, w = model.w, T = x.length, p = `blocks.${l}.`;
   const all = Array.from({ length: T }, (_, t) => t), needed = final && c ? [T - 1] : all;
   const n1 = x.map((r, t) => (!c || changed.has(t) ? layerNorm(r, w[p + "ln1.weight"], w[p + "ln1.bias"], eps) : c.n1[t]));
@@ -144,16 +154,20 @@ function layer(model, l, x, changed, into, silenced, c, final) {
     }
     const firstKV = Math.min(T, ...touched.K, ...touched.V);
     const head = { Q: own.Q, K: own.K, V: own.V, write: new Array(T), weights: null };
+    const quiet = silenced.has(l * H + g), fixed = patched.get(l * H + g);
     for (const t of needed) {
       if (c && !touched.Q.has(t) && t < firstKV) {
         head.write[t] = c.heads[g].write[t];
         if (t === T - 1) head.weights = c.heads[g].weights;
         continue;
       }
+      // a silenced head's write is zero and a patched one's its row, whatever it reads: only its weights are read
+      const kept = quiet ? new Float64Array(x[t].length) : fixed && t < fixed.length ? fixed[t] : null;
+      if (kept && t !== T - 1) { head.write[t] = kept; continue; }
       const a = attend(model, l, g, own.Q[t], own.K, own.V, t);
-      head.write[t] = silenced.has(l * H + g) ? new Float64Array(a.write.length) : a.write;
+      head.write[t] = kept || a.write;
       if (t === T - 1) head.weights = a.weights;
-      moved.add(t);
+      if (!kept) moved.add(t);
     }
     out.heads.push(head);
   }
@@ -175,16 +189,18 @@ function layer(model, l, x, changed, into, silenced, c, final) {
 
 // The clean pass of a story (every layer at every row), kept while its ids array is in use: the worker reads one
 // story with many changes.
-const cleanRuns = new WeakMap();
+const cleanRuns = new WeakMap(), patches = new WeakMap();
+let patchesSeen = 0;
 
-function clean(model, ids, silenced) {
+function clean(model, ids, silenced, patched) {
   if (!cleanRuns.has(ids)) cleanRuns.set(ids, new Map());
-  const runs = cleanRuns.get(ids), key = [...silenced].sort().join();
+  if (!patches.has(patched)) patches.set(patched, ++patchesSeen);         // a patch is known by its Map
+  const runs = cleanRuns.get(ids), key = `${[...silenced].sort().join()}|${patched.size ? patches.get(patched) : ""}`;
   if (!runs.has(key)) {
     const D = model.cfg.d_model, done = [];
     let x = ids.map((id) => model.w.E.data.slice(id * D, (id + 1) * D));      // (T, d_model)
     for (let l = 0; l < model.cfg.n_layer; l++) {
-      done.push(layer(model, l, x, null, {}, silenced, null, false));
+      done.push(layer(model, l, x, null, {}, silenced, patched, null, false));
       x = done[l].out;
     }
     runs.set(key, done);
@@ -194,15 +210,16 @@ function clean(model, ids, silenced) {
 
 // The model on ids with into[input][t] added to that input alone at position t: the last position's logits and
 // every head's attention there ([layer][head], a weight per position). Only what a change reaches is computed
-// again from the story's clean pass. `silenced`: a Set of heads (layer * n_head + head) that write nothing.
-export function run(model, ids, into = {}, silenced = new Set()) {
+// again from the story's clean pass. `silenced`: a Set of heads (layer * n_head + head) that write nothing;
+// `patched`: a Map of heads to the rows they write at the first positions (borrowed), whatever they read.
+export function run(model, ids, into = {}, silenced = new Set(), patched = NONE) {
   const { n_layer: L, norm_eps: eps } = model.cfg;
-  const w = model.w, T = ids.length, base = clean(model, ids, silenced);
+  const w = model.w, T = ids.length, base = clean(model, ids, silenced, patched);
   let x = base[0].x, changed = new Set();
   const attention = [];
   for (let l = 0; l < L; l++) {
     const reached = changed.size || Object.keys(into).some((k) => layerOf(k) === l);
-    const done = reached ? layer(model, l, x, changed, into, silenced, base[l], l === L - 1) : base[l];
+    const done = reached ? layer(model, l, x, changed, into, silenced, patched, base[l], l === L - 1) : base[l];
     attention.push(done.heads.map((h) => h.weights));
     x = done.out;
     changed = reached ? done.changed : new Set();

@@ -94,7 +94,8 @@ def golden(files: dict[str, bytes]) -> dict:
             "readouts": readouts(model, [encode(t) for t in READ]),
             "patches": patches(model, [(encode(a), encode(b)) for a, b in PAIRS], n_heads // arch["n_layer"]),
             "paths": path_patches(model, [(encode(a), encode(b)) for a, b in PATH_PAIRS]),
-            "graphs": graphs(model, [in_context(encode(t), arch["context"]) for t in (READ[3], LONG, PATH_PAIRS[2][0])]),
+            "graphs": graphs(model, [in_context(encode(t), arch["context"]) for t in (READ[3], LONG, PATH_PAIRS[2][0])],
+                             [(encode(READ[3]), encode(PAIRS[0][1]), (0, 1)), (encode(READ[3]), encode(PAIRS[1][1]), (1, 0))]),
             "composition": {"weights": {k: v.tolist() for k, v in circuit.composition(model).items()},
                             "on": [{"ids": encode(t), **{k: v.tolist() for k, v in circuit.composition_on(model, encode(t)).items()}}
                                    for t in (READ[3], LONG, UNKNOWN)]}}
@@ -146,9 +147,10 @@ def path_patches(model, pairs: list[tuple[list[int], list[int]]]) -> list[dict]:
     return out
 
 
-def graphs(model, prompts: list[list[int]]) -> list[dict]:
+def graphs(model, prompts: list[list[int]], patches: list[tuple[list[int], list[int], tuple[int, int]]]) -> list[dict]:
     """The graph of the likeliest next word after each prompt (within the context), and after the first with the
-    first layer's second head silenced."""
+    first layer's second head silenced; then after each patch's prompt with one head writing what it writes on the
+    patch's source (the renamed story, as long; a shorter one, given to a second-layer head)."""
     out = []
     for k, ids in enumerate(prompts):
         for silenced in ((), ((0, 1),)) if k == 0 else ((),):
@@ -157,4 +159,11 @@ def graphs(model, prompts: list[list[int]]) -> list[dict]:
             out.append({"ids": ids, "word": word, "silenced": [l * model.cfg.n_head + h for l, h in silenced],
                         "logit": g.logit, "nodes": g.nodes,
                         "edges": [[e.sender, e.receiver, e.effect] for e in g.edges]})
+    for ids, source, head in patches:
+        patched = routes.borrowed(model, source, [head])
+        word = int(routes.run(model, ids).logits[-1].argmax())
+        g = graph.prediction_graph(model, ids, word, patched=patched)
+        out.append({"ids": ids, "word": word, "silenced": [], "source": source,
+                    "patched": [head[0] * model.cfg.n_head + head[1]], "logit": g.logit, "nodes": g.nodes,
+                    "edges": [[e.sender, e.receiver, e.effect] for e in g.edges]})
     return out

@@ -18,6 +18,10 @@ word. Edges do not add up to the logit (the model is not linear); each is measur
 
     prediction_graph(model, ids, word)                        # Graph(nodes, edges, logit)
     prediction_graph(model, ids, word, silenced={(0, 1)})     # on the model with L1 H2 silenced
+    prediction_graph(model, ids, word, patched=paths.borrowed(model, other, [(0, 1)]))   # L1 H2 writing as on other
+
+A silenced head sends and reads nothing; a patched head sends what it writes on the other story and reads nothing
+where it writes that (at every position, when the other story is as long).
 """
 from __future__ import annotations
 
@@ -54,7 +58,7 @@ def _part(receiver_input: str) -> str:
 
 def shown_words(model: Decoder, ids: list[int], silenced=frozenset(), k: int = WORDS) -> list[int]:
     """The last position and the k earlier positions the first layer's heads weigh most at the last word (their
-    weights summed), in order."""
+    weights summed), in order. (A patch changes no first-layer weight.)"""
     A = paths.run(model, ids, silenced=silenced).attention[0, :, -1].sum(0)     # (T,)
     A[-1] = float("-inf")
     heavy = torch.argsort(A, descending=True, stable=True)[:k].tolist()
@@ -62,24 +66,30 @@ def shown_words(model: Decoder, ids: list[int], silenced=frozenset(), k: int = W
 
 
 @torch.no_grad()
-def prediction_graph(model: Decoder, ids: list[int], word: int, silenced=frozenset(), k: int = WORDS) -> Graph:
-    """Every edge of one prediction's graph (see the module's docstring), on the model with `silenced` heads."""
-    silenced = frozenset(silenced)
-    T = len(ids)
-    logit = float(paths.run(model, ids, silenced=silenced).logits[-1, word])
-    written = paths.writes(model, ids, silenced)
+def prediction_graph(model: Decoder, ids: list[int], word: int, silenced=frozenset(), patched=None,
+                     k: int = WORDS) -> Graph:
+    """Every edge of one prediction's graph (see the module's docstring), on the model with `silenced` heads and
+    `patched` ones ({(layer, head): rows}, as paths.run takes them)."""
+    silenced, patched, T = frozenset(silenced), dict(patched or {}), len(ids)
+    clean = paths.run(model, ids, silenced=silenced, patched=patched)
+    logit, written = float(clean.logits[-1, word]), clean.writes
     parts = [p for p in written if p != "embedding"]
-    speaking = [p for p in parts if not (" H" in p and (paths.layer_of(p), int(p.split("H")[1]) - 1) in silenced)]
+
+    def head(p: str) -> tuple[int, int] | None:
+        return (paths.layer_of(p), int(p.split("H")[1]) - 1) if " H" in p else None
+
+    speaking = [p for p in parts if head(p) not in silenced]
+    reading = [p for p in speaking if head(p) not in patched or len(patched[head(p)]) < T]
 
     def cut(into: dict[str, torch.Tensor]) -> float:
-        return logit - float(paths.run(model, ids, into, silenced).logits[-1, word])
+        return logit - float(paths.run(model, ids, into, silenced, patched).logits[-1, word])
 
     edges, positions = [], shown_words(model, ids, silenced, k)
     for j in positions:
         row = torch.zeros_like(written["embedding"])
         row[j] = -written["embedding"][j]                                   # word j's embedding, at j only
         for part in parts:
-            if " H" in part and part in speaking:
+            if " H" in part and part in reading:
                 inputs = [f"{part} {via}" for via in paths.INPUTS] if j == T - 1 else [f"{part} K", f"{part} V"]
                 edges.append(Edge(f"word {j}", part, cut({i: row for i in inputs})))
             elif j == T - 1 and part.endswith("MLP"):
@@ -92,7 +102,7 @@ def prediction_graph(model: Decoder, ids: list[int], word: int, silenced=frozens
             readers.setdefault(_part(i), []).append(i)
         delta = -written[sender]
         for receiver, inputs in readers.items():
-            if receiver in speaking or receiver == LOGIT or receiver.endswith("MLP"):
+            if receiver in reading or receiver == LOGIT or receiver.endswith("MLP"):
                 edges.append(Edge(sender, receiver, cut({i: delta for i in inputs})))
     nodes = [f"word {j}" for j in positions] + parts + [LOGIT]
     return Graph(word, logit, nodes, edges)

@@ -13,7 +13,8 @@ second story (the sender's write there, less its write here, at every position);
 sender's write (the receiver reads the stream as if the sender wrote nothing). Every other part, the sender's other
 readers included, reads the stream as it is, and what the receiver writes then flows on as usual.
 
-    r = run(model, ids, {"L1 MLP": delta})             # Run: logits (T, vocab), attention (n_layer, n_head, T, T)
+    r = run(model, ids, {"L1 MLP": delta})             # Run: logits (T, vocab), attention, every part's write
+    run(model, ids, patched={(0, 1): rows})            # L1 H2 writes `rows` (n, d_model) at the first n positions
     path_patch(model, ids, source, "L1 H3", ["L1 MLP", "L2 MLP"])    # the same, delta from the source story
     receivers_of(model, "L1 H3")                       # every input that reads what L1 H3 writes
 """
@@ -36,6 +37,7 @@ LOGITS = "logits"
 class Run:
     logits: torch.Tensor        # (T, vocab)
     attention: torch.Tensor     # (n_layer, n_head, T, T): every head's weights
+    writes: dict[str, torch.Tensor]     # {"embedding": (T, d_model), "L1 H1": ..., "L1 MLP": ..., ...}: what each wrote
 
 
 def layer_of(name: str) -> int:
@@ -69,12 +71,12 @@ def _check(model: Decoder, into: Mapping[str, torch.Tensor]) -> None:
                          f"'L1 H1 Q', an MLP as 'L1 MLP', or 'logits')")
 
 
-def _attend(block, x: torch.Tensor, into: Mapping[str, torch.Tensor], layer: int,
-            mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
-    """Every head of `block` on the stream x (T, d_model), each input reading x plus what `into` adds to it: the
-    heads' summed write (T, d_model), a head whose `mask` entry is 0 writing nothing, and their weights
+def _attend(block, x: torch.Tensor, into: Mapping[str, torch.Tensor], layer: int, silenced: frozenset,
+            patched: Mapping[tuple[int, int], torch.Tensor]) -> tuple[list[torch.Tensor], torch.Tensor]:
+    """Every head of `block` on the stream x (T, d_model), each input reading x plus what `into` adds to it: each
+    head's write (T, d_model), a silenced head's zero, a patched head's its rows where it has them; and their weights
     (n_head, T, T)."""
-    attn, T = block.attn, x.shape[0]
+    attn, T, d_v = block.attn, x.shape[0], block.attn.d_v
     plain = attn.project(block.ln1(x)[None])                          # Q, K, V (1, n_head, T, d) of x as it is
     Q, K, V = (t.clone() for t in plain)
     for g in range(attn.n_head):
@@ -83,30 +85,40 @@ def _attend(block, x: torch.Tensor, into: Mapping[str, torch.Tensor], layer: int
             if delta is not None:
                 (Q, K, V)[i][:, g] = attn.project(block.ln1(x + delta)[None])[i][:, g]
     A = softmax_rows(scaled_scores(Q, K) + causal_mask(T, dtype=Q.dtype))      # (1, n_head, T, T)
-    return attn.output(A @ V, mask)[0], A[0]
+    Z, heads = (A @ V)[0], []                                         # (n_head, T, d_v)
+    for g in range(attn.n_head):
+        write = Z[g] @ attn.W_O[g * d_v:(g + 1) * d_v]                # (T, d_model)
+        if (layer, g) in silenced:
+            write = torch.zeros_like(write)
+        rows = patched.get((layer, g))
+        if rows is not None:
+            write[:len(rows)] = rows[:T]
+        heads.append(write)
+    return heads, A[0]
 
 
 @torch.no_grad()
 def run(model: Decoder, ids: list[int], into: Mapping[str, torch.Tensor] | None = None,
-        silenced: frozenset[tuple[int, int]] = frozenset()) -> Run:
-    """The model on ids with `into[input]` (T, d_model) added to that input alone (see the module's docstring), and
-    the `silenced` heads (layer, head) writing nothing, as head_mask silences them."""
-    into = dict(into or {})
+        silenced: frozenset[tuple[int, int]] = frozenset(),
+        patched: Mapping[tuple[int, int], torch.Tensor] | None = None) -> Run:
+    """The model on ids with `into[input]` (T, d_model) added to that input alone (see the module's docstring), the
+    `silenced` heads (layer, head) writing nothing, and each `patched` head writing its given rows (n, d_model) at
+    the first n positions (its own write after them), whatever it reads."""
+    into, patched, silenced = dict(into or {}), dict(patched or {}), frozenset(silenced)
     _check(model, into)
     x = model.embed(torch.tensor([ids]))[0]                            # (T, d_model)
-    attention = []
+    attention, written = [], {"embedding": x}
     for l, block in enumerate(model.blocks):
-        mask = None
-        if any(lh[0] == l for lh in silenced):
-            mask = torch.tensor([0.0 if (l, h) in silenced else 1.0 for h in range(model.cfg.n_head)], dtype=x.dtype)
-        written, A = _attend(block, x, into, l, mask)
+        heads, A = _attend(block, x, into, l, silenced, patched)
         attention.append(A)
-        x = x + written                                                # (T, d_model)
+        written.update({f"L{l + 1} H{g + 1}": w for g, w in enumerate(heads)})
+        x = x + sum(heads)                                             # (T, d_model)
         delta = into.get(f"L{l + 1} MLP")
         read_by_mlp = x if delta is None else x + delta
-        x = x + (block.feed_forward(read_by_mlp)[0] - read_by_mlp)     # the MLP's write, from what it read
+        written[f"L{l + 1} MLP"] = block.feed_forward(read_by_mlp)[0] - read_by_mlp   # the MLP's write, from what it read
+        x = x + written[f"L{l + 1} MLP"]
     delta = into.get(LOGITS)
-    return Run(model.unembed((x if delta is None else x + delta)[None])[0], torch.stack(attention))
+    return Run(model.unembed((x if delta is None else x + delta)[None])[0], torch.stack(attention), written)
 
 
 def writes(model: Decoder, ids: list[int], silenced: frozenset[tuple[int, int]] = frozenset()) -> dict[str, torch.Tensor]:
@@ -114,6 +126,13 @@ def writes(model: Decoder, ids: list[int], silenced: frozenset[tuple[int, int]] 
     `silenced` heads writing nothing."""
     r = read(model, ids, silenced=silenced)
     return dict(zip(r.names, r.parts))
+
+
+def borrowed(model: Decoder, source: list[int], heads: Iterable[tuple[int, int]]) -> dict[tuple[int, int], torch.Tensor]:
+    """Each head's write on `source` (len(source), d_model), by (layer, head): run(patched=...) gives them to a story
+    at the positions the two share."""
+    on_source = writes(model, source)
+    return {(l, h): on_source[f"L{l + 1} H{h + 1}"] for l, h in heads}
 
 
 def change(model: Decoder, ids: list[int], source: list[int] | None, sender: str) -> torch.Tensor:

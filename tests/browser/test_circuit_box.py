@@ -166,7 +166,7 @@ def test_the_box_at_375_px_by_touch(visit):
     assert v.page.evaluate("document.documentElement.scrollWidth") <= 375
     v.page.wait_for_function("document.querySelectorAll('.circuit-box .circuit-node').length > 10", timeout=60_000)
     controls = box.locator("button:visible, textarea:visible, select:visible, input:visible").all()
-    assert len(controls) == 4 + 1 + 8                 # the stories, the part, the button; the threshold; eight heads
+    assert len(controls) == 4 + 2 + 8                 # the stories, the part, the button; the threshold, silence or patch; eight heads
     for control in controls:
         rect = control.bounding_box()
         assert rect["x"] >= 0 and rect["x"] + rect["width"] <= 375
@@ -182,12 +182,13 @@ GRAPH_JS = """() => ({
   title: document.querySelector('.circuit-box [data-part=graph-title]').textContent })"""
 
 
-def python_graph(silenced=()):
+def python_graph(silenced=(), patched=()):
+    """compute's graph of the prepared story's next word, heads silenced or patched from the prepared other story."""
     from compute.models import graph
     pair, vocab, model = patch_pair(), story_corpus().vocab, box_model()
-    ids = vocab.encode([EOS] + words(pair["text"]))
+    ids, source = (vocab.encode([EOS] + words(pair[k])) for k in ("text", "source"))
     word = int(paths.run(model, ids).logits[-1].argmax())
-    return graph.prediction_graph(model, ids, word, silenced=silenced)
+    return graph.prediction_graph(model, ids, word, silenced=silenced, patched=paths.borrowed(model, source, patched))
 
 
 def wait_graph(v, before: str = ""):
@@ -219,3 +220,28 @@ def test_the_graph_of_the_prediction_its_threshold_and_a_silenced_head(visit):
     assert "with L1 H2 silenced" in got["title"] and f"logit {want.logit:.2f}" in got["title"]
     assert got["edges"] and not any("L1 H2" in e for e in got["edges"])
     assert sorted(got["edges"]) == sorted(f"{e.sender}>{e.receiver}" for e in want.edges if abs(e.effect) >= 1.0)
+
+
+def test_a_head_patched_from_the_other_story_by_keyboard_and_the_graph_measured_again(visit):
+    """"Patched" chosen by keyboard, a head pressed with Enter: the graph is compute's with that head writing what it
+    writes on the other story (it reads nothing then, and still sends), the title and the head's name say so;
+    pressed again, the graph is the story's own."""
+    v, box = open_box(visit)
+    first = wait_graph(v)
+    box.locator("[data-part=alter]").focus()
+    v.page.keyboard.press("ArrowDown")                             # silenced -> patched
+    assert box.locator("[data-part=alter]").input_value() == "patched"
+    head = box.locator(".circuit-node[data-node='L1 H2']")
+    head.focus()
+    v.page.keyboard.press("Enter")
+    got, want = wait_graph(v, first["summary"]), python_graph(patched=[(0, 1)])
+    assert head.get_attribute("aria-label") == "L1 H2, patched" and head.get_attribute("aria-pressed") == "true"
+    assert "with L1 H2 patched from the other story" in got["title"] and f"logit {want.logit:.2f}" in got["title"]
+    assert f"logit {python_graph().logit:.2f}" not in got["title"]          # the patch moved the logit
+    shown = sorted(f"{e.sender}>{e.receiver}" for e in want.edges if abs(e.effect) >= 0.5)
+    assert sorted(got["edges"]) == shown and any(e.startswith("L1 H2>") for e in shown)
+    assert not any(e.endswith(">L1 H2") for e in got["edges"])
+    head.focus()
+    v.page.keyboard.press("Enter")
+    again = wait_graph(v, got["summary"])
+    assert again["edges"] == first["edges"] and head.get_attribute("aria-pressed") == "false"

@@ -153,10 +153,12 @@ def test_path_patching_and_composition_hold_in_the_page(js, gold):
 GRAPH_JS = """async ([base, golden]) => {
   const m = await import(base + '_static/generate/model.js');
   const g = await import(base + '_static/generate/graph.js');
+  const p = await import(base + '_static/generate/paths.js');
   const model = await m.loadModel(base + '%s');
   return golden.graphs.map((c) => {
     const started = performance.now();
-    const graph = g.predictionGraph(model, c.ids, c.word, new Set(c.silenced));
+    const patched = c.source ? p.borrowed(model, c.source, c.patched) : new Map();
+    const graph = g.predictionGraph(model, c.ids, c.word, new Set(c.silenced), patched);
     return { ...graph, ms: performance.now() - started };
   });
 }""" % MODELS
@@ -165,9 +167,10 @@ GRAPH_JS = """async ([base, golden]) => {
 def test_the_graph_of_a_prediction_holds_in_the_page(js, gold):
     """The graph of one prediction (_static/generate/graph.js): the same nodes and edges as compute.models.graph's,
     each edge's effect within 1e-4, on prompts the page does not prepare (one cut from past the context, one with
-    words the model has never seen) and with a head silenced (which then has no edge)."""
+    words the model has never seen), with a head silenced (which then has no edge) and with a head patched from
+    another story (which then sends and, where that story is shorter, reads)."""
     got = js.page.evaluate(GRAPH_JS, [js.base, gold])
-    assert len(got) == len(gold["graphs"]) == 4
+    assert len(got) == len(gold["graphs"]) == 6
     assert max(len(c["ids"]) for c in gold["graphs"]) == 255 and any(1 in c["ids"] for c in gold["graphs"])
     for want, have in zip(gold["graphs"], got):
         assert have["nodes"] == want["nodes"] and abs(have["logit"] - want["logit"]) < 1e-4
@@ -178,6 +181,13 @@ def test_the_graph_of_a_prediction_holds_in_the_page(js, gold):
         assert max(abs(v) for v in edges.values()) > 0.5
     silenced = gold["graphs"][1]
     assert silenced["silenced"] == [1] and not any("L1 H2" in (s, r) for s, r, _ in silenced["edges"])
+    whole, short = gold["graphs"][4:]
+    assert whole["patched"] == [1] and len(whole["source"]) == len(whole["ids"])
+    assert not any(r == "L1 H2" for _, r, _ in whole["edges"]) and any(s == "L1 H2" for s, _, _ in whole["edges"])
+    assert short["patched"] == [4] and len(short["source"]) < len(short["ids"])
+    assert any(r == "L2 H1" for _, r, _ in short["edges"])
+    plain = {(s, r): v for s, r, v in gold["graphs"][0]["edges"]}
+    assert any(abs(v - plain[(s, r)]) > 0.01 for s, r, v in whole["edges"] if (s, r) in plain)
 
 
 # A model built in the page from the exported header with its architecture changed (null: unchanged):

@@ -8,7 +8,7 @@ import torch
 from compute.models import graph, paths
 from compute.models.readout import read
 
-from test_circuit import IDS, small_model
+from test_circuit import IDS, OTHER, small_model
 
 WORD = 3
 
@@ -62,3 +62,22 @@ def test_the_words_shown_are_the_last_and_the_first_layers_heaviest():
     assert {e.receiver for e in g.edges if e.sender == last} == {"L1 H1", "L1 H2", "L1 MLP", "L2 H1", "L2 H2",
                                                                    "L2 MLP", "logit"}
     assert {e.receiver for e in g.edges if e.sender == f"word {heaviest}"} == {"L1 H1", "L1 H2", "L2 H1", "L2 H2"}
+
+
+def test_a_patched_head_sends_what_it_writes_on_the_other_story_and_reads_nothing():
+    model = small_model()
+    patched = paths.borrowed(model, OTHER, [(0, 0)])
+    assert len(OTHER) >= len(IDS)
+    g = graph.prediction_graph(model, IDS, WORD, patched=patched)
+    assert abs(g.logit - float(paths.run(model, IDS, patched=patched).logits[-1, WORD])) < 1e-12
+    assert [e for e in g.edges if e.receiver == "L1 H1"] == []
+    sent = {e.receiver: e.effect for e in g.edges if e.sender == "L1 H1"}
+    assert set(sent) == {"L1 MLP", "L2 H1", "L2 H2", "L2 MLP", "logit"}
+    # the edge to the logits worked by hand: the other story's write taken out of the final LayerNorm's input
+    into = {paths.LOGITS: -paths.writes(model, OTHER)["L1 H1"][:len(IDS)]}
+    want = g.logit - float(paths.run(model, IDS, into, patched=patched).logits[-1, WORD])
+    assert abs(sent["logit"] - want) < 1e-12 and abs(want) > 1e-6
+    plain = {(e.sender, e.receiver): e.effect for e in graph.prediction_graph(model, IDS, WORD).edges}
+    assert abs(sent["logit"] - plain[("L1 H1", "logit")]) > 1e-6          # another write, another edge
+    short = graph.prediction_graph(model, IDS, WORD, patched={(0, 0): patched[(0, 0)][:2]})
+    assert any(e.receiver == "L1 H1" for e in short.edges)             # it still reads where it writes its own

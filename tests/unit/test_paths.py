@@ -88,3 +88,28 @@ def test_a_name_the_model_lacks_is_refused_by_name():
         paths.run(model, IDS, {"L3 MLP": torch.zeros(len(IDS), 8)})
     with pytest.raises(ValueError, match="'L1 H9'"):
         paths.change(model, IDS, OTHER, "L1 H9")
+
+
+def test_a_patched_head_is_its_write_from_the_other_story_given_to_every_reader():
+    """A head patched (run(patched=...)) writes what it writes on the other story: the same as that write given to
+    every input that reads it (path_patch to every receiver), and its own write where the other story has none."""
+    model = small_model()
+    borrowed = paths.borrowed(model, OTHER, [(0, 1)])
+    assert borrowed[(0, 1)].shape == (len(OTHER), 8)
+    r = paths.run(model, IDS, patched=borrowed)
+    every = paths.path_patch(model, IDS, OTHER, "L1 H2", paths.receivers_of(model, "L1 H2"))
+    assert torch.allclose(r.logits, every.logits, atol=1e-10)
+    assert torch.allclose(r.writes["L1 H2"][:len(OTHER)], paths.writes(model, OTHER)["L1 H2"][:len(IDS)], atol=1e-12)
+    assert not torch.allclose(r.logits, paths.run(model, IDS).logits, atol=1e-4)     # the patch changed something
+    shorter = paths.run(model, IDS, patched={(0, 1): borrowed[(0, 1)][:2]})
+    assert torch.allclose(shorter.writes["L1 H2"][2:], paths.writes(model, IDS)["L1 H2"][2:], atol=1e-12)
+
+
+def test_the_runs_writes_are_the_readouts():
+    model = small_model()
+    silenced = frozenset({(1, 0)})
+    have, want = paths.run(model, IDS, silenced=silenced).writes, paths.writes(model, IDS, silenced)
+    assert list(have) == list(want)
+    for name in want:
+        assert torch.allclose(have[name], want[name], atol=1e-12), name
+    assert not have["L2 H1"].any() and have["L2 H2"].abs().max() > 1e-6

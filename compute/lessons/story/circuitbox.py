@@ -54,6 +54,8 @@ def circuit_box() -> HTML:
 <p class="circuit-result-title" id="st-circuit-graph-title" data-part="graph-title"></p>
 <p class="circuit-controls"><label>Hide the edges under <input type="range" data-part="threshold" min="0" max="4"
 step="0.1" value="0.5" aria-describedby="st-circuit-graph-title"></label> <output data-part="threshold-value">0.5</output></p>
+<p class="circuit-controls"><label>A head chosen in the graph is <select data-part="alter"><option value="silenced" selected>silenced</option>
+<option value="patched">patched from the other story</option></select></label></p>
 <div class="circuit-graph" data-part="graph" role="group" aria-labelledby="st-circuit-graph-title"></div>
 <p class="circuit-graph-summary" data-part="graph-summary"></p>
 </div>
