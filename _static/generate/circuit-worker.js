@@ -9,12 +9,28 @@ import { softmax } from "./view.js";
 
 let model = null;
 
+// The same story (and the same borrowed writes) as one object from one message to the next, so that paths.js's
+// clean passes of it, kept by that object, are computed once: a click on a head measures only what it changes.
+const kept = new Map();
+
+function keep(key, make) {
+  if (!kept.has(key)) {
+    if (kept.size >= 8) kept.delete(kept.keys().next().value);          // the oldest
+    kept.set(key, make());
+  }
+  return kept.get(key);
+}
+
+function storyOf(ids) {
+  return keep(`story ${ids.join()}`, () => inContext(ids.slice(1), model.cfg.context));
+}
+
 // ids and source start with <eos>. The word the story predicts and the one the other story predicts; their
 // probabilities after the story as it is, with the sender's write from the other story in each reader alone, in
 // every reader, and cut from every reader (paths.js pathPatch, each write computed once).
 function paths(ids, source, sender) {
   const started = performance.now();
-  const story = inContext(ids.slice(1), model.cfg.context), other = inContext(source.slice(1), model.cfg.context);
+  const story = storyOf(ids), other = storyOf(source);
   const moved = change(model, story, other, sender), cut = change(model, story, null, sender);   // each once
   const readers = receiversOf(model, sender);
   const into = (delta, names) => Object.fromEntries(names.map((r) => [r, delta]));
@@ -42,19 +58,18 @@ onmessage = async (event) => {
     if (msg.type === "load") {
       model = await loadModel(msg.base);
       postMessage({ type: "ready", vocabulary: model.vocabulary, context: model.cfg.context, heads: model.cfg.n_head });
-    } else if (msg.type === "graph") {         // the story's likeliest next word's graph, heads silenced or patched
-      const story = inContext(msg.ids.slice(1), model.cfg.context), silenced = new Set(msg.silenced);
-      const started = performance.now();
-      const patched = msg.patched.length ? borrowed(model, inContext(msg.source.slice(1), model.cfg.context), msg.patched)
-        : new Map();
-      const word = argmax(run(model, story).logits);
-      const graph = predictionGraph(model, story, word, silenced, patched);
-      const p = softmax(Array.from(run(model, story, {}, silenced, patched).logits))[word];
-      postMessage({ type: "graph", run: msg.run, graph, p, ms: performance.now() - started });
+    } else if (msg.type === "graph") {         // the story's likeliest next word's graph (its share of the edges)
+      const ids = storyOf(msg.ids), silenced = new Set(msg.silenced), started = performance.now();
+      const patched = msg.patched.length
+        ? keep(`borrowed ${msg.source.join()} ${msg.patched}`, () => borrowed(model, storyOf(msg.source), msg.patched)) : new Map();
+      const word = argmax(run(model, ids).logits);
+      const graph = predictionGraph(model, ids, word, silenced, patched, undefined, msg.share);
+      const p = softmax(Array.from(run(model, ids, {}, silenced, patched).logits))[word];
+      postMessage({ type: "graph", run: msg.run, share: msg.share, graph, p, ms: performance.now() - started });
     } else if (msg.type === "paths") {
       postMessage({ type: "paths", run: msg.run, ...paths(msg.ids, msg.source, msg.sender) });
     }
   } catch (err) {
-    postMessage({ type: "error", run: msg.run, message: String(err && err.message ? err.message : err) });
+    postMessage({ type: "error", of: msg.type, run: msg.run, message: String(err && err.message ? err.message : err) });
   }
 };

@@ -45,14 +45,24 @@ function setUp(box) {
 
   function load() {
     if (state.ready) return state.ready;
-    const started = startWorker(box, new URL("./circuit-worker.js", import.meta.url), say);
+    const url = new URL("./circuit-worker.js", import.meta.url), started = startWorker(box, url, say);
     state.worker = started.worker;
-    state.ready = started.ready.then((msg) => {
+    state.graphWorkers = [started.worker];
+    if ((navigator.hardwareConcurrency || 1) > 1) {              // a second worker measures shares of the graph too
+      const helper = startWorker(box, url, () => {});
+      helper.ready.then(() => {
+        helper.worker.onmessage = (e) => shareOfGraph(e.data, helper.worker);
+        state.graphWorkers.push(helper.worker);
+        feed();
+      }, () => {});
+    }
+    state.ready = Promise.all([started.ready, import("./graph.js")]).then(([msg, graph]) => {
+      state.merge = graph.mergeShares;
       state.vocab = msg.vocabulary;
       state.index = new Map(msg.vocabulary.map((w, i) => [w, i]));
       state.context = msg.context;
       state.heads = msg.heads;
-      state.worker.onmessage = (e) => (e.data.type === "graph" ? drawGraph(e.data) : answer(e.data));
+      state.worker.onmessage = (e) => ([e.data.type, e.data.of].includes("graph") ? shareOfGraph(e.data, state.worker) : answer(e.data));
       ask();
     });
     return state.ready;
@@ -93,11 +103,87 @@ function setUp(box) {
     return `L${Math.floor(k / state.heads) + 1} H${(k % state.heads) + 1}`;
   }
 
-  // The graph of the story's likeliest next word, with the heads the reader silenced or patched from the other story.
+  // The graphs of the story's likeliest next word, by the heads silenced and patched (from the other story). Each is
+  // measured in shares of its edges that the workers take one at a time, the graph the reader asked for first, and
+  // kept; while none is being measured, those one click away from the graph on screen are measured ahead, so that a
+  // click draws a graph already measured, and one that is not waits for one share at most.
+  const SHARES = 4;                                                 // shares of a graph for each worker
+  const graphs = new Map(), jobs = [], busy = new Set();            // key -> {graph, p, ms}; graphs being measured
+
+  function keyOf(silenced, patched) {
+    const sorted = (list) => [...list].sort((a, b) => a - b).join();
+    return `${state.story}|${state.other}|${sorted(silenced)}|${sorted(patched)}`;
+  }
+
   function askGraph() {
+    const silenced = heads("silenced"), patched = heads("patched");
+    state.wanted = keyOf(silenced, patched);
+    if (graphs.has(state.wanted)) {
+      drawGraph({ ...graphs.get(state.wanted), ahead: true });
+      measureAhead();
+    } else if (!jobs.some((j) => j.key === state.wanted)) {
+      measure(state.wanted, silenced, patched);
+    }
+  }
+
+  function measure(key, silenced, patched) {
+    const n = SHARES * state.graphWorkers.length;
     state.graphRun += 1;
-    state.worker.postMessage({ type: "graph", run: state.graphRun, ids: state.story, source: state.other,
-                               silenced: heads("silenced"), patched: heads("patched") });
+    jobs.push({ run: state.graphRun, key, silenced, patched, ids: state.story, source: state.other,
+                shares: new Array(n), next: 0, left: n, asked: performance.now() });
+    graphBox.dataset.measuring = String(jobs.length);
+    feed();
+  }
+
+  // Each idle worker takes the next share: of the graph the reader asked for if it is being measured, else the oldest.
+  function feed() {
+    for (const worker of state.graphWorkers) {
+      const open = jobs.filter((j) => j.next < j.shares.length);
+      const job = open.find((j) => j.key === state.wanted) || open[0];
+      if (!job) return;
+      if (busy.has(worker)) continue;
+      busy.add(worker);
+      worker.postMessage({ type: "graph", run: job.run, ids: job.ids, source: job.source, share: [job.next++, job.shares.length],
+                           silenced: job.silenced, patched: job.patched });
+    }
+  }
+
+  // One share of a graph, from `worker`; the graph kept when every share is in, and drawn if the reader asked for it.
+  function shareOfGraph(msg, worker) {
+    busy.delete(worker);
+    const job = jobs.find((j) => j.run === msg.run);
+    if (job && msg.type === "error") {
+      jobs.splice(jobs.indexOf(job), 1);
+      if (job.key === state.wanted) say("The box could not measure the graph: " + msg.message);
+    } else if (job) {
+      job.shares[msg.share[0]] = msg.graph;
+      job.left -= 1;
+      if (!job.left) {
+        jobs.splice(jobs.indexOf(job), 1);
+        const done = { graph: state.merge(job.shares), p: msg.p, ms: performance.now() - job.asked };
+        if (graphs.size >= 64) graphs.delete(graphs.keys().next().value);
+        graphs.set(job.key, done);
+        if (job.key === state.wanted) drawGraph(done);
+      }
+    }
+    graphBox.dataset.measuring = String(jobs.length);
+    if (!jobs.length) measureAhead();
+    feed();
+  }
+
+  // The first graph one click away (a head altered as the menu says, or given back) not measured yet.
+  function measureAhead() {
+    if (jobs.length || !state.graph) return;
+    const how = $("alter").value;
+    for (const name of state.graph.nodes) {
+      const m = /^L(\d+) H(\d+)$/.exec(name);
+      if (!m) continue;
+      const k = (Number(m[1]) - 1) * state.heads + Number(m[2]) - 1, altered = new Map(state.altered);
+      if (altered.get(k) === how) altered.delete(k); else altered.set(k, how);
+      const pick = (what) => [...altered].filter(([, a]) => a === what).map(([h]) => h);
+      const key = keyOf(pick("silenced"), pick("patched"));
+      if (!graphs.has(key)) { measure(key, pick("silenced"), pick("patched")); return; }
+    }
   }
 
   function cell(tag, text, attrs = {}) {
@@ -178,8 +264,7 @@ function setUp(box) {
   }
 
   function drawGraph(msg) {
-    if (msg.run !== state.graphRun) return;
-    Object.assign(state, { graph: msg.graph, graphP: msg.p, graphMs: msg.ms });
+    Object.assign(state, { graph: msg.graph, graphP: msg.p, graphMs: msg.ms, graphAhead: msg.ahead });
     const g = msg.graph, labels = state.labels, word = q(state.vocab[g.word]);
     const altered = ["silenced", "patched"].filter((how) => heads(how).length)
       .map((how) => `${heads(how).map(headName).join(" and ")} ${how === "patched" ? "patched from the other story" : how}`);
@@ -238,7 +323,7 @@ function setUp(box) {
     const name = (n) => (n.startsWith("word ") || n === "logit" ? nodeLabel(n, labels) : n);
     $("graph-summary").textContent = `${shown.length} of ${g.edges.length} edges shown (at least ${limit.toFixed(1)}). `
       + "The strongest: " + strongest.map((e) => `${name(e.sender)} to ${name(e.receiver)} ${e.effect.toFixed(2)}`).join("; ")
-      + `. Measured in ${Math.round(msg.ms)} ms.`;
+      + `. Measured ${msg.ahead ? "earlier, " : ""}in ${Math.round(msg.ms)} ms.`;
   }
 
   graphBox.addEventListener("click", (e) => {
@@ -251,7 +336,7 @@ function setUp(box) {
   });
   threshold.addEventListener("input", () => {
     $("threshold-value").textContent = Number(threshold.value).toFixed(1);
-    if (state.graph) drawGraph({ run: state.graphRun, graph: state.graph, p: state.graphP, ms: state.graphMs });
+    if (state.graph) drawGraph({ graph: state.graph, p: state.graphP, ms: state.graphMs, ahead: state.graphAhead });
   });
 
   $("form").addEventListener("submit", async (event) => {
@@ -260,6 +345,7 @@ function setUp(box) {
     ask();
   });
   $("sender").addEventListener("change", async () => { await load(); ask(); });
+  $("alter").addEventListener("change", () => measureAhead());
   loadWhenNear(box, load);
 }
 

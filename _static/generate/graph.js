@@ -30,15 +30,17 @@ export function shownWords(model, ids, silenced = new Set(), k = WORDS) {
 
 // {word, logit, nodes, edges: [{sender, receiver, effect}]} for the chosen word after ids (<eos> first, within the
 // context), on the model with the `silenced` heads (a Set of layer * n_head + head) and the `patched` ones (a Map of
-// layer * n_head + head to rows, paths.js borrowed).
-export function predictionGraph(model, ids, word, silenced = new Set(), patched = new Map(), k = WORDS) {
+// layer * n_head + head to rows, paths.js borrowed). share [i, n]: only every n-th edge from the i-th, for one of n
+// workers measuring the graph side by side (merged by mergeShares).
+export function predictionGraph(model, ids, word, silenced = new Set(), patched = new Map(), k = WORDS, share = [0, 1]) {
   const T = ids.length, D = model.cfg.d_model;
   const logit = run(model, ids, {}, silenced, patched).logits[word];
   const written = writes(model, ids, silenced, patched);
   const parts = Object.keys(written).filter((p) => p !== "embedding");
   const speaking = parts.filter((p) => !(isHead(p) && silenced.has(headIndex(model, p))));
   const reading = speaking.filter((p) => !(isHead(p) && (patched.get(headIndex(model, p)) || []).length >= T));
-  const cut = (into) => logit - run(model, ids, into, silenced, patched).logits[word];
+  let n = -1;
+  const cut = (into) => ((n += 1) % share[1] === share[0] ? logit - run(model, ids, into, silenced, patched).logits[word] : null);
   const edges = [], positions = shownWords(model, ids, silenced, k);
   for (const j of positions) {
     const row = written.embedding.map((r, t) => (t === j ? r.map((v) => -v) : new Float64Array(D)));
@@ -67,5 +69,12 @@ export function predictionGraph(model, ids, word, silenced = new Set(), patched 
       }
     }
   }
-  return { word, logit, nodes: [...positions.map((j) => `word ${j}`), ...parts, LOGIT], edges };
+  return { word, logit, nodes: [...positions.map((j) => `word ${j}`), ...parts, LOGIT],
+           edges: edges.filter((e) => e.effect !== null) };
+}
+
+// The graphs of the n shares of one graph's edges (predictionGraph's share [i, n], in order of i) as one graph.
+export function mergeShares(shares) {
+  const n = shares.length, total = shares.reduce((s, g) => s + g.edges.length, 0);
+  return { ...shares[0], edges: Array.from({ length: total }, (_, e) => shares[e % n].edges[Math.floor(e / n)]) };
 }

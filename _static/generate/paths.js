@@ -33,7 +33,8 @@ export function receiversOf(model, sender) {
   return out;
 }
 
-// What each part writes at every position: {name: [row per position]}, rows of d_model, from the story's clean pass;
+// What each part writes at every position ({name: [row per position]}, rows of d_model; the last layer's parts at the
+// last position alone: nothing reads them before it), from the story's clean pass;
 // `silenced` heads (a Set of layer * n_head + head) write nothing, `patched` ones (a Map of layer * n_head + head to
 // rows) write their rows at the first positions.
 export function writes(model, ids, silenced = new Set(), patched = NONE) {
@@ -69,25 +70,67 @@ function plus(x, delta) {
   return delta ? x.map((v, i) => v + delta[i]) : x;
 }
 
-// One head's queries, keys or values (its own columns of W) of one normalised row, rotated for position `pos` when
-// they are queries or keys: the same sums in the same order as model.js's matvec and rope.
-function headRow(model, l, via, g, row, pos) {
-  const { d_k: d, d_v: dv } = model.cfg;
-  const W = model.w[`blocks.${l}.attn.W_${via}`], cols = W.shape[1], width = via === "V" ? dv : d;
-  const out = new Float64Array(width);
-  for (let i = 0; i < row.length; i++) {
-    const xi = row[i];
-    if (xi === 0) continue;
-    const off = i * cols + g * width;
-    for (let c = 0; c < width; c++) out[c] += xi * W.data[off + c];
+// W (row-major, R x C) as C rows of R: a column of W read in a row, kept for each weight matrix.
+const transposed = new WeakMap();
+
+function columnsOf(W) {
+  if (!transposed.has(W)) {
+    const [R, C] = W.shape, t = new Float64Array(R * C);
+    for (let i = 0; i < R; i++) for (let c = 0; c < C; c++) t[c * R + i] = W.data[i * C + c];
+    transposed.set(W, t);
   }
-  if (via !== "V") {
-    for (let k = 0; k < d / 2; k++) {
-      const a = pos * model.freqs[k], cos = Math.cos(a), sin = Math.sin(a);
-      const even = out[2 * k], odd = out[2 * k + 1];
-      out[2 * k] = even * cos - odd * sin;
-      out[2 * k + 1] = even * sin + odd * cos;
+  return transposed.get(W);
+}
+
+// rows @ W[:, from:from + width] (+ bias): each output the bias, then every input times its weight added in W's
+// row order, as model.js's matvec adds them (a zero input adds nothing either way). Four rows at a time, each column
+// of W read once for the four; a row left over with many zeros (after the ReLU) adds only its other inputs.
+function product(rows, W, from, width, bias) {
+  const Wt = columnsOf(W), R = W.shape[0], n = rows.length;
+  const out = rows.map(() => new Float64Array(width));
+  const start = (c) => (bias ? bias.data[from + c] : 0);
+  let r = 0;
+  for (; r + 4 <= n; r += 4) {
+    const x0 = rows[r], x1 = rows[r + 1], x2 = rows[r + 2], x3 = rows[r + 3];
+    const o0 = out[r], o1 = out[r + 1], o2 = out[r + 2], o3 = out[r + 3];
+    for (let c = 0; c < width; c++) {
+      const off = (from + c) * R, b = start(c);
+      let s0 = b, s1 = b, s2 = b, s3 = b;
+      for (let i = 0; i < R; i++) {
+        const v = Wt[off + i];
+        s0 += x0[i] * v; s1 += x1[i] * v; s2 += x2[i] * v; s3 += x3[i] * v;
+      }
+      o0[c] = s0; o1[c] = s1; o2[c] = s2; o3[c] = s3;
     }
+  }
+  for (; r < n; r++) {
+    const x = rows[r], o = out[r], nonzero = [];
+    for (let i = 0; i < R; i++) if (x[i] !== 0) nonzero.push(i);
+    for (let c = 0; c < width; c++) {
+      const off = (from + c) * R;
+      let s = start(c);
+      if (nonzero.length > 0.75 * R) for (let i = 0; i < R; i++) s += x[i] * Wt[off + i];
+      else for (const i of nonzero) s += x[i] * Wt[off + i];
+      o[c] = s;
+    }
+  }
+  return out;
+}
+
+// One head's queries, keys or values (its own columns of W) of normalised rows at positions `at`, rotated for their
+// positions when they are queries or keys: the same sums in the same order as model.js's matvec and rope.
+function headRows(model, l, via, g, rows, at) {
+  const { d_k: d, d_v: dv } = model.cfg, width = via === "V" ? dv : d;
+  const out = product(rows, model.w[`blocks.${l}.attn.W_${via}`], g * width, width, null);
+  if (via !== "V") {
+    out.forEach((o, r) => {
+      for (let k = 0; k < d / 2; k++) {
+        const a = at[r] * model.freqs[k], cos = Math.cos(a), sin = Math.sin(a);
+        const even = o[2 * k], odd = o[2 * k + 1];
+        o[2 * k] = even * cos - odd * sin;
+        o[2 * k + 1] = even * sin + odd * cos;
+      }
+    });
   }
   return out;
 }
@@ -117,11 +160,13 @@ function attend(model, l, g, q, K, V, t) {
   return { weights: scores, write };
 }
 
-function mlp(model, l, read) {
-  const { norm_eps: eps } = model.cfg, w = model.w, p = `blocks.${l}.`;
-  const hidden = matvec(layerNorm(read, w[p + "ln2.weight"], w[p + "ln2.bias"], eps), w[p + "ffn.W1"], w[p + "ffn.b1"]);
-  for (let i = 0; i < hidden.length; i++) if (hidden[i] < 0) hidden[i] = 0;
-  return matvec(hidden, w[p + "ffn.W2"], w[p + "ffn.b2"]);
+// The MLP's write for each row it reads.
+function mlp(model, l, reads) {
+  const { norm_eps: eps, d_ff: F, d_model: D } = model.cfg, w = model.w, p = `blocks.${l}.`;
+  const normed = reads.map((r) => layerNorm(r, w[p + "ln2.weight"], w[p + "ln2.bias"], eps));
+  const hidden = product(normed, w[p + "ffn.W1"], 0, F, w[p + "ffn.b1"]);
+  for (const h of hidden) for (let i = 0; i < F; i++) if (h[i] < 0) h[i] = 0;
+  return product(hidden, w[p + "ffn.W2"], 0, D, w[p + "ffn.b2"]);
 }
 
 // The rows where a change is not zero.
@@ -137,20 +182,28 @@ function rowsOf(delta) {
 // before t changed; the MLP where its input changed); the last layer only at the last word.
 function layer(model, l, x, changed, into, silenced, patched, c, final) {
   const { n_head: H, norm_eps: eps } = model.cfg, w = model.w, T = x.length, p = `blocks.${l}.`;
-  const all = Array.from({ length: T }, (_, t) => t), needed = final && c ? [T - 1] : all;
+  const all = Array.from({ length: T }, (_, t) => t), needed = final ? [T - 1] : all;
   const n1 = x.map((r, t) => (!c || changed.has(t) ? layerNorm(r, w[p + "ln1.weight"], w[p + "ln1.bias"], eps) : c.n1[t]));
   const out = { x, n1, heads: [], mid: new Array(T), mlp: new Array(T), out: new Array(T) };
   const moved = new Set(changed || []);                                      // rows whose heads' writes changed
+  const normed = new Map();                        // x + delta normalised, once for every input given the same delta
+  const read = (delta, t) => {
+    if (!normed.has(delta)) normed.set(delta, new Array(T));
+    const rows = normed.get(delta);
+    if (!rows[t]) rows[t] = layerNorm(plus(x[t], delta[t]), w[p + "ln1.weight"], w[p + "ln1.bias"], eps);
+    return rows[t];
+  };
   for (let g = 0; g < H; g++) {
     const own = {}, touched = {};
     for (const via of INPUTS) {
       const delta = into[`L${l + 1} H${g + 1} ${via}`], rows = rowsOf(delta);
       touched[via] = new Set([...(changed || []), ...rows]);
-      own[via] = all.map((t) => {
-        if (c && !touched[via].has(t)) return c.heads[g][via][t];
-        const row = rows.has(t) ? layerNorm(plus(x[t], delta[t]), w[p + "ln1.weight"], w[p + "ln1.bias"], eps) : n1[t];
-        return headRow(model, l, via, g, row, t);
-      });
+      // the last layer's queries are read at the last word alone
+      const unread = (t) => via === "Q" && final && t !== T - 1;
+      own[via] = c ? c.heads[g][via].slice() : new Array(T);
+      const at = all.filter((t) => (!c || touched[via].has(t)) && !unread(t));
+      headRows(model, l, via, g, at.map((t) => (rows.has(t) ? read(delta, t) : n1[t])), at)
+        .forEach((row, r) => { own[via][at[r]] = row; });
     }
     const firstKV = Math.min(T, ...touched.K, ...touched.V);
     const head = { Q: own.Q, K: own.K, V: own.V, write: new Array(T), weights: null };
@@ -172,6 +225,7 @@ function layer(model, l, x, changed, into, silenced, patched, c, final) {
     out.heads.push(head);
   }
   const delta = into[`L${l + 1} MLP`], mlpRows = new Set([...moved, ...rowsOf(delta)]);
+  const again = [];
   for (const t of needed) {
     if (c && !moved.has(t) && !mlpRows.has(t)) {
       out.mid[t] = c.mid[t]; out.mlp[t] = c.mlp[t]; out.out[t] = c.out[t];
@@ -180,32 +234,48 @@ function layer(model, l, x, changed, into, silenced, patched, c, final) {
     const written = new Float64Array(x[t].length);
     for (const head of out.heads) for (let i = 0; i < written.length; i++) written[i] += head.write[t][i];
     out.mid[t] = plus(x[t], written);
-    out.mlp[t] = mlp(model, l, plus(out.mid[t], delta && delta[t]));
-    out.out[t] = plus(out.mid[t], out.mlp[t]);
+    again.push(t);
   }
+  mlp(model, l, again.map((t) => plus(out.mid[t], delta && delta[t]))).forEach((write, r) => {
+    const t = again[r];
+    out.mlp[t] = write;
+    out.out[t] = plus(out.mid[t], write);
+  });
   out.changed = new Set([...moved, ...mlpRows].filter((t) => needed.includes(t)));
   return out;
 }
 
-// The clean pass of a story (every layer at every row), kept while its ids array is in use: the worker reads one
-// story with many changes.
-const cleanRuns = new WeakMap(), patches = new WeakMap();
-let patchesSeen = 0;
+// The clean pass of a story, kept while its ids array is in use (the worker reads one story with many changes):
+// every layer at every row, but the last layer's queries, weights and writes at the last word alone (nothing reads
+// them elsewhere: writes() gives that layer's parts at the last position only). Each layer is kept by the heads
+// altered up to it, so a second-layer head silenced or patched takes the first layer as it was.
+const cleanRuns = new WeakMap(), rowsSeen = new WeakMap();
+let rowsCount = 0;
+
+function alteredUpTo(model, l, silenced, patched) {
+  const H = model.cfg.n_head, upTo = (k) => k < (l + 1) * H;
+  const id = (rows) => {                                                  // a patch's rows are known by their array
+    if (!rowsSeen.has(rows)) rowsSeen.set(rows, ++rowsCount);
+    return rowsSeen.get(rows);
+  };
+  return `${l}|${[...silenced].filter(upTo).sort((a, b) => a - b)}|`
+    + [...patched.keys()].filter(upTo).sort((a, b) => a - b).map((k) => `${k}:${id(patched.get(k))}`).join();
+}
 
 function clean(model, ids, silenced, patched) {
   if (!cleanRuns.has(ids)) cleanRuns.set(ids, new Map());
-  if (!patches.has(patched)) patches.set(patched, ++patchesSeen);         // a patch is known by its Map
-  const runs = cleanRuns.get(ids), key = `${[...silenced].sort().join()}|${patched.size ? patches.get(patched) : ""}`;
-  if (!runs.has(key)) {
-    const D = model.cfg.d_model, done = [];
-    let x = ids.map((id) => model.w.E.data.slice(id * D, (id + 1) * D));      // (T, d_model)
-    for (let l = 0; l < model.cfg.n_layer; l++) {
-      done.push(layer(model, l, x, null, {}, silenced, patched, null, false));
-      x = done[l].out;
+  const runs = cleanRuns.get(ids), L = model.cfg.n_layer, D = model.cfg.d_model, done = [];
+  let x = ids.map((id) => model.w.E.data.slice(id * D, (id + 1) * D));        // (T, d_model)
+  for (let l = 0; l < L; l++) {
+    const key = alteredUpTo(model, l, silenced, patched);
+    if (!runs.has(key)) {
+      if (runs.size >= 32) runs.delete(runs.keys().next().value);             // the oldest layer kept of this story
+      runs.set(key, layer(model, l, x, null, {}, silenced, patched, null, l === L - 1));
     }
-    runs.set(key, done);
+    done.push(runs.get(key));
+    x = done[l].out;
   }
-  return runs.get(key);
+  return done;
 }
 
 // The model on ids with into[input][t] added to that input alone at position t: the last position's logits and

@@ -182,6 +182,9 @@ GRAPH_JS = """() => ({
   title: document.querySelector('.circuit-box [data-part=graph-title]').textContent })"""
 
 
+IDLE = "document.querySelector('.circuit-box [data-part=graph]').dataset.measuring === '0'"
+
+
 def python_graph(silenced=(), patched=()):
     """compute's graph of the prepared story's next word, heads silenced or patched from the prepared other story."""
     from compute.models import graph
@@ -214,9 +217,11 @@ def test_the_graph_of_the_prediction_its_threshold_and_a_silenced_head(visit):
     got = v.page.evaluate(GRAPH_JS)
     assert sorted(got["edges"]) == sorted(f"{e.sender}>{e.receiver}" for e in want.edges if abs(e.effect) >= 1.0)
     head = box.locator(".circuit-node[data-node='L1 H2']")
+    v.page.wait_for_function(f"{IDLE}", timeout=60_000)          # every graph one click away measured ahead
     head.click()
     assert head.get_attribute("aria-pressed") == "true"
     got, want = wait_graph(v, got["summary"]), python_graph({(0, 1)})
+    assert "Measured earlier" in got["summary"]                      # drawn from the graph measured ahead
     assert "with L1 H2 silenced" in got["title"] and f"logit {want.logit:.2f}" in got["title"]
     assert got["edges"] and not any("L1 H2" in e for e in got["edges"])
     assert sorted(got["edges"]) == sorted(f"{e.sender}>{e.receiver}" for e in want.edges if abs(e.effect) >= 1.0)

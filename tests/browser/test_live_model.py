@@ -159,7 +159,10 @@ GRAPH_JS = """async ([base, golden]) => {
     const started = performance.now();
     const patched = c.source ? p.borrowed(model, c.source, c.patched) : new Map();
     const graph = g.predictionGraph(model, c.ids, c.word, new Set(c.silenced), patched);
-    return { ...graph, ms: performance.now() - started };
+    const ms = performance.now() - started;
+    // measured in two shares, as two workers measure it, and merged
+    const halves = [0, 1].map((i) => g.predictionGraph(model, c.ids.slice(), c.word, new Set(c.silenced), patched, undefined, [i, 2]));
+    return { ...graph, ms, merged: g.mergeShares(halves).edges, halves: halves.map((h) => h.edges.length) };
   });
 }""" % MODELS
 
@@ -179,6 +182,7 @@ def test_the_graph_of_a_prediction_holds_in_the_page(js, gold):
         for e in have["edges"]:
             assert abs(e["effect"] - edges[(e["sender"], e["receiver"])]) < 1e-4, e
         assert max(abs(v) for v in edges.values()) > 0.5
+        assert have["merged"] == have["edges"] and min(have["halves"]) >= len(edges) // 2
     silenced = gold["graphs"][1]
     assert silenced["silenced"] == [1] and not any("L1 H2" in (s, r) for s, r, _ in silenced["edges"])
     whole, short = gold["graphs"][4:]

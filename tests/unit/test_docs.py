@@ -12,7 +12,7 @@ from conftest import ROOT
 README = ROOT / "README.md"
 GUIDES = ("readers", "authors", "contributors", "performance")
 DOCS = [README, *sorted((ROOT / "docs").glob("*.md"))]
-BENCHMARKS = ("benchmark", "figures", "training", "live", "train", "lab")  # the tables benchmarks/ write
+BENCHMARKS = ("benchmark", "figures", "training", "live", "circuit", "train", "lab")  # the tables benchmarks/ write
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
