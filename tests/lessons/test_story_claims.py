@@ -172,3 +172,27 @@ def test_the_composition_claim_fails_where_one_pair_of_heads_composes(monkeypatc
     monkeypatch.setattr(circuit, "composition_scores", lambda: {**real, "scores": scores})
     outcome = claims_circuit.composition_is_at_chance()
     assert not outcome.holds and "V-composition of L1 H2 with L2 H3" in outcome.evidence
+
+
+def test_the_graph_claims_fail_where_another_word_feeds_the_name_head_or_the_second_mlp_carries_the_word(monkeypatch):
+    from compute.lessons.story import claims_circuit
+    from compute.lessons.story.states import circuit
+    real = circuit.name_graph()
+    assert claims_circuit.the_name_head_reads_the_friends_name().holds
+    assert claims_circuit.the_graph_runs_through_the_first_mlp().holds
+    head, named = real["name_head"], claims_circuit._named(real)
+    other = next(n for n in real["words"] if n not in (named, real["last"]))
+    cases = {
+        "the_name_head_reads_the_friends_name": ({(other, head): real["edges"][(named, head)] + 0.5},
+                                                 f"next {real['words'][other]}"),
+        "the_graph_runs_through_the_first_mlp": ({("L2 MLP", "logit"): real["edges"][("L1 MLP", "logit")] + 0.5},
+                                                 "the logit's largest edge from L2 MLP"),
+    }
+    for name, (changed, evidence) in cases.items():
+        monkeypatch.setattr(circuit, "name_graph", lambda c=changed: {**real, "edges": {**real["edges"], **c}})
+        outcome = getattr(claims_circuit, name)()
+        assert not outcome.holds and evidence in outcome.evidence, (name, outcome)
+    moved = {(head, "L2 H3"): real["edges"][(head, "L1 MLP")] + 0.5}       # the name head's write read by a head
+    monkeypatch.setattr(circuit, "name_graph", lambda: {**real, "edges": {**real["edges"], **moved}})
+    outcome = claims_circuit.the_graph_runs_through_the_first_mlp()
+    assert not outcome.holds and f"{head}'s largest edge to L2 H3" in outcome.evidence

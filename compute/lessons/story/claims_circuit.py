@@ -1,5 +1,6 @@
 """Part III's claims about where the name head's write goes (section 6, "Who reads the name head"): path patching in
-the box's model and the composition scores of its weights; merged into claims.STORY."""
+the box's model, the composition scores of its weights and the graph of the name's prediction; merged into
+claims.STORY."""
 from __future__ import annotations
 
 from ...claims import Outcome, Registry, at_least, at_most, both, room
@@ -16,6 +17,7 @@ KEPT = 0.5          # the story's name's probability after a patch that carries 
 UNMOVED = 0.001     # the renamed friend's probability after such a patch
 CARRIED = 0.75      # the renamed friend's probability from the MLPs and the final LayerNorm together
 AT_CHANCE = 0.25    # composition within this share of what a random direction scores
+CLEAR = 1.0         # a graph's largest edge above the next by this much of the logit (the logit is about 12.7)
 
 
 def _second_layer_inputs(p: dict) -> dict[str, dict[str, float]]:
@@ -68,3 +70,38 @@ def composition_is_at_chance():
     off, via, i, j = worst
     return Outcome(off <= AT_CHANCE, f"furthest from {chance:.4f}: {via}-composition of L1 H{i + 1} with L2 H{j + 1}, "
                                      f"{off:.1%} away", margin=room(off, AT_CHANCE, above=False))
+
+
+def _named(g: dict) -> str:
+    """The word node of the friend's name where the story writes it (not the last word)."""
+    named = [n for n, w in g["words"].items() if w == g["name"] and n != g["last"]]
+    if not named:
+        raise ValueError(f"the graph shows no word {g['name']!r} before the last: {g['words']}")
+    return named[0]
+
+
+@claim(Says("largest", "edge to the name head from a word of the story before the last, in the graph of the "
+            "name's prediction", ("the friend's name",), over="of the words the graph shows", by=CLEAR))
+def the_name_head_reads_the_friends_name():
+    g = circuit.name_graph()
+    head, named = g["name_head"], _named(g)
+    into = {s: v for (s, r), v in g["edges"].items() if r == head and s.startswith("word") and s != g["last"]}
+    runner = max((v, n) for n, v in into.items() if n != named)
+    return Outcome(into[named] - runner[0] >= CLEAR,
+                   f"{g['words'][named]} ({named}) to {head} {into[named]:.2f}; next {g['words'][runner[1]]} "
+                   f"{runner[0]:.2f}", margin=room(into[named] - runner[0], CLEAR, above=True))
+
+
+@claim((Says("largest", "edge from the name head, in the graph of the name's prediction", ("the first layer's MLP",),
+             over="of the parts it reaches", by=CLEAR),
+        Says("largest", "edge into the name's logit", ("the first layer's MLP",), over="of every part's", by=CLEAR)))
+def the_graph_runs_through_the_first_mlp():
+    g = circuit.name_graph()
+    e, head = g["edges"], g["name_head"]
+    out = sorted(((v, r) for (s, r), v in e.items() if s == head), reverse=True)
+    into = sorted(((v, s) for (s, r), v in e.items() if r == "logit"), reverse=True)
+    return both(Outcome(out[0][1] == FIRST_MLP and out[0][0] - out[1][0] >= CLEAR,
+                        f"{head}'s largest edge to {out[0][1]} {out[0][0]:.2f}; next {out[1][1]} {out[1][0]:.2f}"),
+                Outcome(into[0][1] == FIRST_MLP and into[0][0] - into[1][0] >= CLEAR,
+                        f"the logit's largest edge from {into[0][1]} {into[0][0]:.2f}; next {into[1][1]} "
+                        f"{into[1][0]:.2f}"))

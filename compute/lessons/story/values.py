@@ -172,4 +172,14 @@ def path_values() -> dict[str, float]:
             "path_mlps_new": p["groups"]["both MLPs"][new],
             "path_mlps_logits_new": p["groups"]["both MLPs and the final LayerNorm"][new], "path_every_new": p["every"][new],
             "composition_random": c["random"], "composition_low": float(scores.min()),
-            "composition_high": float(scores.max())}
+            "composition_high": float(scores.max()), **graph_values()}
+
+
+def graph_values() -> dict[str, float]:
+    """The edges section 6 cites from the graph of the name's prediction (states/circuit.py name_graph)."""
+    g = circuit.name_graph()
+    e, head = g["edges"], g["name_head"]
+    named = next(n for n, w in g["words"].items() if w == g["name"] and n != g["last"])
+    return {"graph_name_to_head": e[(named, head)], "graph_last_to_head": e[(g["last"], head)],
+            "graph_head_to_mlp": e[(head, "L1 MLP")], "graph_mlp_to_logit": e[("L1 MLP", "logit")],
+            "graph_mlp2_to_logit": e[("L2 MLP", "logit")]}

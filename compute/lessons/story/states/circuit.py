@@ -1,6 +1,7 @@
 """Where the name head's write goes, in the box's model: section 6's story read with the head's write from the renamed
 story patched into one reader at a time (compute.models.paths), and how much each first-layer head writes where each
-second-layer head reads (the composition scores, compute.models.circuit)."""
+second-layer head reads (the composition scores, compute.models.circuit), and the graph of the name's prediction
+(compute.models.graph)."""
 from __future__ import annotations
 
 import math
@@ -9,7 +10,7 @@ from functools import lru_cache
 import torch
 
 from ....data.tokenizer import EOS, words
-from ....models import circuit, paths
+from ....models import circuit, graph, paths
 from ....published.story import story_corpus
 from .box import box_model, patch_pair
 from .heads import head_label
@@ -57,3 +58,15 @@ def composition_scores() -> dict:
     scores = circuit.composition(model)
     return {"scores": {via: s.double().numpy() for via, s in scores.items()}, "random": 1 / math.sqrt(model.cfg.d_model),
             "n_head": model.cfg.n_head, "name_head": head_label(patch_pair()["head"])}
+
+
+@lru_cache(maxsize=1)
+def name_graph() -> dict:
+    """The graph of the story's name's prediction after section 6's story (compute.models.graph): each edge's size
+    by (sender, receiver), the word each word node stands for, the last word's node and the name head's."""
+    t, vocab, model = patch_pair(), story_corpus().vocab, box_model()
+    ids, _ = _ids()
+    g = graph.prediction_graph(model, ids, vocab.index(t["name"]))
+    return {"edges": {(e.sender, e.receiver): e.effect for e in g.edges}, "logit": g.logit, "name": t["name"],
+            "words": {n: vocab.itos[ids[int(n.split()[1])]] for n in g.nodes if n.startswith("word")},
+            "last": f"word {len(ids) - 1}", "name_head": head_label(t["head"])}
