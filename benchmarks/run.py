@@ -51,7 +51,17 @@ from sitebuild import browser as sb_browser  # noqa: E402
 from benchmarks.server import served  # noqa: E402
 
 BUDGET = {"cold": 120.0, "rebuild": 5.0, "page_bytes": 500_000, "plain_bytes": 200_000, "ready_ms": 300.0,
-          "view_ms": 300.0, "link_ratio": 1.3, "ready_ratio": 1.2, "shift": 0.0, "html_bytes": 100_000}
+          "view_ms": 300.0, "link_ratio": 1.3, "ready_ratio": 1.2, "shift": 0.0, "html_bytes": 100_000,
+          "blank_ratio": 2.0, "before_paint": 8}    # issue 56: within 2x a one-line page, 8 requests before the paint
+
+# The requests a page started before its first paint: the page itself and every resource begun before the first
+# contentful paint (or the first paint, where nothing has content yet).
+BEFORE_PAINT_JS = """(() => {
+  const paints = performance.getEntriesByType('paint');
+  const paint = paints.find((p) => p.name === 'first-contentful-paint') || paints[0];
+  const at = paint ? paint.startTime : Infinity;
+  return 1 + performance.getEntriesByType('resource').filter((r) => r.startTime < at).length;
+})()"""
 
 # The first screen is ready when it is painted with its text and math in place: the first contentful
 # paint, or later the arrival of the fonts the page asked for before its load event (text in a web
@@ -292,7 +302,7 @@ def load_page(browser, base: str, path: str, count_bytes: bool = True) -> dict:
             page.wait_for_load_state("networkidle")
             page.wait_for_timeout(500)
             sample.update(ready_ms=float(page.evaluate("window.__readyAt()")),
-                          shift=float(page.evaluate("window.__shift")))
+                          shift=float(page.evaluate("window.__shift")), before_paint=int(page.evaluate(BEFORE_PAINT_JS)))
             bodies = [r.body() for r in list(responses) if r.ok]
             sample.update(requests=len(bodies), gzip_bytes=sum(len(gzip.compress(b, 6)) for b in bodies),
                           math="mjx-container" in page.content())
@@ -319,7 +329,7 @@ def page_table(runs: int, link_runs: int, site: Path) -> list[dict]:
         for path in pages:
             samples = [load_page(browser, base, path) for _ in range(runs)]
             row = {"page": path, "requests": samples[0]["requests"], "in_view": samples[0]["in_view"],
-                   "math": samples[0]["math"],
+                   "math": samples[0]["math"], "before_paint": max(s["before_paint"] for s in samples),
                    **{k: statistics.median(s[k] for s in samples)
                       for k in ("gzip_bytes", "drawn_ms", "load_ms", "ready_ms", "shift")}}
             row["view_ms"] = statistics.median(s["view_ms"] for s in samples) if "view_ms" in samples[0] else None
@@ -369,16 +379,18 @@ def markdown(cold: list[Build], warm: list[Build], pages: list[dict], runs: tupl
                      f"{m:.1f} s | {len(retrained)} | |")
     lines += stage_table({"cold build": list(cold), "rebuild, nothing changed": list(warm),
                           "after the retrain": list(retrained)})
-    lines += ["", "| page | HTML (gzip) | requests | first load (gzip) | first screen ready | layout shift | figures | "
-                  "figure scrolled into view, shown | slowest linked figure shown | pointer to live figure |",
-              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    lines += ["", "| page | HTML (gzip) | requests | before the first paint | first load (gzip) | first screen ready "
+                  "| against the one-line page | layout shift | figures | figure scrolled into view, shown "
+                  "| slowest linked figure shown | pointer to live figure |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in pages:
         link = f"{r['link_ms']:.0f} ms (`#{r['link_worst']}`)" if r["link_worst"] else "no figures"
         view = f"{r['view_ms']:.0f} ms" if r["view_ms"] is not None else ("no figures" if not r["figures"] else
                                                                           f"{r['drawn_ms']:.0f} ms (on opening)")
         touch = f"{r['touch_ms']:.0f} ms" if r["touch_ms"] is not None else ""
-        lines.append(f"| `{r['page']}` | {r['html_gzip'] / 1e3:.1f} kB | {r['requests']} | {r['gzip_bytes'] / 1e6:.2f} MB | {r['ready_ms']:.0f} ms | "
-                     f"{r['shift']:.3f} | {r['figures']} | {view} | {link} | {touch} |")
+        lines.append(f"| `{r['page']}` | {r['html_gzip'] / 1e3:.1f} kB | {r['requests']} | {r['before_paint']} "
+                     f"| {r['gzip_bytes'] / 1e6:.2f} MB | {r['ready_ms']:.0f} ms | {r['ready_ms'] / blank_ms:.2f}x "
+                     f"({blank_ms:.0f} ms) | {r['shift']:.3f} | {r['figures']} | {view} | {link} | {touch} |")
 
     def bytes_ok(r):
         return r["gzip_bytes"] <= (BUDGET["page_bytes"] if r["figures"] or r["math"] else BUDGET["plain_bytes"])
@@ -394,6 +406,7 @@ def markdown(cold: list[Build], warm: list[Build], pages: list[dict], runs: tupl
         # a linked figure against its page's first screen, and every lesson's first screen against the 404 page's
         "link": max([r["link_ms"] / r["ready_ms"] for r in pages if r["link_ms"] is not None] or [0]),
         "lesson_ready": max([r["ready_ms"] for r in pages if r["page"].startswith("posts/")] or [0]),
+        "before_paint": max(r["before_paint"] for r in pages),
     }
     not_found = next((r["ready_ms"] for r in pages if r["page"] == "404.html"), None)
     lines += ["", f"Times are from navigation start, at 1280×900, except the scrolled-to figure (from the scroll) "
@@ -413,6 +426,10 @@ def markdown(cold: list[Build], warm: list[Build], pages: list[dict], runs: tupl
                   + (f"; every lesson's first screen within {BUDGET['ready_ratio']:g} times the 404 page's "
                      f"({not_found:.0f} ms), slowest {worst['lesson_ready'] / not_found:.2f} times "
                      f"({verdict(worst['lesson_ready'] <= BUDGET['ready_ratio'] * not_found)})" if not_found else "")
+                  + f"; every page's first screen within {BUDGET['blank_ratio']:g} times the one-line page's, slowest "
+                  f"{worst['ready'] / blank_ms:.2f} times ({verdict(worst['ready'] <= BUDGET['blank_ratio'] * blank_ms)}), "
+                  f"with at most {BUDGET['before_paint']} requests before its first paint, most "
+                  f"{worst['before_paint']} ({verdict(worst['before_paint'] <= BUDGET['before_paint'])})"
                   + f". The last column is what the reader's first touch of a figure costs: plotly.js fetched, "
                   f"run, and the live figure drawn over its picture. Medians of "
                   f"{runs[2]} loads of each page and {runs[3]} of each figure link, headless Chromium, empty cache. "

@@ -34,3 +34,17 @@ def test_a_build_that_ran_no_stage_has_no_stage_times():
     from sitebuild.__main__ import UNCHANGED
     build = read_build(0.3, f"site/ published: 7 pages\n{UNCHANGED}\ntook 0.2 s\n")
     assert build.stages == {} and build.said == ["site/ published: 7 pages"]
+
+
+def test_each_page_is_set_beside_the_one_line_page_and_its_requests_before_the_paint_are_budgeted():
+    from benchmarks.run import markdown
+    page = {"page": "posts/a.html", "html_gzip": 9e3, "requests": 30, "before_paint": 12, "gzip_bytes": 3e5,
+            "ready_ms": 180.0, "shift": 0.0, "figures": 0, "view_ms": None, "link_ms": None, "link_worst": None,
+            "touch_ms": None, "math": False}
+    quick = {**page, "page": "guide.html", "ready_ms": 100.0, "before_paint": 3}
+    text = markdown([], [], [page, quick], (0, 0, 5, 3), blank_ms=60.0)
+    assert "| 180 ms | 3.00x (60 ms) |" in text and "| 100 ms | 1.67x (60 ms) |" in text
+    assert "within 2 times the one-line page's, slowest 3.00 times (OVER BUDGET)" in text
+    assert "at most 8 requests before its first paint, most 12 (OVER BUDGET)" in text
+    fine = markdown([], [], [quick], (0, 0, 5, 3), blank_ms=60.0)
+    assert "slowest 1.67 times (within budget)" in fine and "most 3 (within budget)" in fine
