@@ -130,14 +130,14 @@ def patches(model, pairs: list[tuple[list[int], list[int]]], n_head: int) -> lis
 
 
 def path_patches(model, pairs: list[tuple[list[int], list[int]]]) -> list[dict]:
-    """The last word's logits and every head's attention there, with a first-layer head's write taken from the
-    pair's second story into one reader at a time (every first-layer head for the first pair, the second for the
-    others), into every reader, and cut from every reader."""
+    """The last word's logits and every head's attention there, with a part's write taken from the pair's second
+    story into one reader at a time (every first-layer head, the first MLP and a second-layer head, whose writes the
+    page keeps at the last word alone, for the first pair; the first layer's second head for the others), into every
+    reader, and cut from every reader."""
     out = []
     for k, (ids, source) in enumerate(pairs):
-        heads = range(model.cfg.n_head) if k == 0 else (1,)
-        for h in heads:
-            sender = f"L1 H{h + 1}"
+        senders = [f"L1 H{h + 1}" for h in range(model.cfg.n_head)] + ["L1 MLP", "L2 H3"] if k == 0 else ["L1 H2"]
+        for sender in senders:
             every = routes.receivers_of(model, sender)
             cases = [(source, (r,)) for r in every] + [(source, tuple(every)), (None, tuple(every))]
             for other, receivers in cases:

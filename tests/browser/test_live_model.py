@@ -123,13 +123,14 @@ PATHS_JS = """async ([base, golden]) => {
 
 
 def test_path_patching_and_composition_hold_in_the_page(js, gold):
-    """A first-layer head's write from a second story given to one reader at a time, to every reader and cut from
-    every reader: the last word's logits and every head's attention there within 1e-4 of Python's
-    (compute.models.paths), on pairs the page does not prepare (one past the context window, one with words the model
-    has never seen); the composition scores of the weights and on three stories within 1e-4 of
-    compute.models.circuit's."""
+    """A part's write from a second story (each first-layer head, the first MLP, a second-layer head) given to one
+    reader at a time, to every reader and cut from every reader: the last word's logits and every head's attention
+    there within 1e-4 of Python's (compute.models.paths), on pairs the page does not prepare (one past the context
+    window, one with words the model has never seen); the composition scores of the weights and on three stories
+    within 1e-4 of compute.models.circuit's."""
     got = js.page.evaluate(PATHS_JS, [js.base, gold])
     assert len(gold["paths"]) == len(got["patched"]) >= 100
+    assert {"L1 MLP", "L2 H3"} <= {c["sender"] for c in gold["paths"]}
     singles = [c["receivers"][0] for c in gold["paths"] if c["sender"] == "L1 H2" and len(c["receivers"]) == 1]
     assert got["receivers"] == singles[:len(got["receivers"])] and len(singles) > len(got["receivers"])
     lengths = {len(c["ids"]) for c in gold["paths"]}
