@@ -1,8 +1,9 @@
 // The circuit box's model, off the page's thread: path patching of one part's write into each of its readers in
 // turn (paths.js), and each first-layer head's share of what the second layer reads on the story.
+import { compositionOn } from "./composition.js";
 import { loadModel } from "./model.js";
 import { predictionGraph } from "./graph.js";
-import { borrowed, change, compositionOn, receiversOf, run } from "./paths.js";
+import { borrowed, change, receiversOf, run } from "./paths.js";
 import { inContext } from "./run.js";
 import { argmax } from "./sample.js";
 import { softmax } from "./view.js";

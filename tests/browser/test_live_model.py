@@ -106,10 +106,12 @@ def test_attribution_the_layer_view_and_patching_hold_in_the_page(js, gold):
         assert np.abs(patched - np.array(have["plain"])).max() > 1e-3                # each patch changes something
 
 
-# Path patching and the composition scores (_static/generate/paths.js) on the golden file's pairs and stories.
+# Path patching and the composition scores (_static/generate/paths.js, composition.js) on the golden file's pairs and
+# stories.
 PATHS_JS = """async ([base, golden]) => {
   const m = await import(base + '_static/generate/model.js');
   const paths = await import(base + '_static/generate/paths.js');
+  const composition = await import(base + '_static/generate/composition.js');
   const model = await m.loadModel(base + '%s');
   const started = performance.now();
   const patched = golden.paths.map((c) => {
@@ -118,7 +120,7 @@ PATHS_JS = """async ([base, golden]) => {
   });
   return { patched, ms: (performance.now() - started) / golden.paths.length,
            receivers: paths.receiversOf(model, 'L1 H2'),
-           weights: paths.composition(model), on: golden.composition.on.map((c) => paths.compositionOn(model, c.ids)) };
+           weights: composition.composition(model), on: golden.composition.on.map((c) => composition.compositionOn(model, c.ids)) };
 }""" % MODELS
 
 
