@@ -145,6 +145,8 @@ def main() -> None:
     p.add_argument("--before", action="store_true", help="a build without the patch menu or measuring ahead")
     p.add_argument("--docs", action="store_true", help="write the table into docs/performance.md")
     args = p.parse_args()
+    if not 1 <= args.runs <= len(FIRST):
+        p.error(f"--runs is 1 to {len(FIRST)}: each run clicks a pair of heads no earlier run left measured")
     table = markdown(measure(args.site, args.runs, args.before), args.runs)
     print(table)
     if args.docs:

@@ -60,13 +60,13 @@ onmessage = async (event) => {
       model = await loadModel(msg.base);
       postMessage({ type: "ready", vocabulary: model.vocabulary, context: model.cfg.context, heads: model.cfg.n_head });
     } else if (msg.type === "graph") {         // the story's likeliest next word's graph (its share of the edges)
-      const ids = storyOf(msg.ids), silenced = new Set(msg.silenced), started = performance.now();
+      const ids = storyOf(msg.ids), silenced = new Set(msg.silenced);
       const patched = msg.patched.length
         ? keep(`borrowed ${msg.source.join()} ${msg.patched}`, () => borrowed(model, storyOf(msg.source), msg.patched)) : new Map();
       const word = argmax(run(model, ids).logits);
       const graph = predictionGraph(model, ids, word, silenced, patched, undefined, msg.share);
       const p = softmax(Array.from(run(model, ids, {}, silenced, patched).logits))[word];
-      postMessage({ type: "graph", run: msg.run, share: msg.share, graph, p, ms: performance.now() - started });
+      postMessage({ type: "graph", run: msg.run, share: msg.share, graph, p });   // timed by the page
     } else if (msg.type === "paths") {
       postMessage({ type: "paths", run: msg.run, ...paths(msg.ids, msg.source, msg.sender) });
     }

@@ -95,12 +95,24 @@ function setUp(box) {
     askGraph();
   }
 
-  function heads(how) {
-    return [...state.altered].filter(([, a]) => a === how).map(([k]) => k);
+  function heads(how, altered = state.altered) {
+    return [...altered].filter(([, a]) => a === how).map(([k]) => k);
+  }
+
+  // The heads altered, with head k altered `how` (silenced or patched), or given back if it already was.
+  function toggled(altered, k, how) {
+    const next = new Map(altered);
+    if (next.get(k) === how) next.delete(k); else next.set(k, how);
+    return next;
   }
 
   function headName(k) {
     return `L${Math.floor(k / state.heads) + 1} H${(k % state.heads) + 1}`;
+  }
+
+  function headOf(name) {                                        // "L2 H3" -> 1 * n_head + 2; null for another node
+    const m = /^L(\d+) H(\d+)$/.exec(name);
+    return m ? (Number(m[1]) - 1) * state.heads + Number(m[2]) - 1 : null;
   }
 
   // The graphs of the story's likeliest next word, by the heads silenced and patched (from the other story). Each is
@@ -175,14 +187,10 @@ function setUp(box) {
   function measureAhead() {
     if (jobs.length || !state.graph) return;
     const how = $("alter").value;
-    for (const name of state.graph.nodes) {
-      const m = /^L(\d+) H(\d+)$/.exec(name);
-      if (!m) continue;
-      const k = (Number(m[1]) - 1) * state.heads + Number(m[2]) - 1, altered = new Map(state.altered);
-      if (altered.get(k) === how) altered.delete(k); else altered.set(k, how);
-      const pick = (what) => [...altered].filter(([, a]) => a === what).map(([h]) => h);
-      const key = keyOf(pick("silenced"), pick("patched"));
-      if (!graphs.has(key)) { measure(key, pick("silenced"), pick("patched")); return; }
+    for (const k of state.graph.nodes.map(headOf).filter((h) => h !== null)) {
+      const altered = toggled(state.altered, k, how);
+      const silenced = heads("silenced", altered), patched = heads("patched", altered), key = keyOf(silenced, patched);
+      if (!graphs.has(key)) { measure(key, silenced, patched); return; }
     }
   }
 
@@ -298,15 +306,15 @@ function setUp(box) {
       svg.append(line);
     }
     const nodes = g.nodes.map((n) => {
-      const head = /^L(\d) H(\d)$/.exec(n);
-      const b = document.createElement(head ? "button" : "span");
+      const k = headOf(n);
+      const b = document.createElement(k === null ? "span" : "button");
       b.className = "circuit-node";
       b.textContent = nodeLabel(n, labels);
       b.dataset.node = n;
       b.style.left = `${place[n].x * 100}%`;
       b.style.top = `${place[n].y}px`;
-      if (head) {
-        const k = (Number(head[1]) - 1) * state.heads + Number(head[2]) - 1, how = state.altered.get(k);
+      if (k !== null) {
+        const how = state.altered.get(k);
         b.type = "button";
         b.setAttribute("aria-pressed", String(Boolean(how)));
         if (how) {
@@ -329,8 +337,8 @@ function setUp(box) {
   graphBox.addEventListener("click", (e) => {
     const b = e.target.closest("button[data-head]");
     if (!b) return;
-    const k = Number(b.dataset.head), how = $("alter").value;
-    if (state.altered.get(k) === how) state.altered.delete(k); else state.altered.set(k, how);
+    const k = Number(b.dataset.head);
+    state.altered = toggled(state.altered, k, $("alter").value);
     b.setAttribute("aria-pressed", String(state.altered.has(k)));
     askGraph();
   });

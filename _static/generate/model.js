@@ -120,8 +120,9 @@ export class StoryModel {
     return Array.from({ length: this.cfg.n_layer }, () => ({ K: new Float64Array(H * C * d_k), V: new Float64Array(H * C * d_v) }));
   }
 
-  rope(vec, pos) {
-    const { n_head: H } = this.cfg;
+  // Every head's pairs of `vec` (the heads' queries or keys side by side; `heads` of them) turned for position `pos`.
+  rope(vec, pos, heads = this.cfg.n_head) {
+    const H = heads;
     const d = this.cfg.d_k;
     for (let h = 0; h < H; h++) {
       for (let k = 0; k < d / 2; k++) {

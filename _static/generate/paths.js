@@ -122,16 +122,7 @@ function product(rows, W, from, width, bias) {
 function headRows(model, l, via, g, rows, at) {
   const { d_k: d, d_v: dv } = model.cfg, width = via === "V" ? dv : d;
   const out = product(rows, model.w[`blocks.${l}.attn.W_${via}`], g * width, width, null);
-  if (via !== "V") {
-    out.forEach((o, r) => {
-      for (let k = 0; k < d / 2; k++) {
-        const a = at[r] * model.freqs[k], cos = Math.cos(a), sin = Math.sin(a);
-        const even = o[2 * k], odd = o[2 * k + 1];
-        o[2 * k] = even * cos - odd * sin;
-        o[2 * k + 1] = even * sin + odd * cos;
-      }
-    });
-  }
+  if (via !== "V") out.forEach((o, r) => model.rope(o, at[r], 1));            // one head's queries or keys
   return out;
 }
 

@@ -59,10 +59,16 @@ def _part(receiver_input: str) -> str:
 def shown_words(model: Decoder, ids: list[int], silenced=frozenset(), k: int = WORDS) -> list[int]:
     """The last position and the k earlier positions the first layer's heads weigh most at the last word (their
     weights summed), in order. (A patch changes no first-layer weight.)"""
-    A = paths.run(model, ids, silenced=silenced).attention[0, :, -1].sum(0)     # (T,)
+    return _heaviest(paths.run(model, ids, silenced=silenced).attention, k)
+
+
+def _heaviest(attention: torch.Tensor, k: int) -> list[int]:
+    """The last position and the k earlier ones the first layer's heads weigh most there, from every head's weights
+    (n_layer, n_head, T, T)."""
+    A = attention[0, :, -1].sum(0)                                   # (T,)
     A[-1] = float("-inf")
     heavy = torch.argsort(A, descending=True, stable=True)[:k].tolist()
-    return sorted(set(heavy) | {len(ids) - 1})
+    return sorted(set(heavy) | {len(A) - 1})
 
 
 @torch.no_grad()
@@ -84,7 +90,7 @@ def prediction_graph(model: Decoder, ids: list[int], word: int, silenced=frozens
     def cut(into: dict[str, torch.Tensor]) -> float:
         return logit - float(paths.run(model, ids, into, silenced, patched).logits[-1, word])
 
-    edges, positions = [], shown_words(model, ids, silenced, k)
+    edges, positions = [], _heaviest(clean.attention, k)        # the words shown (shown_words)
     for j in positions:
         row = torch.zeros_like(written["embedding"])
         row[j] = -written["embedding"][j]                                   # word j's embedding, at j only

@@ -27,7 +27,7 @@ import torch
 
 from ..nn.functional import causal_mask, scaled_scores, softmax_rows
 from .decoder import Decoder
-from .readout import in_context, read
+from .readout import in_context
 
 INPUTS = ("Q", "K", "V")
 LOGITS = "logits"
@@ -123,9 +123,8 @@ def run(model: Decoder, ids: list[int], into: Mapping[str, torch.Tensor] | None 
 
 def writes(model: Decoder, ids: list[int], silenced: frozenset[tuple[int, int]] = frozenset()) -> dict[str, torch.Tensor]:
     """What each part writes at every position, by name: {"embedding": (T, d_model), "L1 H1": ..., ...}, with the
-    `silenced` heads writing nothing."""
-    r = read(model, ids, silenced=silenced)
-    return dict(zip(r.names, r.parts))
+    `silenced` heads writing nothing (run's writes; readout.read gives the same parts)."""
+    return run(model, ids, silenced=silenced).writes
 
 
 def borrowed(model: Decoder, source: list[int], heads: Iterable[tuple[int, int]]) -> dict[tuple[int, int], torch.Tensor]:
