@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from conftest import LESSONS, ROOT
+from conftest import LESSONS, ROOT, new_visit
 from sitebuild.pages.reading import prose_words, reading_minutes
 
 PAGES = ["index.html", "search.html"] + [f"posts/{s}.html" for s in LESSONS]
@@ -29,11 +29,16 @@ def test_landing_page_maps_lessons_times_routes_and_handouts(page):
         assert link.count() == 1
         assert page.page.request.get(page.base + f"handouts/{stem}.pdf").ok
     assert "First pass" in text and "Second sitting" in text
-    # the routes link into the lesson's sections, and those anchors exist
+    # the routes link into the lesson's sections, and those anchors exist (each linked page loaded once)
+    anchors: dict[str, list[str]] = {}
     for href in page.page.locator("article a[href*='#bh-s']").evaluate_all("els => els.map(e => e.getAttribute('href'))"):
         path, anchor = href.split("#")
+        anchors.setdefault(path, []).append(anchor)
+    assert sum(map(len, anchors.values())) >= 4, anchors
+    for path, ids in anchors.items():
         page.page.goto(page.base + path)
-        assert page.page.locator(f"[id='{anchor}']").count() == 1, href
+        for anchor in ids:
+            assert page.page.locator(f"[id='{anchor}']").count() == 1, f"{path}#{anchor}"
 
 
 def test_lessons_have_previous_next_sidebar_and_contents(page):
@@ -129,13 +134,61 @@ def _out_of_reach(p, sel=".updatemenu-button, .updatemenu-header, .slider-rail-t
     return [b for b in p.evaluate(PHONE_CONTROLS_JS, sel) if b["left"] < 0 or b["right"] > 375 or not b["ours"]]
 
 
+@pytest.fixture(scope="module")
+def phone(browser, http_server):
+    """phone(stem) -> the lesson opened on a phone (375 x 800, touch), every figure drawn: one open per lesson for
+    this module's phone tests, which read it first and tap it last (the tap test comes last in the file)."""
+    opened = {}
+
+    def open_lesson(stem: str):
+        if stem not in opened:
+            opened[stem] = new_visit(browser, http_server, width=375, height=800, touch=True)
+            opened[stem][0].open(f"posts/{stem}.html")
+        return opened[stem][0].page
+
+    yield open_lesson
+    for v, context in opened.values():
+        context.close()
+        assert v.external_requests == []
+
+
+def test_at_375_px_a_bar_chart_names_every_word(phone):
+    """A figure keeps its minimum width on a phone (it scrolls in its box), so plotly has room for every
+    tick label: the next-word bars name all the vocabulary, not every other word."""
+    from compute.lessons.byhand import model as m
+    p = phone("attention-by-hand")
+    for div in ("bh-s02-predict", "bh-s03-baseline"):
+        ticks = p.evaluate(f"() => [...document.querySelectorAll('#{div} .xtick text')].map(t => t.textContent)")
+        assert ticks == list(m.VOCAB), (div, ticks)
+
+
+SMALL_TARGETS_JS = """() => {
+  // every control a finger can aim at: the page's own, plotly's menus, and a slider's rail (a tap or drag anywhere
+  // on it moves the grip, so the rail is the slider's target)
+  const sel = 'article button, article input:not([type=hidden]), article select, article summary, article textarea, '
+            + '.updatemenu-button, .updatemenu-header, .slider-rail-touch-rect';
+  return [...document.querySelectorAll(sel)].map((el) => [el, el.getBoundingClientRect()])
+    .filter(([el, r]) => (r.width || r.height) && getComputedStyle(el).visibility !== 'hidden')
+    .filter(([, r]) => r.width < 24 || r.height < 24)
+    .map(([el, r]) => `${el.tagName} ${el.getAttribute('class') || el.type || ''} ${Math.round(r.width)}x${Math.round(r.height)}`);
+}"""
+
+
 @pytest.mark.parametrize("stem", LESSONS)
-def test_at_375_px_every_figure_control_is_on_screen_and_takes_a_tap(visit, stem):
+def test_at_375_px_every_control_is_at_least_24_px_square(phone, stem):
+    """Buttons, fields, summaries, plotly's menu buttons and slider rails (a lesson without controls has none to
+    check; the live box's own test checks its words too)."""
+    p = phone(stem)
+    assert p.evaluate(SMALL_TARGETS_JS) == []
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_at_375_px_every_figure_control_is_on_screen_and_takes_a_tap(phone, stem):
     """On a phone a row of buttons wider than the figure is a drop-down: its header and each of its
     items lie inside the screen, are what a tap there hits, and a tap on an item presses it; no x-axis title
     covers a legend."""
     from helpers import TITLES_OVER_LEGEND_JS
-    p = visit(f"posts/{stem}.html", width=375, height=800, touch=True).page
+    p = phone(stem)                          # last of the module's phone tests: it taps
     assert _out_of_reach(p) == []
     assert p.evaluate(TITLES_OVER_LEGEND_JS)["out"] == []              # no axis title over a legend either
     headers = p.locator(".updatemenu-header")
@@ -155,33 +208,3 @@ def test_at_375_px_every_figure_control_is_on_screen_and_takes_a_tap(visit, stem
         p.wait_for_timeout(300)
         assert p.evaluate(f"document.getElementById('{div}').layout.updatemenus[{menu}].active") == last
         assert label in [t.strip() for t in gd.locator(".updatemenu-header").all_text_contents()]  # it shows the choice
-
-
-def test_at_375_px_a_bar_chart_names_every_word(visit):
-    """A figure keeps its minimum width on a phone (it scrolls in its box), so plotly has room for every
-    tick label: the next-word bars name all the vocabulary, not every other word."""
-    from compute.lessons.byhand import model as m
-    p = visit("posts/attention-by-hand.html", width=375, height=800, touch=True).page
-    for div in ("bh-s02-predict", "bh-s03-baseline"):
-        ticks = p.evaluate(f"() => [...document.querySelectorAll('#{div} .xtick text')].map(t => t.textContent)")
-        assert ticks == list(m.VOCAB), (div, ticks)
-
-
-SMALL_TARGETS_JS = """() => {
-  // every control a finger can aim at: the page's own, plotly's menus, and a slider's rail (a tap or drag anywhere
-  // on it moves the grip, so the rail is the slider's target)
-  const sel = 'article button, article input:not([type=hidden]), article select, article summary, article textarea, '
-            + '.updatemenu-button, .updatemenu-header, .slider-rail-touch-rect';
-  return [...document.querySelectorAll(sel)].map((el) => [el, el.getBoundingClientRect()])
-    .filter(([el, r]) => (r.width || r.height) && getComputedStyle(el).visibility !== 'hidden')
-    .filter(([, r]) => r.width < 24 || r.height < 24)
-    .map(([el, r]) => `${el.tagName} ${el.getAttribute('class') || el.type || ''} ${Math.round(r.width)}x${Math.round(r.height)}`);
-}"""
-
-
-@pytest.mark.parametrize("stem", LESSONS)
-def test_at_375_px_every_control_is_at_least_24_px_square(visit, stem):
-    """Buttons, fields, summaries, plotly's menu buttons and slider rails (a lesson without controls has none to
-    check; the live box's own test checks its words too)."""
-    p = visit(f"posts/{stem}.html", width=375, height=800, touch=True).page
-    assert p.evaluate(SMALL_TARGETS_JS) == []

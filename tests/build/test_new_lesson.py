@@ -31,6 +31,7 @@ from bs4 import BeautifulSoup
 
 from compute.kept import results_folder
 from conftest import ONE_LESSON, ROOT, ROOT_READ, run_sitebuild
+from forked import compute as run_compute
 from helpers import template_files, tree_digest
 from sitebuild.prints.stamps import printed_part
 from sitebuild.sourcedate import source_epoch
@@ -104,8 +105,7 @@ def test_the_new_lesson_is_listed_navigated_and_printed(with_hello):
 
 def test_compute_check_runs_the_new_lessons_claim(with_hello):
     root, _ = with_hello
-    proc = subprocess.run([sys.executable, "-m", "compute", "check", "hello"], cwd=root, capture_output=True,
-                          text=True, timeout=600)
+    proc = run_compute("check", "hello", cwd=root, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert re.search(r"squares_rise\s+yes", proc.stdout), proc.stdout
 
@@ -237,9 +237,8 @@ def test_part_three_built_from_an_authors_story_models_stops_naming_its_claims(w
     story_file = write_file(tmp_path / "stories.txt", tiny_texts(), close_last=True)
     models = tmp_path / "models"
     for kind, more in STORY_MODELS:
-        proc = subprocess.run([sys.executable, "-m", "compute", "train", "story", "--model", kind, *more,
-                               "--data", str(story_file), "--tokens", "16384", "--out", str(models), "--quiet"],
-                              cwd=root, capture_output=True, text=True, timeout=600)
+        proc = run_compute("train", "story", "--model", kind, *more, "--data", str(story_file), "--tokens", "16384",
+                           "--out", str(models), "--quiet", cwd=root, timeout=600)
         assert proc.returncode == 0, proc.stderr
     before = tree_digest(root / "site")
     kept = results_folder()

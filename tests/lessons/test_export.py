@@ -5,8 +5,6 @@ import hashlib
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +14,7 @@ import torch
 from compute.export.story import FILES, MAX_BYTES, export_files, model_from_export, write
 from compute.published.story import CHECKPOINT_FILES, load, story_corpus
 from compute.store import CheckpointError, checkpoint_dir
+from forked import compute as run_compute
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -73,8 +72,7 @@ def test_an_edited_vocabulary_list_stops_loading_and_export_naming_the_manifest(
 
 def test_an_edited_vocabulary_list_stops_check_with_one_line(edited):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([sys.executable, "-m", "compute", "check", "story"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=600)
+    proc = run_compute("check", "story", cwd=ROOT, env=env, timeout=600)
     assert proc.returncode == 1
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: {edited}: ") and "vocabulary list" in lines[0]
@@ -84,7 +82,6 @@ def test_export_into_a_folder_that_cannot_be_made_is_one_sentence(tmp_path):
     """--out under a regular file: one error line naming the folder, exit 1, no traceback."""
     (tmp_path / "a-file").write_text("not a folder")
     out = tmp_path / "a-file" / "export"
-    proc = subprocess.run([sys.executable, "-m", "compute", "export", "story", "--out", str(out)],
-                          cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=120)
+    proc = run_compute("export", "story", "--out", str(out), cwd=Path(__file__).resolve().parents[2], timeout=120)
     assert proc.returncode == 1
     assert proc.stderr == f"error: {out}: cannot write the export there (Not a directory)\n"

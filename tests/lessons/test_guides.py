@@ -1,7 +1,8 @@
 """The guides as written: every Python block an author is told to write or run (outside the new-lesson template,
 which tests/build/test_new_lesson.py builds whole) runs as printed, and every command the README and the guides
 show runs its `--help` (the commands themselves take minutes: a build, a training run, a benchmark), which also
-checks that the command exists and takes the options shown."""
+checks that the command exists and takes the options shown. A `python -m compute ...` command runs in a process
+forked from one that has imported torch already (tests/forked.py): the same arguments, folder and environment."""
 from __future__ import annotations
 
 import re
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
+from forked import compute as run_compute
 
 GUIDES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^(`{3,4})(\w*)\n(.*?)^\1$", re.S | re.M)
@@ -59,6 +61,9 @@ def test_a_python_block_of_a_guide_runs_as_printed(where, code):
 
 @pytest.mark.parametrize("where,words", commands(), ids=[" ".join(w) for _, w in commands()])
 def test_a_command_of_a_guide_answers_its_help(where, words):
-    argv = [sys.executable, *words[1:]] if words[0] == ".venv/bin/python" else words
-    proc = subprocess.run([*argv, "--help"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    if words[:3] == [".venv/bin/python", "-m", "compute"]:
+        proc = run_compute(*words[3:], "--help", cwd=ROOT, timeout=300)
+    else:
+        argv = [sys.executable, *words[1:]] if words[0] == ".venv/bin/python" else words
+        proc = subprocess.run([*argv, "--help"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and "usage" in proc.stdout.lower(), f"{where}: {' '.join(words)}\n{proc.stderr[-1500:]}"

@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 
 import pytest
 
 from compute.published.story import FOUR_HEAD, load_story_model, require_recorded_loss, story_corpus
 from compute.store import CheckpointError, checkpoint_dir
 from conftest import ROOT
+from forked import compute as run_compute
 
 
 @pytest.fixture
@@ -60,8 +59,7 @@ def test_a_config_that_keeps_every_shape_is_caught_by_its_recorded_loss(folder, 
 def test_compute_check_stops_at_the_edited_config_in_one_line(folder):
     edit_config(folder, n_head=2)
     env = {**os.environ, "COMPUTE_CHECKPOINTS": str(folder), "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([sys.executable, "-m", "compute", "check", "story"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=600)
+    proc = run_compute("check", "story", cwd=ROOT, env=env, timeout=600)
     assert proc.returncode == 1
     assert proc.stderr.startswith(f"error: {folder / FOUR_HEAD}.json: the model its config describes scores")
     assert proc.stderr.count("\n") == 1
