@@ -12,6 +12,8 @@ two workers and with one (navigator.hardwareConcurrency set to 1 before the page
 
 * measured ahead: L1 H2 clicked (silenced, or patched from the other story) once the box has measured the graphs
   one click away, and clicked again;
+* pointed at first: a head pointed at as soon as the first one's graph is drawn and clicked 150 ms later (a
+  deliberate click's pause; the box measures the graph a click on the head under the pointer would give first);
 * not measured yet: a second head clicked as soon as the first one's graph is drawn (its graph measured then,
   while the box is still measuring one of the graphs one click away);
 * --before: a build without the patch menu and without measuring ahead (the first kind of click, silencing only).
@@ -58,6 +60,8 @@ CLICK_JS = """async (name) => {
 # Each run's pair of heads: the second is the last the box would measure ahead from the first, and no pair is one
 # click away from a graph an earlier run left on screen.
 FIRST, SECOND = ("L1 H2", "L1 H3", "L1 H4", "L1 H1"), ("L2 H4", "L2 H3", "L2 H2", "L2 H1")
+THIRD = ("L2 H3", "L2 H4", "L2 H1", "L2 H2")                      # pointed at, then clicked: another second-layer head
+POINTED_MS = 150
 
 
 def stories() -> dict[str, str]:
@@ -107,12 +111,18 @@ def measure(site: Path, runs: int, before: bool) -> dict:
                 for mode in ["silenced"] if before else ["silenced", "patched"]:
                     if not before:
                         page.locator(".circuit-box [data-part=alter]").select_option(mode)
-                    ahead, cold = [], []
+                    ahead, pointed, cold = [], [], []
                     for run in range(runs):
                         idle(page)
                         first = FIRST[run % len(FIRST)] if not before else "L1 H2"
                         ahead.append(page.evaluate(CLICK_JS, first))
                         if not before:
+                            third = THIRD[run % len(THIRD)]
+                            page.locator(f".circuit-box .circuit-node[data-node='{third}']").hover()
+                            page.wait_for_timeout(POINTED_MS)
+                            pointed.append(page.evaluate(CLICK_JS, third))
+                            page.mouse.move(0, 0)
+                            page.evaluate(CLICK_JS, third)
                             second = SECOND[run % len(SECOND)]
                             cold.append(page.evaluate(CLICK_JS, second))
                             page.evaluate(CLICK_JS, second)
@@ -121,6 +131,7 @@ def measure(site: Path, runs: int, before: bool) -> dict:
                         ahead.append(page.evaluate(CLICK_JS, first))
                     out[(name, mode, "measured ahead" if not before else "measured on the click", workers)] = ahead
                     if cold:
+                        out[(name, mode, f"pointed at {POINTED_MS} ms before the click", workers)] = pointed
                         out[(name, mode, "not measured yet", workers)] = cold
             context.close()
         browser.close()

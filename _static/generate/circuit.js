@@ -116,9 +116,10 @@ function setUp(box) {
   }
 
   // The graphs of the story's likeliest next word, by the heads silenced and patched (from the other story). Each is
-  // measured in shares of its edges that the workers take one at a time, the graph the reader asked for first, and
-  // kept; while none is being measured, those one click away from the graph on screen are measured ahead, so that a
-  // click draws a graph already measured, and one that is not waits for one share at most.
+  // measured in shares of its edges that the workers take one at a time, the graph the reader asked for first, then
+  // the one a click on the head under the pointer or the focus would ask for, and kept; while none is being
+  // measured, those one click away from the graph on screen are measured ahead, so that a click draws a graph
+  // already measured, and one that is not waits for one share at most.
   const SHARES = 4;                                                 // shares of a graph for each worker
   const graphs = new Map(), jobs = [], busy = new Set();            // key -> {graph, p, ms}; graphs being measured
 
@@ -151,7 +152,7 @@ function setUp(box) {
   function feed() {
     for (const worker of state.graphWorkers) {
       const open = jobs.filter((j) => j.next < j.shares.length);
-      const job = open.find((j) => j.key === state.wanted) || open[0];
+      const job = open.find((j) => j.key === state.wanted) || open.find((j) => j.key === state.intended) || open[0];
       if (!job) return;
       if (busy.has(worker)) continue;
       busy.add(worker);
@@ -176,6 +177,7 @@ function setUp(box) {
         if (graphs.size >= 64) graphs.delete(graphs.keys().next().value);
         graphs.set(job.key, done);
         if (job.key === state.wanted) drawGraph(done);
+        else markMeasured();
       }
     }
     graphBox.dataset.measuring = String(jobs.length);
@@ -183,14 +185,37 @@ function setUp(box) {
     feed();
   }
 
+  // What a click on head k would ask for: the heads altered then, and the graph's key.
+  function clickOn(k) {
+    const altered = toggled(state.altered, k, $("alter").value);
+    const silenced = heads("silenced", altered), patched = heads("patched", altered);
+    return { silenced, patched, key: keyOf(silenced, patched) };
+  }
+
   // The first graph one click away (a head altered as the menu says, or given back) not measured yet.
   function measureAhead() {
+    markMeasured();
     if (jobs.length || !state.graph) return;
-    const how = $("alter").value;
     for (const k of state.graph.nodes.map(headOf).filter((h) => h !== null)) {
-      const altered = toggled(state.altered, k, how);
-      const silenced = heads("silenced", altered), patched = heads("patched", altered), key = keyOf(silenced, patched);
+      const { silenced, patched, key } = clickOn(k);
       if (!graphs.has(key)) { measure(key, silenced, patched); return; }
+    }
+  }
+
+  // The head under the pointer or the focus (pointed at, tabbed to, touched): the graph its click would ask for is
+  // measured next, ahead of the others one click away, in the time between pointing and clicking.
+  function intend(event) {
+    const b = event.target.closest && event.target.closest("button[data-head]");
+    if (!b || !state.graph) return;
+    const { silenced, patched, key } = clickOn(Number(b.dataset.head));
+    state.intended = key;
+    if (!graphs.has(key) && !jobs.some((j) => j.key === key)) measure(key, silenced, patched);
+  }
+
+  // Each head's button says whether the graph its click would give is measured (data-measured).
+  function markMeasured() {
+    for (const b of graphBox.querySelectorAll("button[data-head]")) {
+      b.dataset.measured = String(graphs.has(clickOn(Number(b.dataset.head)).key));
     }
   }
 
@@ -332,6 +357,7 @@ function setUp(box) {
     $("graph-summary").textContent = `${shown.length} of ${g.edges.length} edges shown (at least ${limit.toFixed(1)}). `
       + "The strongest: " + strongest.map((e) => `${name(e.sender)} to ${name(e.receiver)} ${e.effect.toFixed(2)}`).join("; ")
       + `. Measured ${msg.ahead ? "earlier, " : ""}in ${Math.round(msg.ms)} ms.`;
+    markMeasured();
   }
 
   graphBox.addEventListener("click", (e) => {
@@ -342,6 +368,8 @@ function setUp(box) {
     b.setAttribute("aria-pressed", String(state.altered.has(k)));
     askGraph();
   });
+  graphBox.addEventListener("pointerover", intend);
+  graphBox.addEventListener("focusin", intend);
   threshold.addEventListener("input", () => {
     $("threshold-value").textContent = Number(threshold.value).toFixed(1);
     if (state.graph) drawGraph({ graph: state.graph, p: state.graphP, ms: state.graphMs, ahead: state.graphAhead });

@@ -250,3 +250,20 @@ def test_a_head_patched_from_the_other_story_by_keyboard_and_the_graph_measured_
     v.page.keyboard.press("Enter")
     again = wait_graph(v, got["summary"])
     assert again["edges"] == first["edges"] and head.get_attribute("aria-pressed") == "false"
+
+
+def test_the_head_under_the_pointer_is_measured_before_the_others(visit):
+    """Pointing at a head puts the graph its click would give ahead of the others one click away (measured ahead
+    in the graph's order, L1 H1 first, L2 H4 last): pointed at as soon as the story's graph is drawn, L2 H4's is
+    measured while L2 H3's is not yet, and the click draws it from what was measured."""
+    v, box = open_box(visit)
+    first = wait_graph(v)
+    last, before_it = (box.locator(f".circuit-node[data-node='{n}']") for n in ("L2 H4", "L2 H3"))
+    last.hover()
+    v.page.wait_for_function("document.querySelector(\".circuit-box .circuit-node[data-node='L2 H4']\")"
+                             ".dataset.measured === 'true'", timeout=60_000)
+    assert before_it.get_attribute("data-measured") == "false"
+    last.click()
+    got, want = wait_graph(v, first["summary"]), python_graph({(1, 3)})
+    assert "Measured earlier" in got["summary"] and "with L2 H4 silenced" in got["title"]
+    assert sorted(got["edges"]) == sorted(f"{e.sender}>{e.receiver}" for e in want.edges if abs(e.effect) >= 0.5)
