@@ -2,7 +2,7 @@
 // the first layer's heads weigh most at it, every head and MLP, the chosen word's logit; each edge the logit's fall
 // when that edge alone is cut (paths.js: a sender's write removed from one receiver's input alone). A silenced head
 // sends and reads nothing; a patched head sends the rows it was given and reads nothing where it writes them.
-import { INPUTS, LOGITS, receiversOf, run, writes } from "./paths.js";
+import { INPUTS, LOGITS, minus, receiversOf, run, writes } from "./paths.js";
 
 export const WORDS = 4;
 export const LOGIT = "logit";
@@ -62,7 +62,7 @@ export function predictionGraph(model, ids, word, silenced = new Set(), patched 
       if (!readers.has(r)) readers.set(r, []);
       readers.get(r).push(input);
     }
-    const delta = written[sender].map((r) => r.map((v) => -v));
+    const delta = minus(written[sender]);
     for (const [receiver, inputs] of readers) {
       if (reading.includes(receiver) || receiver === LOGIT || receiver.endsWith("MLP")) {
         edges.push({ sender, receiver, effect: cut(Object.fromEntries(inputs.map((i) => [i, delta]))) });

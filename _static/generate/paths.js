@@ -1,12 +1,14 @@
 // One part's write read by one later part alone, in the page: compute/models/paths.py step for step, on the model of
-// model.js (float64, row vectors); the composition scores are composition.js's.
+// model.js (float64, row vectors), but for an MLP's input product, taken apart so that a change made of heads'
+// writes costs their width (factors); the composition scores are composition.js's.
 //
 // Every part (the embedding, each head, each MLP) adds its write to the residual stream, and every later part reads
 // the sum through an input of its own: a head's queries, keys and values ("L2 H1 Q", "L2 H1 K", "L2 H1 V"), an MLP
 // ("L1 MLP"), the final LayerNorm ("logits"). `run(model, ids, into)` adds into[input] (one row of d_model per
 // position) to that input alone; path patching takes it from a second story (the sender's write there less its write
 // here), a path cut is minus the sender's write.
-import { layerNorm, matvec } from "./model.js";
+import { layerNorm, matvec, spread } from "./model.js";
+import { product } from "./products.js";
 import { inContext } from "./run.js";
 
 export const INPUTS = ["Q", "K", "V"];
@@ -38,12 +40,27 @@ export function receiversOf(model, sender) {
 // `silenced` heads (a Set of layer * n_head + head) write nothing, `patched` ones (a Map of layer * n_head + head to
 // rows) write their rows at the first positions.
 export function writes(model, ids, silenced = new Set(), patched = NONE) {
-  const base = clean(model, ids, silenced || new Set(), patched);
+  const base = clean(model, ids, silenced || new Set(), patched), H = model.cfg.n_head;
   const out = { embedding: base[0].x };
   base.forEach((done, l) => {
-    done.heads.forEach((head, g) => { out[`L${l + 1} H${g + 1}`] = head.write; });
+    done.heads.forEach((head, g) => {
+      out[`L${l + 1} H${g + 1}`] = head.write;
+      fromZ.set(head.write, { k: l * H + g, z: head.z });
+    });
     out[`L${l + 1} MLP`] = done.mlp;
   });
+  return out;
+}
+
+// A head's write rows (as writes() gives them) -> the head (layer * n_head + head) and its z rows (the write is z
+// times the head's rows of W_O where z is given; a silenced or patched head's kept rows have none).
+const fromZ = new WeakMap();
+
+// Minus a part's write (rows as writes() gives them): what a path cut adds to a reader's input. A head's carries
+// the head and minus its z (lowRank), so that its own layer's MLP takes the change in d_v columns (inputProducts).
+export function minus(rows) {
+  const out = rows.map((r) => r && r.map((v) => -v)), by = fromZ.get(rows);
+  if (by) out.lowRank = { k: by.k, dz: by.z.map((r) => r && r.map((v) => -v)) };
   return out;
 }
 
@@ -68,53 +85,6 @@ const NONE = new Map();
 
 function plus(x, delta) {
   return delta ? x.map((v, i) => v + delta[i]) : x;
-}
-
-// W (row-major, R x C) as C rows of R: a column of W read in a row, kept for each weight matrix.
-const transposed = new WeakMap();
-
-function columnsOf(W) {
-  if (!transposed.has(W)) {
-    const [R, C] = W.shape, t = new Float64Array(R * C);
-    for (let i = 0; i < R; i++) for (let c = 0; c < C; c++) t[c * R + i] = W.data[i * C + c];
-    transposed.set(W, t);
-  }
-  return transposed.get(W);
-}
-
-// rows @ W[:, from:from + width] (+ bias): each output the bias, then every input times its weight added in W's
-// row order, as model.js's matvec adds them (a zero input adds nothing either way). Four rows at a time, each column
-// of W read once for the four; a row left over with many zeros (after the ReLU) adds only its other inputs.
-function product(rows, W, from, width, bias) {
-  const Wt = columnsOf(W), R = W.shape[0], n = rows.length;
-  const out = rows.map(() => new Float64Array(width));
-  const start = (c) => (bias ? bias.data[from + c] : 0);
-  let r = 0;
-  for (; r + 4 <= n; r += 4) {
-    const x0 = rows[r], x1 = rows[r + 1], x2 = rows[r + 2], x3 = rows[r + 3];
-    const o0 = out[r], o1 = out[r + 1], o2 = out[r + 2], o3 = out[r + 3];
-    for (let c = 0; c < width; c++) {
-      const off = (from + c) * R, b = start(c);
-      let s0 = b, s1 = b, s2 = b, s3 = b;
-      for (let i = 0; i < R; i++) {
-        const v = Wt[off + i];
-        s0 += x0[i] * v; s1 += x1[i] * v; s2 += x2[i] * v; s3 += x3[i] * v;
-      }
-      o0[c] = s0; o1[c] = s1; o2[c] = s2; o3[c] = s3;
-    }
-  }
-  for (; r < n; r++) {
-    const x = rows[r], o = out[r], nonzero = [];
-    for (let i = 0; i < R; i++) if (x[i] !== 0) nonzero.push(i);
-    for (let c = 0; c < width; c++) {
-      const off = (from + c) * R;
-      let s = start(c);
-      if (nonzero.length > 0.75 * R) for (let i = 0; i < R; i++) s += x[i] * Wt[off + i];
-      else for (const i of nonzero) s += x[i] * Wt[off + i];
-      o[c] = s;
-    }
-  }
-  return out;
 }
 
 // One head's queries, keys or values (its own columns of W) of normalised rows at positions `at`, rotated for their
@@ -148,23 +118,89 @@ function attend(model, l, g, q, K, V, t) {
     const off = (g * dv + c) * D;
     for (let i = 0; i < D; i++) write[i] += z[c] * WO[off + i];
   }
-  return { weights: scores, write };
+  return { weights: scores, write, z };
 }
 
-// The MLP's write for each row it reads.
-function mlp(model, l, reads) {
-  const { norm_eps: eps, d_ff: F, d_model: D } = model.cfg, w = model.w, p = `blocks.${l}.`;
-  const normed = reads.map((r) => layerNorm(r, w[p + "ln2.weight"], w[p + "ln2.bias"], eps));
-  const hidden = product(normed, w[p + "ffn.W1"], 0, F, w[p + "ffn.b1"]);
-  for (const h of hidden) for (let i = 0; i < F; i++) if (h[i] < 0) h[i] = 0;
-  return product(hidden, w[p + "ffn.W2"], 0, D, w[p + "ffn.b2"]);
+// The MLP's input product taken apart: LayerNorm centres a row v, scales it by s = 1 / sqrt(var(v) + eps) and
+// applies its gains, so LN(v) W1 + b1 = s (v G - mean(v) 1G) + (beta W1 + b1), with G = diag(gain) W1. A row that
+// differs from the clean pass only by heads' writes (head g's is z_g times its rows of W_O) has
+// v G = (the clean row's v G) + dz_g (W_O's rows of g) G for each such head: d_v columns a head, not d_model.
+const factorsOf = new WeakMap();
+
+function factors(model, l) {
+  const w = model.w, p = `blocks.${l}.`, W1 = w[p + "ffn.W1"];
+  if (!factorsOf.has(W1)) {
+    const { d_model: D, d_ff: F, n_head: H, d_v: dv } = model.cfg, W = W1.data, WO = w[p + "attn.W_O"].data;
+    const gain = w[p + "ln2.weight"].data, beta = w[p + "ln2.bias"].data;
+    const G = new Float64Array(D * F), oneG = new Float64Array(F), base = Float64Array.from(w[p + "ffn.b1"].data);
+    for (let i = 0; i < D; i++) {
+      for (let f = 0; f < F; f++) {
+        G[i * F + f] = gain[i] * W[i * F + f];
+        oneG[f] += G[i * F + f];
+        base[f] += beta[i] * W[i * F + f];
+      }
+    }
+    const heads = Array.from({ length: H }, (_, g) => {          // (d_v, d_ff): head g's rows of W_O, times G
+      const data = new Float64Array(dv * F);
+      for (let c = 0; c < dv; c++) {
+        for (let i = 0; i < D; i++) {
+          const o = WO[(g * dv + c) * D + i];
+          for (let f = 0; f < F; f++) data[c * F + f] += o * G[i * F + f];
+        }
+      }
+      return { shape: [dv, F], data };
+    });
+    factorsOf.set(W1, { G: { shape: [D, F], data: G }, oneG, base, heads });
+  }
+  return factorsOf.get(W1);
 }
 
-// The rows where a change is not zero.
+// The MLP's write for each row it reads, given each row's v G: ReLU(s (v G - mean(v) 1G) + beta W1 + b1) W2 + b2.
+function mlp(model, l, reads, vG) {
+  const { norm_eps: eps, d_ff: F, d_model: D } = model.cfg, p = `blocks.${l}.`, k = factors(model, l);
+  const hidden = reads.map((v, r) => {
+    const { mean, scale } = spread(v, eps), m = vG[r], h = new Float64Array(F);
+    for (let f = 0; f < F; f++) {
+      const a = scale * (m[f] - mean * k.oneG[f]) + k.base[f];
+      h[f] = a > 0 ? a : 0;
+    }
+    return h;
+  });
+  return product(hidden, model.w[p + "ffn.W2"], 0, D, model.w[p + "ffn.b2"]);
+}
+
+// v G for the rows `again` of a layer: from the clean pass's, plus each changed head's dz times its factor (and the
+// MLP's own change where it is a head's write, `by`), where nothing else moved the row (`alone`); else the whole
+// product.
+function inputProducts(model, l, reads, again, alone, heads, c, by) {
+  const k = factors(model, l), out = new Array(again.length), whole = [];
+  again.forEach((t, r) => {
+    if (alone.has(t)) out[r] = Float64Array.from(c.vG[t]); else whole.push(r);
+  });
+  product(whole.map((r) => reads[r]), k.G, 0, k.G.shape[1], null).forEach((m, i) => { out[whole[i]] = m; });
+  const H = model.cfg.n_head, changes = heads.map((head, g) => [g, head.dz]);
+  if (by) changes.push([by.k % H, by.dz]);
+  for (const [g, dz] of changes) {
+    const rows = again.map((t, r) => r).filter((r) => alone.has(again[r]) && dz[again[r]]);
+    product(rows.map((r) => dz[again[r]]), k.heads[g], 0, k.heads[g].shape[1], null).forEach((m, i) => {
+      const o = out[rows[i]];
+      for (let f = 0; f < o.length; f++) o[f] += m[f];
+    });
+  }
+  return out;
+}
+
+// The rows where a change is not zero (found once for each change: one is given to several inputs).
+const rowsFound = new WeakMap();
+
 function rowsOf(delta) {
-  const rows = new Set();
-  if (delta) delta.forEach((r, t) => { if (r.some((v) => v !== 0)) rows.add(t); });
-  return rows;
+  if (!delta) return new Set();
+  if (!rowsFound.has(delta)) {
+    const rows = new Set();
+    delta.forEach((r, t) => { if (r.some((v) => v !== 0)) rows.add(t); });
+    rowsFound.set(delta, rows);
+  }
+  return rowsFound.get(delta);
 }
 
 // One layer on the stream x, where `changed` holds the rows that differ from the clean pass `c` (null: this is the
@@ -197,11 +233,12 @@ function layer(model, l, x, changed, into, silenced, patched, c, final) {
         .forEach((row, r) => { own[via][at[r]] = row; });
     }
     const firstKV = Math.min(T, ...touched.K, ...touched.V);
-    const head = { Q: own.Q, K: own.K, V: own.V, write: new Array(T), weights: null };
+    const head = { Q: own.Q, K: own.K, V: own.V, write: new Array(T), z: new Array(T), dz: new Array(T), weights: null };
     const quiet = silenced.has(l * H + g), fixed = patched.get(l * H + g);
     for (const t of needed) {
       if (c && !touched.Q.has(t) && t < firstKV) {
         head.write[t] = c.heads[g].write[t];
+        head.z[t] = c.heads[g].z[t];
         if (t === T - 1) head.weights = c.heads[g].weights;
         continue;
       }
@@ -211,11 +248,15 @@ function layer(model, l, x, changed, into, silenced, patched, c, final) {
       const a = attend(model, l, g, own.Q[t], own.K, own.V, t);
       head.write[t] = kept || a.write;
       if (t === T - 1) head.weights = a.weights;
-      if (!kept) moved.add(t);
+      if (!kept) {
+        moved.add(t);
+        head.z[t] = a.z;
+        if (c) head.dz[t] = a.z.map((v, i) => v - c.heads[g].z[t][i]);      // its write moved by dz (W_O's rows of g)
+      }
     }
     out.heads.push(head);
   }
-  const delta = into[`L${l + 1} MLP`], mlpRows = new Set([...moved, ...rowsOf(delta)]);
+  const delta = into[`L${l + 1} MLP`], added = rowsOf(delta), mlpRows = new Set([...moved, ...added]);
   const again = [];
   for (const t of needed) {
     if (c && !moved.has(t) && !mlpRows.has(t)) {
@@ -227,12 +268,18 @@ function layer(model, l, x, changed, into, silenced, patched, c, final) {
     out.mid[t] = plus(x[t], written);
     again.push(t);
   }
-  mlp(model, l, again.map((t) => plus(out.mid[t], delta && delta[t]))).forEach((write, r) => {
+  const reads = again.map((t) => plus(out.mid[t], delta && delta[t]));
+  const by = delta && delta.lowRank && Math.floor(delta.lowRank.k / H) === l ? delta.lowRank : null;
+  const alone = new Set(c ? again.filter((t) => !changed.has(t) && (!added.has(t) || (by && by.dz[t]))) : []);
+  const vG = inputProducts(model, l, reads, again, alone, out.heads, c, by);   // alone: only heads' writes moved them
+  out.vG = c ? c.vG.slice() : new Array(T);
+  mlp(model, l, reads, vG).forEach((write, r) => {
     const t = again[r];
+    out.vG[t] = vG[r];
     out.mlp[t] = write;
     out.out[t] = plus(out.mid[t], write);
   });
-  out.changed = new Set([...moved, ...mlpRows].filter((t) => needed.includes(t)));
+  out.changed = new Set([...moved, ...mlpRows].filter((t) => !final || t === T - 1));   // the rows `needed` holds
   return out;
 }
 

@@ -1,0 +1,49 @@
+// Rows of d_model (or of an MLP's width) times a weight matrix, for paths.js: the sums of model.js's matvec, in
+// the same order, taken four rows at a time against the matrix's columns kept in rows.
+
+// W (row-major, R x C) as C rows of R: a column of W read in a row, kept for each weight matrix.
+const transposed = new WeakMap();
+
+function columnsOf(W) {
+  if (!transposed.has(W)) {
+    const [R, C] = W.shape, t = new Float64Array(R * C);
+    for (let i = 0; i < R; i++) for (let c = 0; c < C; c++) t[c * R + i] = W.data[i * C + c];
+    transposed.set(W, t);
+  }
+  return transposed.get(W);
+}
+
+// rows @ W[:, from:from + width] (+ bias): each output the bias, then every input times its weight added in W's
+// row order, as model.js's matvec adds them (a zero input adds nothing either way). Four rows at a time, each column
+// of W read once for the four; a row left over with many zeros (after the ReLU) adds only its other inputs.
+export function product(rows, W, from, width, bias) {
+  const Wt = columnsOf(W), R = W.shape[0], n = rows.length;
+  const out = rows.map(() => new Float64Array(width));
+  const start = (c) => (bias ? bias.data[from + c] : 0);
+  let r = 0;
+  for (; r + 4 <= n; r += 4) {
+    const x0 = rows[r], x1 = rows[r + 1], x2 = rows[r + 2], x3 = rows[r + 3];
+    const o0 = out[r], o1 = out[r + 1], o2 = out[r + 2], o3 = out[r + 3];
+    for (let c = 0; c < width; c++) {
+      const off = (from + c) * R, b = start(c);
+      let s0 = b, s1 = b, s2 = b, s3 = b;
+      for (let i = 0; i < R; i++) {
+        const v = Wt[off + i];
+        s0 += x0[i] * v; s1 += x1[i] * v; s2 += x2[i] * v; s3 += x3[i] * v;
+      }
+      o0[c] = s0; o1[c] = s1; o2[c] = s2; o3[c] = s3;
+    }
+  }
+  for (; r < n; r++) {
+    const x = rows[r], o = out[r], nonzero = [];
+    for (let i = 0; i < R; i++) if (x[i] !== 0) nonzero.push(i);
+    for (let c = 0; c < width; c++) {
+      const off = (from + c) * R;
+      let s = start(c);
+      if (nonzero.length > 0.75 * R) for (let i = 0; i < R; i++) s += x[i] * Wt[off + i];
+      else for (const i of nonzero) s += x[i] * Wt[off + i];
+      o[c] = s;
+    }
+  }
+  return out;
+}
