@@ -14,8 +14,9 @@ function columnsOf(W) {
 }
 
 // rows @ W[:, from:from + width] (+ bias): each output the bias, then every input times its weight added in W's
-// row order, as model.js's matvec adds them (a zero input adds nothing either way). Four rows at a time, each column
-// of W read once for the four; a row left over with many zeros (after the ReLU) adds only its other inputs.
+// row order, as model.js's matvec adds them (a zero input adds nothing either way). Four rows and two columns at a
+// time, each column of W read once for the four rows and each input once for the two columns; a row left over with
+// many zeros (after the ReLU) adds only its other inputs.
 export function product(rows, W, from, width, bias) {
   const Wt = columnsOf(W), R = W.shape[0], n = rows.length;
   const out = rows.map(() => new Float64Array(width));
@@ -24,7 +25,19 @@ export function product(rows, W, from, width, bias) {
   for (; r + 4 <= n; r += 4) {
     const x0 = rows[r], x1 = rows[r + 1], x2 = rows[r + 2], x3 = rows[r + 3];
     const o0 = out[r], o1 = out[r + 1], o2 = out[r + 2], o3 = out[r + 3];
-    for (let c = 0; c < width; c++) {
+    let c = 0;
+    for (; c + 2 <= width; c += 2) {                       // two columns at a time: each x[i] read once for both
+      const off = (from + c) * R, off2 = off + R, b = start(c), b2 = start(c + 1);
+      let s0 = b, s1 = b, s2 = b, s3 = b, t0 = b2, t1 = b2, t2 = b2, t3 = b2;
+      for (let i = 0; i < R; i++) {
+        const v = Wt[off + i], u = Wt[off2 + i], y0 = x0[i], y1 = x1[i], y2 = x2[i], y3 = x3[i];
+        s0 += y0 * v; s1 += y1 * v; s2 += y2 * v; s3 += y3 * v;
+        t0 += y0 * u; t1 += y1 * u; t2 += y2 * u; t3 += y3 * u;
+      }
+      o0[c] = s0; o1[c] = s1; o2[c] = s2; o3[c] = s3;
+      o0[c + 1] = t0; o1[c + 1] = t1; o2[c + 1] = t2; o3[c + 1] = t3;
+    }
+    for (; c < width; c++) {
       const off = (from + c) * R, b = start(c);
       let s0 = b, s1 = b, s2 = b, s3 = b;
       for (let i = 0; i < R; i++) {
