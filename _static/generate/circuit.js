@@ -134,9 +134,13 @@ function setUp(box) {
     if (graphs.has(state.wanted)) {
       drawGraph({ ...graphs.get(state.wanted), ahead: true });
       measureAhead();
-    } else if (!jobs.some((j) => j.key === state.wanted)) {
-      measure(state.wanted, silenced, patched);
+    } else {
+      measureUnlessUnderWay(state.wanted, silenced, patched);
     }
+  }
+
+  function measureUnlessUnderWay(key, silenced, patched) {
+    if (!graphs.has(key) && !jobs.some((j) => j.key === key)) measure(key, silenced, patched);
   }
 
   function measure(key, silenced, patched) {
@@ -209,7 +213,7 @@ function setUp(box) {
     if (!b || !state.graph) return;
     const { silenced, patched, key } = clickOn(Number(b.dataset.head));
     state.intended = key;
-    if (!graphs.has(key) && !jobs.some((j) => j.key === key)) measure(key, silenced, patched);
+    measureUnlessUnderWay(key, silenced, patched);
   }
 
   // Each head's button says whether the graph its click would give is measured (data-measured).

@@ -140,17 +140,14 @@ function factors(model, l) {
         base[f] += beta[i] * W[i * F + f];
       }
     }
+    const Gm = { shape: [D, F], data: G };
     const heads = Array.from({ length: H }, (_, g) => {          // (d_v, d_ff): head g's rows of W_O, times G
+      const rows = Array.from({ length: dv }, (_, c) => WO.subarray((g * dv + c) * D, (g * dv + c + 1) * D));
       const data = new Float64Array(dv * F);
-      for (let c = 0; c < dv; c++) {
-        for (let i = 0; i < D; i++) {
-          const o = WO[(g * dv + c) * D + i];
-          for (let f = 0; f < F; f++) data[c * F + f] += o * G[i * F + f];
-        }
-      }
+      product(rows, Gm, 0, F, null).forEach((row, c) => data.set(row, c * F));
       return { shape: [dv, F], data };
     });
-    factorsOf.set(W1, { G: { shape: [D, F], data: G }, oneG, base, heads });
+    factorsOf.set(W1, { G: Gm, oneG, base, heads });
   }
   return factorsOf.get(W1);
 }
