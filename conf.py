@@ -25,7 +25,7 @@ language = "en"
 sitebuild_extensions_hash = hashlib.sha256(b"".join(
     (ROOT / "sitebuild" / f"{name}.py").read_bytes()
     for name in ("pages/stamps", "pages/extension", "pages/reading", "pages/claimroles", "pages/lessonlist",
-                 "pages/frontbox", "pages/glossary", "prints/editions", "notebooks/write"))).hexdigest()
+                 "pages/frontbox", "pages/glossary", "prints/editions", "notebooks/write", "theme/__init__"))).hexdigest()
 
 extensions = [
     "myst_nb",
@@ -38,6 +38,7 @@ extensions = [
     "sitebuild.pages.claimroles",  # {claim} and {about} bind sentences (rendered as nothing); honest glued numbers
     "sitebuild.pages.glossary",  # each lesson links every glossary term from its first use
     "sitebuild.pages.frontbox",  # each lesson's front box: objectives, what to read first, time, addresses and QR codes
+    "sitebuild.theme",  # the site's own theme: the page template, the lessons, the sections, the colour mode
     "sitebuild.progress",  # the build's progress: each page read, each lesson executed or taken from the cache
 ]
 
@@ -77,18 +78,6 @@ html_copy_source = False  # no page links to its source
 html_favicon = "_static/favicon.svg"  # a causal attention pattern; browsers ask for one
 
 # --- Theme ------------------------------------------------------------------
-html_theme = "sphinx_book_theme"
-html_theme_options = {
-    # Empty lists: otherwise a stray second navbar appears (DESIGN.md).
-    "navbar_start": [],
-    "navbar_center": [],
-    "navbar_end": [],
-    "navbar_persistent": [],
-    "use_download_button": False,  # our PDF handout replaces "print to PDF"
-    "use_fullscreen_button": False,
-    "home_page_in_toc": True,
-    "footer_content_items": [],  # no "By <author>", copyright or Sphinx credit
-    "show_toc_level": 2,
-}
-# Dark mode follows the reader's system until they choose one ("auto"; unset, the theme logs "invalid theme mode").
-html_context = {"default_mode": "auto"}
+# The site's own (sitebuild/theme): one page template, one style sheet (site.css), no framework.
+html_theme = "lesson"
+html_permalinks_icon = "#"  # a heading's link to itself

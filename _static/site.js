@@ -1,4 +1,97 @@
-// Site behaviour on top of sphinx-book-theme.
+// The site's behaviour: the page's colour mode, the narrow screen's drawers, the section being read, figures
+// resized to their column, the whole page laid out after the first screen, search snippets, wide matrices.
+
+// The colour mode (sitebuild/theme sets it in <head>): the header's button goes system -> light -> dark -> system,
+// the choice is kept (localStorage "mode"), and while it is "system" the page follows the system as it changes.
+(function () {
+  var root = document.documentElement, dark = matchMedia("(prefers-color-scheme: dark)");
+  var NAMES = { auto: "as the system", light: "light", dark: "dark" }, NEXT = { auto: "light", light: "dark", dark: "auto" };
+  function apply(mode) {
+    root.dataset.mode = mode;
+    var theme = mode === "auto" ? (dark.matches ? "dark" : "light") : mode;
+    if (root.dataset.theme !== theme) root.dataset.theme = theme;
+    document.querySelectorAll(".mode-switch").forEach(function (b) {
+      var words = "Colour mode: " + NAMES[mode];
+      b.setAttribute("aria-label", words);
+      b.title = words;
+    });
+  }
+  function stored() {
+    try { return localStorage.getItem("mode") || "auto"; } catch (e) { return "auto"; }
+  }
+  dark.addEventListener("change", function () { if (stored() === "auto") apply("auto"); });
+  document.addEventListener("click", function (ev) {
+    var button = ev.target.closest && ev.target.closest(".mode-switch");
+    if (!button) return;
+    var mode = NEXT[root.dataset.mode] || "auto";
+    try { localStorage.setItem("mode", mode); localStorage.setItem("theme", mode); } catch (e) { /* kept for the page */ }
+    apply(mode);
+  });
+  document.addEventListener("DOMContentLoaded", function () { apply(stored() in NAMES ? stored() : "auto"); });
+})();
+
+// On a narrow screen the lessons (header button) and the page's sections (button above the article) open as
+// drawers; Escape, a second press, or following a link closes them.
+(function () {
+  var root = document.documentElement;
+  var DRAWERS = { "primary-toggle": "show-lessons", "secondary-toggle": "show-sections" };
+  function close() {
+    Object.keys(DRAWERS).forEach(function (cls) {
+      root.classList.remove(DRAWERS[cls]);
+      document.querySelectorAll("." + cls).forEach(function (b) { b.setAttribute("aria-expanded", "false"); });
+    });
+  }
+  document.addEventListener("click", function (ev) {
+    var button = ev.target.closest && ev.target.closest(".primary-toggle, .secondary-toggle");
+    if (button) {
+      var cls = button.classList.contains("primary-toggle") ? "primary-toggle" : "secondary-toggle";
+      var open = !root.classList.contains(DRAWERS[cls]);
+      close();
+      if (open) {
+        root.classList.add(DRAWERS[cls]);
+        button.setAttribute("aria-expanded", "true");
+        var first = document.querySelector(cls === "primary-toggle" ? ".bd-sidebar-primary a" : ".bd-sidebar-secondary a");
+        if (first) first.focus();
+      }
+    } else if (ev.target.closest && ev.target.closest(".bd-sidebar-primary a, .bd-sidebar-secondary a")) {
+      close();
+    }
+  });
+  document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") close(); });
+})();
+
+// The contents list marks the section being read (the last heading above the top third of the screen) and, when
+// the list is taller than its column, scrolls itself to keep that entry in view.
+(function () {
+  var pending = false;
+  function mark() {
+    pending = false;
+    var side = document.querySelector(".bd-sidebar-secondary");
+    if (!side) return;
+    var links = [].slice.call(side.querySelectorAll(".toc-entry > a[href^='#']"));
+    var line = window.innerHeight / 3, current = null;
+    links.forEach(function (a) {
+      var target = document.getElementById(decodeURIComponent(a.getAttribute("href").slice(1)));
+      if (target && target.getBoundingClientRect().top <= line) current = a;
+    });
+    links.forEach(function (a) {
+      var on = a === current || (current && a.parentNode.contains(current) && a !== current);
+      a.classList.toggle("active", !!on);
+      if (a === current) a.setAttribute("aria-current", "location"); else a.removeAttribute("aria-current");
+    });
+    if (!current || side.scrollHeight <= side.clientHeight) return;
+    var link = current.getBoundingClientRect(), box = side.getBoundingClientRect();
+    if (link.top < box.top || link.bottom > box.bottom) side.scrollTop += link.top - box.top - side.clientHeight / 2;
+  }
+  function soon() {
+    if (!pending) {
+      pending = true;
+      window.requestAnimationFrame(mark);
+    }
+  }
+  window.addEventListener("scroll", soon, { passive: true });
+  window.addEventListener("load", soon);
+})();
 
 // Resize drawn plotly figures whose width no longer fits their box, once the
 // theme has laid the page out and again when the theme mode (light/dark)
@@ -56,9 +149,8 @@
   });
 })();
 
-// Search result snippets: Sphinx takes them from the whole <main>, where the
-// theme's header buttons come first ("System Settings Light Dark"); drop
-// them and squeeze the whitespace.
+// Search result snippets: Sphinx takes them from the whole <main>, where the contents button, the handout links
+// and previous/next come with the article; drop them and squeeze the whitespace.
 document.addEventListener("DOMContentLoaded", function () {
   if (typeof Search === "undefined" || !Search.htmlToText) return;
   var htmlToText = Search.htmlToText;
@@ -71,61 +163,34 @@ document.addEventListener("DOMContentLoaded", function () {
   };
 });
 
-// Accessibility fixes to the theme's markup and to wide matrices:
-// * the sidebar search button reads "Search Ctrl+K" but is labelled "Search";
-//   a label must contain the visible text (axe label-content-name-mismatch),
-//   so the label is dropped and its text names it.
-// * a matrix or a figure too wide for the column scrolls sideways; keyboard users
-//   need to focus it to scroll it (axe scrollable-region-focusable). Only wrappers
-//   that actually scroll join the Tab order.
+// A matrix or a figure too wide for the column scrolls sideways; keyboard users need to focus it to scroll it
+// (axe scrollable-region-focusable). Only wrappers that actually scroll join the Tab order.
 (function () {
-  function fixSearchButton() {
-    document.querySelectorAll(".search-button-field[aria-label]").forEach(function (b) {
-      b.removeAttribute("aria-label");
-    });
-  }
   function focusableMatrices() {
-    document.querySelectorAll(".matrix-wrap, .figure-scroll").forEach(function (wrap) {
+    var SCROLLERS = ".matrix-wrap, .figure-scroll, .table-wrap, mjx-container[display='true'], .highlight > pre";
+    document.querySelectorAll(SCROLLERS).forEach(function (wrap) {
+      // not in a closed <details>: measuring it would lay out (and fetch fonts for) what the reader has not opened
+      if (wrap.closest("details:not([open])")) return;
       if (wrap.scrollWidth > wrap.clientWidth + 1) {
         var caption = wrap.querySelector("caption");
         wrap.setAttribute("tabindex", "0");
         wrap.setAttribute("role", "region");
         wrap.setAttribute("aria-label", caption ? caption.textContent.trim()
-                          : wrap.classList.contains("figure-scroll") ? "figure, scrolls sideways" : "matrix");
+                          : wrap.classList.contains("figure-scroll") ? "figure, scrolls sideways"
+                          : wrap.matches("mjx-container") ? "equation, scrolls sideways"
+                          : wrap.matches("pre") ? "code, scrolls sideways" : "matrix");
       } else if (wrap.getAttribute("tabindex") === "0") {
         ["tabindex", "role", "aria-label"].forEach(function (a) { wrap.removeAttribute(a); });
       }
     });
   }
   document.addEventListener("DOMContentLoaded", function () {
-    fixSearchButton();
     focusableMatrices();
   });
   window.addEventListener("load", focusableMatrices);
+  if (window.sitePageLaidOut) window.sitePageLaidOut.then(focusableMatrices);   // every section at its true width
+  document.addEventListener("toggle", function (ev) {                           // a <details> opened
+    if (ev.target.open) focusableMatrices();
+  }, true);
   window.addEventListener("resize", focusableMatrices);
-})();
-
-// The page's contents list (right sidebar) marks the section being read, but
-// the list is taller than the screen on long lessons and the theme never
-// scrolls it: from about section 17 on the marked entry sat below its edge.
-// The list now scrolls itself to keep the marked entry in view.
-(function () {
-  var pending = false;
-  function followActive() {
-    pending = false;
-    var side = document.querySelector(".bd-sidebar-secondary");
-    if (!side || side.scrollHeight <= side.clientHeight) return;
-    var marked = side.querySelectorAll("a.active");
-    if (!marked.length) return;
-    var link = marked[marked.length - 1].getBoundingClientRect(), box = side.getBoundingClientRect();
-    if (link.top < box.top || link.bottom > box.bottom) {
-      side.scrollTop += link.top - box.top - side.clientHeight / 2;
-    }
-  }
-  window.addEventListener("scroll", function () {
-    if (!pending) {
-      pending = true;
-      window.requestAnimationFrame(function () { setTimeout(followActive, 50); }); // after the theme marks it
-    }
-  }, { passive: true });
 })();

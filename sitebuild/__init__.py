@@ -7,7 +7,7 @@ writes. It runs none when nothing they read changed since the last build (unchan
               beside the pages (a failed check stops them)
   pages       Sphinx writes the pages (its extensions live here); lessons execute or come from the cache
   prose       the sentences the lessons' Python wrote, audited; one spelling per value; the site's own files
-  math        math typeset into each page; the icon font cut; each <head> lightened
+  math        math typeset into each page
   figures     every figure drawn to its pictures, printed states and files
   decks       each lesson as a slide deck
   handouts    each lesson printed three ways: handout, student edition, answer key

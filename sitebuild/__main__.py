@@ -9,9 +9,7 @@
    then the same audit of the sentences the lessons' Python wrote (sitebuild.prose.audit),
    and a check that no page shows raw MyST markup;
    the math of every page is typeset (MathJax in Chromium) and written into
-   the page (sitebuild.math.typeset); the theme's icon font is cut down to
-   the icons the pages show (sitebuild.math.iconfont); each page's <head> loses what its first
-   screen does not need (sitebuild.math.heads); every link to a _static/ file gets a
+   the page (sitebuild.math.typeset); every link to a _static/ file gets a
    `?v=` from its contents, stale search words go;
 3. one slide deck per lesson, cut from its page -> slides/<stem>.html (sitebuild.decks.cut);
    one PDF handout per lesson, posts/<stem>.md -> handouts/<stem>.pdf (and its student edition and answer

@@ -14,8 +14,6 @@ from sitebuild.figures.freshen import freshen
 from sitebuild import sealed
 from sitebuild.pages import executions
 from sitebuild.pages.sphinx import SphinxError, build_html
-from sitebuild.math.heads import lighten_pages
-from sitebuild.math.iconfont import subset_icon_font
 from sitebuild.notebooks.write import NotebookError, make_notebooks
 from sitebuild.preflight.run import Beside, PreflightError
 from sitebuild.decks.cut import FOLDER as DECKS, make_decks
@@ -52,8 +50,6 @@ def _prose_and_math(root: Path, build_dir: Path, html_dir: Path, stems: list[str
         write_guide(root, html_dir)                 # the readers' guide, docs/readers.md, as guide.html
     with stage("math", "typeset into each page"):
         typeset_pages(html_dir)
-        subset_icon_font(html_dir)
-        lighten_pages(html_dir)
     return prose, margins
 
 

@@ -39,11 +39,6 @@ from sitebuild.prints.editions import APPENDIX, EDITIONS
 # plotly.js, relative to _static/: not loaded with the page; figures.js fetches it when the reader first
 # touches a figure (its URL rides on figures.js's script tag, as data-plotly).
 PLOTLY = "vendor/plotly/plotly-lesson.min.js"
-# The theme's first script sets <html data-theme> to the stored mode or conf.py's default, "auto"; its own code
-# resolves "auto" to the system's light or dark only once the page has parsed. This runs in <head>, before the
-# first paint: a reader whose system is dark never sees the page light first.
-SYSTEM_THEME = ("if (document.documentElement.dataset.theme === 'auto') document.documentElement.dataset.theme = "
-                "matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';")
 # Scripts of pages with figures, relative to _static/, in the order they run.
 FIGURE_SCRIPTS = (
     "plotly-keyboard.js",  # keyboard access to plotly's buttons and sliders
@@ -138,7 +133,6 @@ def root_relative(html: str, base: str = "/") -> str:
 def setup(app):
     # conf.py sets it to a hash of the extensions' code: a change rewrites every page
     app.add_config_value("sitebuild_extensions_hash", "", "env")
-    app.add_js_file(None, body=SYSTEM_THEME, priority=1)
     app.connect("html-page-context", _on_page_context)
     app.connect("env-get-outdated", _on_outdated)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -37,16 +37,16 @@ def test_lesson_is_offline_and_error_free(opened):
     assert page.console_errors == []
 
 
-def test_lesson_loads_no_search_scripts_and_its_icon_font_once(opened):
-    """sitebuild.math.heads: the search scripts stay on search.html; the icon font the page preloads is the one its
-    style sheet asks for (fetched once: a preload the sheet does not use is a second request), and the
-    header's icons are drawn in it."""
+def test_lesson_loads_no_search_scripts_and_no_framework(opened):
+    """sitebuild.theme: Sphinx's search scripts stay on search.html; a lesson loads the site's own style sheet and
+    scripts, no framework's (no theme folders, no icon font), and the only fonts it fetches are its math's."""
     _, page, _ = opened
     names = page.page.evaluate("performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname)")
-    assert not [n for n in names if re.search(r"searchtools|language_data|searchindex", n)], names
-    assert sum(n.endswith("/fa-solid-900.woff2") for n in names) == 1, names
-    assert any(n.endswith("/_static/basic.css") for n in names) and not any(n.endswith("/theme.css") for n in names)
-    assert page.page.evaluate("document.fonts.check('900 16px \"Font Awesome 7 Free\"', '\\uf002')")
+    assert not [n for n in names if re.search(r"searchtools|language_data|searchindex|doctools|sphinx_highlight", n)], names
+    assert not [n for n in names if re.search(r"/_static/(styles|scripts)/|fontawesome|bootstrap", n)], names
+    fonts = [n for n in names if re.search(r"\.woff2?$", n)]
+    assert all("/_static/vendor/mathjax/" in n for n in fonts), fonts
+    assert "/_static/site.css" in names
 
 
 def test_lesson_math_is_typeset(opened):

