@@ -24,7 +24,7 @@
     var button = ev.target.closest && ev.target.closest(".mode-switch");
     if (!button) return;
     var mode = NEXT[root.dataset.mode] || "auto";
-    try { localStorage.setItem("mode", mode); localStorage.setItem("theme", mode); } catch (e) { /* kept for the page */ }
+    try { localStorage.setItem("mode", mode); } catch (e) { /* kept for the page alone */ }
     apply(mode);
   });
   document.addEventListener("DOMContentLoaded", function () { apply(stored() in NAMES ? stored() : "auto"); });
