@@ -25,7 +25,8 @@ language = "en"
 sitebuild_extensions_hash = hashlib.sha256(b"".join(
     (ROOT / "sitebuild" / f"{name}.py").read_bytes()
     for name in ("pages/stamps", "pages/extension", "pages/reading", "pages/claimroles", "pages/lessonlist",
-                 "pages/frontbox", "pages/glossary", "prints/editions", "notebooks/write", "theme/__init__"))).hexdigest()
+                 "pages/frontbox", "pages/glossary", "prints/editions", "notebooks/write", "theme/__init__",
+                 "theme/bundle", "math/typeset", "math/fonts"))).hexdigest()
 
 extensions = [
     "myst_nb",
@@ -72,12 +73,12 @@ myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "substitution"
 # typesets each page's math in Chromium and writes it into the page, which then loads no MathJax.
 mathjax_path = "mathjax-loader.js"
 html_static_path = ["_static"]
-html_css_files = ["site.css", ("print.css", {"media": "print"})]
-html_js_files = ["site.js"]
+html_css_files = ["page.css"]  # site.css, the code colours and print.css joined (sitebuild/theme/bundle.py)
+html_js_files = [("site.js", {"defer": "defer"})]  # a page with figures: page-figures.js instead
 html_copy_source = False  # no page links to its source
 html_favicon = "_static/favicon.svg"  # a causal attention pattern; browsers ask for one
 
 # --- Theme ------------------------------------------------------------------
-# The site's own (sitebuild/theme): one page template, one style sheet (site.css), no framework.
+# The site's own (sitebuild/theme): one page template, one style sheet (page.css), no framework.
 html_theme = "lesson"
 html_permalinks_icon = "#"  # a heading's link to itself

@@ -290,9 +290,7 @@ def title_slide(title: str, words: str, stem: str, anchor: str) -> str:
 def shell(soup: BeautifulSoup, title: str, slides: list[str]) -> str:
     """A deck's page: reveal.js, the site's figure scripts and the page's typeset math styles around `slides`."""
     styles = "".join(s.decode(formatter=AS_WRITTEN) for s in soup.head.find_all("style")
-                     if "mjx-" in s.get_text())                                   # typeset math, and its fonts
-    styles += "".join(link.decode(formatter=AS_WRITTEN) for link in soup.head.select('link[rel="preload"]')
-                      if "mathjax" in link.get("href", ""))
+                     if "mjx-" in s.get_text())                       # typeset math, its fonts inside (math/fonts.py)
     scripts = "".join(f'<script src="../_static/{s}"></script>' for s in SCRIPTS)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

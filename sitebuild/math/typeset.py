@@ -4,11 +4,10 @@ Each page with math is opened once in Chromium, where the site's own MathJax
 (_static/vendor/mathjax, CommonHTML output with its assistive MathML for
 screen readers) typesets it as it would for a reader. Every formula MathJax
 found, in the prose or in a computed output, is then written into the page in
-place of its TeX, with the style sheet MathJax made for the page (its font
-URLs made relative to the page), and the page's MathJax scripts are dropped:
-a reader's browser loads no math engine, and nothing reflows when the math
-appears. The fonts stay files of their own, fetched only for the glyphs a
-page uses.
+place of its TeX, with the style sheet MathJax made for the page (the
+fonts inside it: sitebuild/math/fonts.py), and the page's MathJax scripts
+are dropped: a reader's browser loads no math engine and fetches no font,
+and nothing reflows when the math appears.
 
 A page already done (it no longer loads MathJax) is left as it is, so a warm
 build typesets only the pages Sphinx rewrote.
@@ -20,7 +19,10 @@ import html
 import re
 from pathlib import Path
 
+from collections.abc import Callable
+
 from sitebuild import browser, progress
+from sitebuild.math import fonts
 from sitebuild.serve import serve
 
 LOADER = "mathjax-loader.js"
@@ -30,8 +32,7 @@ _SCRIPTS = re.compile(r'\s*<script>window\.MathJax = .*?</script>|\s*<script[^>]
 _MENU_ATTRS = re.compile(r'<mjx-container([^>]*?) (?:tabindex="0"|ctxtmenu_counter="\d+")')
 
 # Every section laid out from the start (site.css skips those off screen until site.js marks the page
-# laid out): the math is measured where it will be, and every font it uses is fetched, not only the fonts of
-# the sections that happened to be rendered (the fonts to preload were found to differ between two builds).
+# laid out): the math is measured where it will be.
 WHOLE_PAGE_JS = """
 new MutationObserver((changes, observer) => {
   if (!document.documentElement) return;
@@ -40,6 +41,11 @@ new MutationObserver((changes, observer) => {
 }).observe(document, {childList: true});
 """
 
+# Right after the math's style sheet: its fonts (inside it, as data) start loading while the page is parsed. Left
+# to load when the first layout asks for them, they arrived a frame after it, and the lines holding math moved
+# (their heights are the fonts' until then a stand-in's).
+LOAD_FONTS = '<script>document.fonts.forEach(function (f) { if (/^"?MJX/.test(f.family)) f.load(); });</script>'
+
 TYPESET_JS = """async () => {
   await window.siteMath;
   const items = [];
@@ -47,9 +53,7 @@ TYPESET_JS = """async () => {
     items.push({open: item.start.delim, tex: item.math, close: item.end.delim, html: item.typesetRoot.outerHTML});
   }
   const style = document.getElementById('MJX-CHTML-styles');
-  await document.fonts.ready;  // the fonts the page's math uses are loaded: those are the ones to preload
-  const used = [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family.replace(/"/g, ''));
-  return {items, css: style ? style.textContent : '', fonts: used};
+  return {items, css: style ? style.textContent : ''};
 }"""
 
 
@@ -72,14 +76,11 @@ def without_menu(container: str) -> str:
         container = shorter
 
 
-_FONT_FACE = re.compile(r'@font-face\b[^{]*\{[^}]*?font-family:\s*"?([\w-]+)"?;[^}]*?url\("?([^")]+\.woff)"?\)', re.S)
-
-
 def place_math(page_html: str, items: list[dict], css: str, server: str, to_root: str, name: str,
-               fonts: list[str] = ()) -> str:
+               read: Callable[[str], bytes]) -> str:
     """`page_html` with each formula's TeX (in document order) replaced by its typeset form, MathJax's
-    style sheet in the head (fonts relative to the page), the `fonts` it uses (font families) preloaded,
-    and MathJax's scripts removed."""
+    style sheet in the head with its fonts inside it (fonts.inline; `read(url)` gives a font file's bytes, its
+    URL relative to the page), and MathJax's scripts removed."""
     out, pos = [], 0
     for item in items:
         source = html.escape(item["open"] + item["tex"] + item["close"], quote=False)
@@ -91,14 +92,12 @@ def place_math(page_html: str, items: list[dict], css: str, server: str, to_root
         pos = at + len(source)
     out.append(page_html[pos:])
     done = "".join(out)
-    css = css.replace(server, to_root)
-    # The fonts are fetched from the start, before the first paint needs them: else the lines holding
-    # math are laid out with a stand-in font's heights first and move when the real one arrives.
-    urls = sorted({url for family, url in _FONT_FACE.findall(css) if family in fonts})
-    preload = "".join(f'<link rel="preload" href="{u}" as="font" type="font/woff" crossorigin>\n' for u in urls)
-    style = f'{preload}<style id="MJX-CHTML-styles">{css}</style>\n'
-    done = _SCRIPTS.sub("", done).replace("</head>", style + "</head>", 1)
-    return done
+    try:
+        css = fonts.inline(css.replace(server, to_root), read)
+    except (OSError, fonts.FontError) as err:
+        raise MathError(f"{name}: its math's fonts could not be put in the page: {err}") from err
+    style = f'<style id="MJX-CHTML-styles">{css}</style>\n{LOAD_FONTS}\n'
+    return _SCRIPTS.sub("", done).replace("</head>", style + "</head>", 1)
 
 
 def typeset_pages(html_dir: Path) -> list[str]:
@@ -128,8 +127,10 @@ def typeset_pages(html_dir: Path) -> list[str]:
                 if any("mjx-merror" in item["html"] for item in result["items"]):
                     raise MathError(f"{name}: MathJax reports a TeX error")
                 to_root = "../" * (len(Path(name).parts) - 1)
+                folder = path.parent
                 path.write_text(place_math(path.read_text(encoding="utf-8"), result["items"], result["css"],
-                                           base, to_root, name, result["fonts"]), encoding="utf-8")
+                                           base, to_root, name, lambda url: (folder / url).read_bytes()),
+                                encoding="utf-8")
                 done.append(name)
                 progress.advance(name)
         finally:

@@ -35,11 +35,13 @@ from pathlib import Path
 
 from sitebuild.decks import cut as decks
 from sitebuild.prints.editions import APPENDIX, EDITIONS
+from sitebuild.theme.bundle import FIGURE_SCRIPT
 
 # plotly.js, relative to _static/: not loaded with the page; figures.js fetches it when the reader first
-# touches a figure (its URL rides on figures.js's script tag, as data-plotly).
+# touches a figure (its URL rides on the tag of the script figures.js is joined into, as data-plotly).
 PLOTLY = "vendor/plotly/plotly-lesson.min.js"
-# Scripts of pages with figures, relative to _static/, in the order they run.
+# Scripts of pages with figures, relative to _static/, in the order they run; a page loads them joined, after site.js,
+# as one file (FIGURE_SCRIPT, sitebuild/theme/bundle.py).
 FIGURE_SCRIPTS = (
     "plotly-keyboard.js",  # keyboard access to plotly's buttons and sliders
     "plotly-menus.js",  # a row of buttons too wide for the screen is drawn as a drop-down (figures.js asks)
@@ -104,10 +106,10 @@ def _on_page_context(app, pagename, templatename, context, doctree) -> None:
     if not body:
         return
     if "plotly-graph-div" in body:
-        # Deferred scripts run in document order, after parsing, before DOMContentLoaded.
-        plotly = {"data-plotly": context["pathto"]("_static/" + PLOTLY, 1)}
-        for k, script in enumerate(FIGURE_SCRIPTS):
-            app.add_js_file(script, priority=100 + k, loading_method="defer", **(plotly if script == "figures.js" else {}))
+        # The figure scripts and site.js joined (sitebuild/theme/bundle.py), deferred: run after parsing, before
+        # DOMContentLoaded; plotly.js's URL rides on its tag for figures.js.
+        app.add_js_file(FIGURE_SCRIPT, priority=100, loading_method="defer",
+                        **{"data-plotly": context["pathto"]("_static/" + PLOTLY, 1)})
     body = wrap_matrices(body)
     href = handout_href(pagename)
     if href:

@@ -21,12 +21,12 @@ from pathlib import Path
 
 STAGING_PREFIX = ".{name}.new-"
 
-# Build by-products that do not belong on the published site.
-# The *webpack-macros.html files are the themes' Jinja macros, copied into
-# _static/ with their assets: template source, not pages. Sphinx keeps the
-# last .buildinfo as .buildinfo.bak when the configuration changes.
+# Build by-products that do not belong on the published site. Sphinx's pygments.css
+# and MyST-NB's style sheet are written into _static/ but linked by no page (the
+# page's one style sheet holds what they gave it: sitebuild/theme/bundle.py). Sphinx
+# keeps the last .buildinfo as .buildinfo.bak when the configuration changes.
 _NOT_PUBLISHED = shutil.ignore_patterns(
-    ".buildinfo", ".buildinfo.bak", ".doctrees", "webpack-macros.html", "sbt-webpack-macros.html"
+    ".buildinfo", ".buildinfo.bak", ".doctrees", "pygments.css", "mystnb.*.css"
 )
 
 _AT_FDCWD, _RENAME_EXCHANGE = -100, 2

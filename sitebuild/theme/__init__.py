@@ -1,7 +1,7 @@
-"""The site's own theme: one page template (sitebuild/theme/lesson/layout.html) and one style sheet (site.css).
+"""The site's own theme: one page template (sitebuild/theme/lesson/layout.html) and one style sheet (page.css).
 
-A page loads the site's style sheet, its own scripts (deferred) and nothing of a framework: the lessons, the
-page's sections and previous/next are plain HTML written here from Sphinx's table of contents. The reader's
+A page loads one style sheet and one script (sitebuild/theme/bundle.py) and nothing of a framework: the lessons,
+the page's sections and previous/next are plain HTML written here from Sphinx's table of contents. The reader's
 colour mode is set in <head>, before the first paint, from the stored choice (`localStorage` "mode": "light",
 "dark" or "auto") or the system's; site.js switches it and follows the system while the mode is "auto".
 """
@@ -13,6 +13,8 @@ from pathlib import Path
 
 from docutils import nodes
 
+from . import bundle
+
 THEME = Path(__file__).parent / "lesson"
 
 # Runs in <head>: the page's mode before anything is painted (a dark system never sees the page light first).
@@ -20,8 +22,9 @@ MODE_SCRIPT = ("(function () { var root = document.documentElement, mode = local
                " root.dataset.mode = mode; root.dataset.theme = mode === 'auto' ?"
                " (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light') : mode; })();")
 
-# Sphinx's own scripts: only the search page needs them (its search reads the index with them).
-SEARCH_ONLY = ("documentation_options.js", "doctools.js", "sphinx_highlight.js")
+# Sphinx's own scripts: only the search page needs them (its search reads the index with them), joined with site.js
+# into its one script by its template (lesson/search.html, bundle.SEARCH_SCRIPT).
+SEARCH_ONLY = bundle.SEARCH_SCRIPTS
 
 
 def lessons(app, pagename: str) -> str:
@@ -79,9 +82,16 @@ def _on_page_context(app, pagename, templatename, context, doctree) -> None:
     context["site_lessons"] = lessons(app, pagename)
     context["site_sections"] = sections(app, pagename)
     context["site_mode_script"] = MODE_SCRIPT
-    if pagename != "search":
-        context["script_files"] = [js for js in context.get("script_files", [])
-                                   if not str(getattr(js, "filename", js) or "").endswith(SEARCH_ONLY)]
+    context["css_files"] = [css for css in context.get("css_files", []) if _name(css) == bundle.STYLE]
+    scripts = context.get("script_files", [])
+    joined = any(_name(js) == bundle.FIGURE_SCRIPT for js in scripts)   # site.js is inside it
+    context["script_files"] = [js for js in scripts          # (the search page writes its own: lesson/search.html)
+                               if _name(js) not in SEARCH_ONLY and not (joined and _name(js) == bundle.SITE_SCRIPT)]
+
+
+def _name(asset) -> str:
+    """The file name of one of Sphinx's script or style sheet entries (without the folder Sphinx may give it)."""
+    return str(getattr(asset, "filename", asset) or "").rsplit("/", 1)[-1]
 
 
 # Code in the page's mode: high-contrast styles (accessible-pygments), light unless the page is dark.
@@ -96,9 +106,16 @@ def code_colours() -> str:
 
 
 def _on_finished(app, exception) -> None:
-    """Sphinx's pygments.css has one style; the page's follows its mode (written over it)."""
+    """The pages' style sheet and the figure pages' and search page's scripts, joined from their parts
+    (sitebuild/theme/bundle.py). Sphinx's pygments.css and MyST-NB's style sheet are not linked: page.css holds
+    the code colours of both modes and the cells' rules."""
     if exception is None and app.builder.format == "html":
-        (Path(app.outdir) / "_static" / "pygments.css").write_text(code_colours(), encoding="utf-8")
+        from sitebuild.pages.extension import FIGURE_SCRIPTS
+
+        static, out = Path(app.confdir) / "_static", Path(app.outdir) / "_static"
+        (out / bundle.STYLE).write_text(bundle.style_sheet(static, code_colours()), encoding="utf-8")
+        (out / bundle.FIGURE_SCRIPT).write_text(bundle.figure_script(static, FIGURE_SCRIPTS), encoding="utf-8")
+        (out / bundle.SEARCH_SCRIPT).write_text(bundle.search_script(static, out), encoding="utf-8")
 
 
 def setup(app):

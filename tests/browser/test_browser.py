@@ -38,15 +38,19 @@ def test_lesson_is_offline_and_error_free(opened):
 
 
 def test_lesson_loads_no_search_scripts_and_no_framework(opened):
-    """sitebuild.theme: Sphinx's search scripts stay on search.html; a lesson loads the site's own style sheet and
-    scripts, no framework's (no theme folders, no icon font), and the only fonts it fetches are its math's."""
-    _, page, _ = opened
+    """sitebuild.theme: Sphinx's search scripts stay on search.html; a lesson loads the site's one style sheet
+    and its one script (sitebuild/theme/bundle.py: site.js and the figure scripts joined), no framework's (no
+    theme folders, no icon font), and no font at all (its math's are inside the page: sitebuild.math.fonts)."""
+    _, page, figures = opened
     names = page.page.evaluate("performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname)")
     assert not [n for n in names if re.search(r"searchtools|language_data|searchindex|doctools|sphinx_highlight", n)], names
     assert not [n for n in names if re.search(r"/_static/(styles|scripts)/|fontawesome|bootstrap", n)], names
-    fonts = [n for n in names if re.search(r"\.woff2?$", n)]
-    assert all("/_static/vendor/mathjax/" in n for n in fonts), fonts
-    assert "/_static/site.css" in names
+    assert [n for n in names if n.endswith(".css")] == ["/_static/page.css"], names
+    assert [n for n in names if re.search(r"\.(woff2?|ttf|otf)$", n)] == [], names
+    script = "/_static/page-figures.js" if figures else "/_static/site.js"
+    parts = {f"/_static/{p}.js" for p in ("site", "figures", "plotly-keyboard", "plotly-menus", "plotly-theme",
+                                          "plotly-inspect")}
+    assert [n for n in names if n in parts | {"/_static/page-figures.js"}] == [script], names   # joined, once
 
 
 def test_lesson_math_is_typeset(opened):

@@ -8,6 +8,8 @@ it is about and why it stays.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -57,9 +59,16 @@ def test_every_page_has_no_html_errors(built_site):
         assert any(m["message"] == text and part in m.get("extract", "") for m in errors), text
 
 
-def test_theme_template_macros_are_not_published(built_site):
-    # The themes copy their Jinja macro files into _static/; they are not pages.
-    assert not list(built_site.rglob("*webpack-macros.html"))
+def test_style_sheets_no_page_links_are_not_published(built_site):
+    """Sphinx and MyST-NB write their own style sheets into _static/; every page of the theme (the pages Sphinx
+    writes: not the decks, not the readers' guide) links page.css alone."""
+    assert not list(built_site.rglob("pygments.css")) and not list(built_site.rglob("mystnb.*.css"))
+    assert (built_site / "_static" / "page.css").is_file()
+    themed = [p for p in html_pages(built_site) if "data-content_root=" in p.read_text()]
+    assert len(themed) >= 8
+    linked = {m for page in themed for m in re.findall(r'<link rel="stylesheet"[^>]*href="[^"]*?([\w.-]+\.css)[?"]',
+                                                        page.read_text())}
+    assert linked == {"page.css"}, linked
 
 
 def drawn_figure(fig) -> str:
