@@ -7,7 +7,7 @@
   var root = document.documentElement, dark = matchMedia("(prefers-color-scheme: dark)");
   var NAMES = { auto: "as the system", light: "light", dark: "dark" }, NEXT = { auto: "light", light: "dark", dark: "auto" };
   function apply(mode) {
-    root.dataset.mode = mode;
+    if (root.dataset.mode !== mode) root.dataset.mode = mode;
     var theme = mode === "auto" ? (dark.matches ? "dark" : "light") : mode;
     if (root.dataset.theme !== theme) root.dataset.theme = theme;
     document.querySelectorAll(".mode-switch").forEach(function (b) {
@@ -28,87 +28,6 @@
     apply(mode);
   });
   document.addEventListener("DOMContentLoaded", function () { apply(stored() in NAMES ? stored() : "auto"); });
-})();
-
-// On a narrow screen the lessons (header button) and the page's sections (button above the article) open as
-// drawers; Escape, a second press, or following a link closes them.
-(function () {
-  var root = document.documentElement;
-  var DRAWERS = { "primary-toggle": "show-lessons", "secondary-toggle": "show-sections" };
-  function close() {
-    Object.keys(DRAWERS).forEach(function (cls) {
-      root.classList.remove(DRAWERS[cls]);
-      document.querySelectorAll("." + cls).forEach(function (b) { b.setAttribute("aria-expanded", "false"); });
-    });
-  }
-  document.addEventListener("click", function (ev) {
-    var button = ev.target.closest && ev.target.closest(".primary-toggle, .secondary-toggle");
-    if (button) {
-      var cls = button.classList.contains("primary-toggle") ? "primary-toggle" : "secondary-toggle";
-      var open = !root.classList.contains(DRAWERS[cls]);
-      close();
-      if (open) {
-        root.classList.add(DRAWERS[cls]);
-        button.setAttribute("aria-expanded", "true");
-        var first = document.querySelector(cls === "primary-toggle" ? ".bd-sidebar-primary a" : ".bd-sidebar-secondary a");
-        if (first) first.focus();
-      }
-    } else if (ev.target.closest && ev.target.closest(".bd-sidebar-primary a, .bd-sidebar-secondary a")) {
-      close();
-    }
-  });
-  document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") close(); });
-})();
-
-// The contents list marks the section being read (the last heading above the top third of the screen) and, when
-// the list is taller than its column, scrolls itself to keep that entry in view.
-(function () {
-  var pending = false;
-  function mark() {
-    pending = false;
-    var side = document.querySelector(".bd-sidebar-secondary");
-    if (!side) return;
-    var links = [].slice.call(side.querySelectorAll(".toc-entry > a[href^='#']"));
-    var line = window.innerHeight / 3, current = null;
-    links.forEach(function (a) {
-      var target = document.getElementById(decodeURIComponent(a.getAttribute("href").slice(1)));
-      if (target && target.getBoundingClientRect().top <= line) current = a;
-    });
-    links.forEach(function (a) {
-      var on = a === current || (current && a.parentNode.contains(current) && a !== current);
-      a.classList.toggle("active", !!on);
-      if (a === current) a.setAttribute("aria-current", "location"); else a.removeAttribute("aria-current");
-    });
-    if (!current || side.scrollHeight <= side.clientHeight) return;
-    var link = current.getBoundingClientRect(), box = side.getBoundingClientRect();
-    if (link.top < box.top || link.bottom > box.bottom) side.scrollTop += link.top - box.top - side.clientHeight / 2;
-  }
-  function soon() {
-    if (!pending) {
-      pending = true;
-      window.requestAnimationFrame(mark);
-    }
-  }
-  window.addEventListener("scroll", soon, { passive: true });
-  window.addEventListener("load", soon);
-})();
-
-// Resize drawn plotly figures whose width no longer fits their box, once the
-// theme has laid the page out and again when the theme mode (light/dark)
-// changes: plotly sizes a figure when it is drawn, which can be before the
-// sidebars take their place.
-(function () {
-  function resizeFigures() {
-    if (!window.Plotly) return;
-    document.querySelectorAll(".plotly-graph-div").forEach(function (gd) {
-      if (gd._fullLayout && gd._fullLayout.width !== gd.clientWidth) window.Plotly.Plots.resize(gd);
-    });
-  }
-  window.addEventListener("load", resizeFigures);
-  new MutationObserver(resizeFigures).observe(document.documentElement, {
-    attributes: true,
-    attributeFilter: ["data-theme", "data-mode"],
-  });
 })();
 
 // The whole page laid out, once its first screen is drawn. Until then site.css lets the browser skip the
@@ -149,6 +68,94 @@
   });
 })();
 
+// On a narrow screen the lessons (header button) and the page's sections (button above the article) open as
+// drawers; Escape, a second press, or following a link closes them.
+(function () {
+  var root = document.documentElement;
+  var DRAWERS = { "primary-toggle": "show-lessons", "secondary-toggle": "show-sections" };
+  function close() {
+    Object.keys(DRAWERS).forEach(function (cls) {
+      root.classList.remove(DRAWERS[cls]);
+      document.querySelectorAll("." + cls).forEach(function (b) { b.setAttribute("aria-expanded", "false"); });
+    });
+  }
+  document.addEventListener("click", function (ev) {
+    var button = ev.target.closest && ev.target.closest(".primary-toggle, .secondary-toggle");
+    if (button) {
+      var cls = button.classList.contains("primary-toggle") ? "primary-toggle" : "secondary-toggle";
+      var open = !root.classList.contains(DRAWERS[cls]);
+      close();
+      if (open) {
+        root.classList.add(DRAWERS[cls]);
+        button.setAttribute("aria-expanded", "true");
+        var first = document.querySelector(cls === "primary-toggle" ? ".bd-sidebar-primary a" : ".bd-sidebar-secondary a");
+        if (first) first.focus();
+      }
+    } else if (ev.target.closest && ev.target.closest(".bd-sidebar-primary a, .bd-sidebar-secondary a")) {
+      close();
+    }
+  });
+  document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") close(); });
+})();
+
+// The contents list marks the section being read (the last heading above the top third of the screen) and, when
+// the list is taller than its column, scrolls itself to keep that entry in view.
+(function () {
+  var pending = false;
+  // Until the page is laid out (below), a section off screen is skipped: asking where something inside it is would
+  // lay it out, so a skipped section's place stands for what it holds.
+  function shown(target) {
+    return target.checkVisibility({ contentVisibilityAuto: true }) ? target
+      : target.closest(".bd-article > section > section") || target;
+  }
+  function mark() {
+    pending = false;
+    var side = document.querySelector(".bd-sidebar-secondary");
+    if (!side) return;
+    var links = [].slice.call(side.querySelectorAll(".toc-entry > a[href^='#']"));
+    var line = window.innerHeight / 3, current = null;
+    links.forEach(function (a) {
+      var target = document.getElementById(decodeURIComponent(a.getAttribute("href").slice(1)));
+      if (target && shown(target).getBoundingClientRect().top <= line) current = a;
+    });
+    links.forEach(function (a) {
+      var on = a === current || (current && a.parentNode.contains(current) && a !== current);
+      a.classList.toggle("active", !!on);
+      if (a === current) a.setAttribute("aria-current", "location"); else a.removeAttribute("aria-current");
+    });
+    if (!current || side.scrollHeight <= side.clientHeight) return;
+    var link = current.getBoundingClientRect(), box = side.getBoundingClientRect();
+    if (link.top < box.top || link.bottom > box.bottom) side.scrollTop += link.top - box.top - side.clientHeight / 2;
+  }
+  function soon() {
+    if (!pending) {
+      pending = true;
+      window.requestAnimationFrame(mark);
+    }
+  }
+  window.addEventListener("scroll", soon, { passive: true });
+  // not before the first paint: asking where the headings are would lay the page out first
+  window.sitePageLaidOut.then(soon);
+})();
+
+// Resize drawn plotly figures whose width no longer fits their box, once the
+// theme has laid the page out and again when the theme mode (light/dark)
+// changes: plotly sizes a figure when it is drawn, which can be before the
+// sidebars take their place.
+(function () {
+  function resizeFigures() {
+    if (!window.Plotly) return;
+    document.querySelectorAll(".plotly-graph-div").forEach(function (gd) {
+      if (gd._fullLayout && gd._fullLayout.width !== gd.clientWidth) window.Plotly.Plots.resize(gd);
+    });
+  }
+  window.addEventListener("load", resizeFigures);
+  new MutationObserver(resizeFigures).observe(document.documentElement, {
+    attributes: true,
+    attributeFilter: ["data-theme", "data-mode"],
+  });
+})();
+
 // Search result snippets: Sphinx takes them from the whole <main>, where the contents button, the handout links
 // and previous/next come with the article; drop them and squeeze the whitespace.
 document.addEventListener("DOMContentLoaded", function () {
@@ -169,8 +176,9 @@ document.addEventListener("DOMContentLoaded", function () {
   function focusableMatrices() {
     var SCROLLERS = ".matrix-wrap, .figure-scroll, .table-wrap, mjx-container[display='true'], .highlight > pre";
     document.querySelectorAll(SCROLLERS).forEach(function (wrap) {
-      // not in a closed <details>: measuring it would lay out (and fetch fonts for) what the reader has not opened
-      if (wrap.closest("details:not([open])")) return;
+      // not in a closed <details>, nor in a section skipped or left out until the page is laid out (below):
+      // measuring it would lay out what the reader does not see (and fetch its pictures)
+      if (wrap.closest("details:not([open])") || !wrap.checkVisibility({ contentVisibilityAuto: true })) return;
       if (wrap.scrollWidth > wrap.clientWidth + 1) {
         var caption = wrap.querySelector("caption");
         wrap.setAttribute("tabindex", "0");
@@ -184,11 +192,9 @@ document.addEventListener("DOMContentLoaded", function () {
       }
     });
   }
-  document.addEventListener("DOMContentLoaded", function () {
-    focusableMatrices();
-  });
-  window.addEventListener("load", focusableMatrices);
-  if (window.sitePageLaidOut) window.sitePageLaidOut.then(focusableMatrices);   // every section at its true width
+  // Once the page is laid out, every section at its true width: measured before the first paint, the wrappers
+  // (and asking whether each is shown) laid the whole page out first.
+  window.sitePageLaidOut.then(focusableMatrices);
   document.addEventListener("toggle", function (ev) {                           // a <details> opened
     if (ev.target.open) focusableMatrices();
   }, true);

@@ -72,6 +72,40 @@ def test_a_link_to_a_late_section_stays_in_view_once_the_page_is_laid_out(visit,
 
 # requestIdleCallback held until the test runs it: the page stays as the first paint left it for as long as needed.
 HOLD_IDLE = "window.requestIdleCallback = (fn) => { window.__idle = fn; return 1; };"
+# A page opened at a link, as its first paint left it: the parts of the article before the target's section that
+# are rendered (not display: none, not skipped), whether the target's section is, and where the target is.
+AT_LINK_JS = """(id) => {
+  const target = document.getElementById(id);
+  const top = [...document.querySelectorAll('.bd-article > section > *')];
+  const own = top.find((e) => e.contains(target));
+  return {
+    rendered: top.slice(0, top.indexOf(own)).filter((e) => e.checkVisibility({contentVisibilityAuto: true}))
+      .map((e) => e.tagName + '#' + e.id),
+    own: own.checkVisibility({contentVisibilityAuto: true}),
+    top: target.getBoundingClientRect().top,
+  };
+}"""
+
+
+@pytest.mark.parametrize("stem", ["attention-by-hand", "trained-walkthrough"])
+def test_a_link_to_a_late_figure_opens_at_it_with_nothing_before_its_section_laid_out(visit, stem):
+    """The sections before a linked figure cost no layout before the first paint (site.css): the page opens at
+    the figure's section; laid out whole later, the figure stays where the reader sees it."""
+    figure = visit(f"posts/{stem}.html").page.evaluate(
+        "() => [...document.querySelectorAll('.plotly-graph-div')].at(-1).id")
+    v = visit(init_script=HOLD_IDLE)                # the page as its first paint left it, for as long as needed
+    v.page.goto(v.base + f"posts/{stem}.html#{figure}", wait_until="load")
+    v.page.wait_for_function("typeof window.__idle === 'function'", timeout=15_000)
+    first = v.page.evaluate(AT_LINK_JS, figure)
+    assert first["rendered"] == [] and first["own"], (figure, first)
+    assert 0 <= first["top"] < v.page.evaluate("innerHeight") / 2, (figure, first)
+    v.page.evaluate("window.__idle()")
+    v.page.evaluate("window.sitePageLaidOut")
+    after = v.page.evaluate(AT_LINK_JS, figure)
+    assert len(after["rendered"]) >= 3 and abs(after["top"] - first["top"]) <= 1, (figure, first, after)
+    assert v.page.evaluate("scrollY") > 2 * v.page.evaluate("innerHeight")
+
+
 # What a reader looks at: headings, paragraphs, list items, code, tables and figures (a screen of the lab can hold
 # nothing but code).
 READ = ".bd-article :is(h2, h3, p, li, pre, table, .plotly-graph-div)"
