@@ -85,7 +85,7 @@ def _cut(font: bytes, chars: frozenset[int]) -> bytes | None:
     from fontTools.ttLib import TTFont
 
     logging.getLogger("fontTools").setLevel(logging.ERROR)     # "FFTM NOT subset": a timestamp table, dropped
-    tt = TTFont(io.BytesIO(font))
+    tt = TTFont(io.BytesIO(font), recalcTimestamp=False)     # its own date kept: the same bytes every build
     if not chars & set(tt.getBestCmap()):
         return None
     options = subset.Options()

@@ -115,3 +115,16 @@ def test_the_style_sheet_holds_each_font_drawn_in_and_fetches_none():
     assert cmap(base64.b64decode(faces["MJXTEX"])) == {ord("="), 0x2212}       # the stretched part: Main has none
     assert cmap(base64.b64decode(faces["MJXTEX-S4"])) == {0x239B}
     assert "mjx-c.mjx-c3D::before" in out                          # the rest of the sheet as it was
+
+
+def test_a_cut_font_is_the_same_bytes_whatever_the_clock_says(monkeypatch):
+    """Two builds of one source are byte-identical: fontTools dates a font it saves unless told not to."""
+    from fontTools.ttLib.tables import _h_e_a_d
+
+    asked = {ord("="), ord("x")}
+    fonts._cut.cache_clear()
+    monkeypatch.setattr(_h_e_a_d, "timestampNow", lambda: 3_000_000_000)
+    first = fonts.cut(read(MAIN), asked)
+    fonts._cut.cache_clear()
+    monkeypatch.setattr(_h_e_a_d, "timestampNow", lambda: 3_100_000_000)
+    assert fonts.cut(read(MAIN), asked) == first
