@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import html
 import re
-from pathlib import Path
-
 from collections.abc import Callable
+from pathlib import Path
 
 from sitebuild import browser, progress
 from sitebuild.math import fonts

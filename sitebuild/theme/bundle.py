@@ -1,4 +1,4 @@
-"""One style sheet for every page and one script for a page with figures, joined when the site is built.
+"""One style sheet for every page and one script for each, joined from their parts when the site is built.
 
 Each file a page asks for before its first paint is a round trip on a phone's network, so a page asks for two:
 
