@@ -22,6 +22,24 @@ MODE_SCRIPT = ("(function () { var root = document.documentElement, mode = local
                " root.dataset.mode = mode; root.dataset.theme = mode === 'auto' ?"
                " (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light') : mode; })();")
 
+# Runs in <head> on a page opened at a link into it (#id): no frame is drawn before the target is parsed (a
+# render-blocking `link rel=expect`), and until the page is laid out whole (site.js) everything of the article
+# before the target's section is left out and the target's section is drawn, so the first frame shows the target's
+# section and asks for its figure's picture while the rest of the page may still be parsed. (Scrolling that first
+# frame to the target by script, before the browser's own scroll at the end of the parse, was tried: it forced a
+# layout there and the figure was shown later, not sooner.) A CSS rule on :target would not do: :target matches
+# only once the page is parsed, and every frame before then laid out the page from its top.
+TARGET_SCRIPT = ("(function () { var id = location.hash.slice(1); if (!id) return;"
+                 " try { id = decodeURIComponent(id); } catch (e) { return; }"
+                 " var head = document.head, at = '#' + CSS.escape(id), expect = document.createElement('link'),"
+                 " style = document.createElement('style');"
+                 " expect.rel = 'expect'; expect.href = location.hash; expect.setAttribute('blocking', 'render');"
+                 " style.textContent = '@media screen { html:not(.page-laid-out) .bd-article > section >"
+                 " :has(~ section ' + at + ', ~ section' + at + ') { display: none; }"
+                 " html:not(.page-laid-out) .bd-article > section > section:is(' + at + ', :has(' + at + '))"
+                 " { content-visibility: visible; } }';"
+                 " head.appendChild(expect); head.appendChild(style); })();")
+
 # Sphinx's own scripts: only the search page needs them (its search reads the index with them), joined with site.js
 # into its one script by its template (lesson/search.html, bundle.SEARCH_SCRIPT).
 SEARCH_ONLY = bundle.SEARCH_SCRIPTS
@@ -82,6 +100,7 @@ def _on_page_context(app, pagename, templatename, context, doctree) -> None:
     context["site_lessons"] = lessons(app, pagename)
     context["site_sections"] = sections(app, pagename)
     context["site_mode_script"] = MODE_SCRIPT
+    context["site_target_script"] = TARGET_SCRIPT
     context["css_files"] = [css for css in context.get("css_files", []) if _name(css) == bundle.STYLE]
     scripts = context.get("script_files", [])
     joined = any(_name(js) == bundle.FIGURE_SCRIPT for js in scripts)   # site.js is inside it

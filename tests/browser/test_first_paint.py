@@ -106,6 +106,31 @@ def test_a_link_to_a_late_figure_opens_at_it_with_nothing_before_its_section_lai
     assert v.page.evaluate("scrollY") > 2 * v.page.evaluate("innerHeight")
 
 
+# Each animation frame before the page is parsed: whether the linked element existed when it was drawn.
+FRAMES_AT_LINK = """window.__frames = [];
+(function tick() {
+  window.__frames.push(!!document.getElementById(decodeURIComponent(location.hash.slice(1))));
+  if (document.readyState === 'loading') requestAnimationFrame(tick);
+})();"""
+
+
+@pytest.mark.parametrize("stem", ["attention-by-hand", "story-models"])
+def test_a_link_draws_no_frame_before_its_target_is_parsed(visit, stem):
+    """A page opened at a link draws its first frame once the target is parsed (sitebuild/theme's TARGET_SCRIPT),
+    not a frame of the page's top and then another: every frame before then laid out what was parsed so far. A
+    page opened without a link draws as soon as it can, before the end of the page is parsed."""
+    figure = visit(f"posts/{stem}.html").page.evaluate(
+        "() => [...document.querySelectorAll('.plotly-graph-div')].at(-1).id")
+    linked = visit(init_script=FRAMES_AT_LINK)
+    linked.page.goto(linked.base + f"posts/{stem}.html#{figure}", wait_until="load")
+    frames = linked.page.evaluate("window.__frames")
+    assert len(frames) >= 2 and frames[0] is False and all(frames[1:]), (figure, frames)
+    plain = visit(init_script=FRAMES_AT_LINK.replace("decodeURIComponent(location.hash.slice(1))", f"'{figure}'"))
+    plain.page.goto(plain.base + f"posts/{stem}.html", wait_until="load")
+    frames = plain.page.evaluate("window.__frames")
+    assert frames[:2] == [False, False], frames     # without a link the first frames come before the figure
+
+
 # What a reader looks at: headings, paragraphs, list items, code, tables and figures (a screen of the lab can hold
 # nothing but code).
 READ = ".bd-article :is(h2, h3, p, li, pre, table, .plotly-graph-div)"
