@@ -118,17 +118,18 @@ FRAMES_AT_LINK = """window.__frames = [];
 def test_a_link_draws_no_frame_before_its_target_is_parsed(visit, stem):
     """A page opened at a link draws its first frame once the target is parsed (sitebuild/theme's TARGET_SCRIPT),
     not a frame of the page's top and then another: every frame before then laid out what was parsed so far. A
-    page opened without a link draws as soon as it can, before the end of the page is parsed."""
+    page opened without a link is left whole: no frame held, nothing left out."""
     figure = visit(f"posts/{stem}.html").page.evaluate(
         "() => [...document.querySelectorAll('.plotly-graph-div')].at(-1).id")
     linked = visit(init_script=FRAMES_AT_LINK)
     linked.page.goto(linked.base + f"posts/{stem}.html#{figure}", wait_until="load")
     frames = linked.page.evaluate("window.__frames")
     assert len(frames) >= 2 and frames[0] is False and all(frames[1:]), (figure, frames)
-    plain = visit(init_script=FRAMES_AT_LINK.replace("decodeURIComponent(location.hash.slice(1))", f"'{figure}'"))
+    plain = visit(init_script=HOLD_IDLE)            # as the first paint left it
     plain.page.goto(plain.base + f"posts/{stem}.html", wait_until="load")
-    frames = plain.page.evaluate("window.__frames")
-    assert frames[:2] == [False, False], frames     # without a link the first frames come before the figure
+    plain.page.wait_for_function("typeof window.__idle === 'function'", timeout=15_000)
+    assert plain.page.evaluate("document.querySelectorAll('link[rel=expect]').length") == 0
+    assert plain.page.evaluate(AT_LINK_JS, figure)["rendered"][:1] == ["H1#"]
 
 
 # What a reader looks at: headings, paragraphs, list items, code, tables and figures (a screen of the lab can hold
