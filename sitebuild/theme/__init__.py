@@ -40,10 +40,6 @@ TARGET_SCRIPT = ("(function () { var id = location.hash.slice(1); if (!id) retur
                  " { content-visibility: visible; } }';"
                  " head.appendChild(expect); head.appendChild(style); })();")
 
-# Sphinx's own scripts: only the search page needs them (its search reads the index with them), joined with site.js
-# into its one script by its template (lesson/search.html, bundle.SEARCH_SCRIPT).
-SEARCH_ONLY = bundle.SEARCH_SCRIPTS
-
 
 def lessons(app, pagename: str) -> str:
     """The landing page and every page of its table of contents, in order, the page shown marked."""
@@ -104,8 +100,10 @@ def _on_page_context(app, pagename, templatename, context, doctree) -> None:
     context["css_files"] = [css for css in context.get("css_files", []) if _name(css) == bundle.STYLE]
     scripts = context.get("script_files", [])
     joined = any(_name(js) == bundle.FIGURE_SCRIPT for js in scripts)   # site.js is inside it
-    context["script_files"] = [js for js in scripts          # (the search page writes its own: lesson/search.html)
-                               if _name(js) not in SEARCH_ONLY and not (joined and _name(js) == bundle.SITE_SCRIPT)]
+    # Sphinx's own scripts (bundle.SEARCH_SCRIPTS) serve the search page alone, joined with site.js into the one
+    # script its template writes (lesson/search.html, bundle.SEARCH_SCRIPT)
+    context["script_files"] = [js for js in scripts if _name(js) not in bundle.SEARCH_SCRIPTS
+                               and not (joined and _name(js) == bundle.SITE_SCRIPT)]
 
 
 def _name(asset) -> str:
