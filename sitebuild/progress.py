@@ -39,6 +39,12 @@ def executed_ahead(docname: str, seconds: float) -> None:
     _emit(f"lesson {docname} executed {seconds:.1f}")
 
 
+def not_ahead(docname: str, error: BaseException) -> None:
+    """A lesson that could not be executed before Sphinx read it (its kernel did not start): Sphinx executes it."""
+    said = str(error).strip().splitlines()
+    _emit(f"left {docname} {type(error).__name__}: {said[-1] if said else ''}")
+
+
 def setup(app):
     app.connect("env-before-read-docs", _on_before_read)
     app.connect("source-read", _on_source_read)
@@ -59,4 +65,7 @@ def sphinx_line(line: str) -> bool:
         docname, how, seconds = rest.split(" ")
         current().say(f"  {docname}.md: executed in {float(seconds):.1f} s" if how == "executed"
                       else f"  {docname}.md: taken from the cache")
+    elif kind == "left":
+        docname, _, why = rest.partition(" ")
+        current().say(f"  {docname}.md: not executed ahead ({why}); executed as Sphinx reads it")
     return True

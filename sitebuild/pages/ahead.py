@@ -9,7 +9,10 @@ as many at once as the machine has cores (sitebuild.cores), the longest first
 reads the lesson MyST-NB finds it there, as it finds a lesson unchanged since the last build.
 
 A lesson whose run fails here is left out of the cache: Sphinx executes it again when it reads it, and the
-failure is reported as before (sitebuild.pages.sphinx, the lesson, its line and the exception).
+failure is reported as before (sitebuild.pages.sphinx, the lesson, its line and the exception). So is a lesson
+whose kernel does not start: a kernel is given free ports, which another process may take before the kernel
+binds them (seen once while the tests ran beside a build: "Address already in use"); Sphinx's run of the lesson
+starts a kernel of its own.
 """
 
 from __future__ import annotations
@@ -127,8 +130,13 @@ def _on_before_read(app, env, docnames: list[str]) -> None:
     if len(pending) < 2 or kernels_at_once() < 2:
         return                                          # nothing to run side by side: MyST-NB runs it as it reads
     with ThreadPoolExecutor(max_workers=kernels_at_once()) as pool:
-        for done in as_completed([pool.submit(_execute, app, job) for job in pending]):
-            job, result = done.result()
+        futures = {pool.submit(_execute, app, job): job for job in pending}
+        for done in as_completed(futures):
+            try:
+                job, result = done.result()
+            except Exception as error:  # noqa: BLE001 (any failure to run it here leaves the lesson to Sphinx)
+                progress.not_ahead(futures[done].docname, error)
+                continue
             if result.err is None:
                 _keep(cache, job, result)
                 app.sitebuild_ahead.add(job.docname)
