@@ -159,7 +159,10 @@ def test_figures_follow_the_system_back_and_forth(opened):
     box = p.evaluate(f"() => getComputedStyle(document.getElementById('{first}').closest('.output')).backgroundColor")
     assert box in ("rgba(0, 0, 0, 0)", "transparent"), box   # not on a light output box
     p.emulate_media(color_scheme="light")
-    p.wait_for_timeout(600)
+    # the page's answer and the figure's colours, within 10 s on a busy machine (it may still be re-colouring the
+    # page's figures for the dark system: a fixed 600 ms was once too short under a full run)
+    p.wait_for_function("document.documentElement.dataset.theme === 'light'", timeout=10_000)
+    p.wait_for_function(f"() => ({read})()[0] === '#2a3f5f'", timeout=10_000)
     assert p.evaluate("document.documentElement.dataset.theme") == "light"
     assert p.evaluate(read)[0] == "#2a3f5f"
     assert visit.console_errors == []
