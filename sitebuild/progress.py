@@ -40,7 +40,7 @@ def executed_ahead(docname: str, seconds: float) -> None:
 
 
 def not_ahead(docname: str, error: BaseException) -> None:
-    """A lesson that could not be executed before Sphinx read it (its kernel did not start): Sphinx executes it."""
+    """A lesson whose run before Sphinx read it raised (its kernel did not start, or died): Sphinx executes it."""
     said = str(error).strip().splitlines()
     _emit(f"left {docname} {type(error).__name__}: {said[-1] if said else ''}")
 
