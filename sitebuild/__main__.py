@@ -37,7 +37,7 @@ from sitebuild import ROOT, unchanged
 from sitebuild.lock import build_lock
 from sitebuild.progress import Progress, using
 from sitebuild.sourcedate import source_epoch
-from sitebuild.tmpdir import private_tmp_path  # noqa: F401 (the fault tests find a build's folder by it)
+from sitebuild.tmpdir import release_private_tmp
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -159,6 +159,7 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
                 failures += build.FAILURES
                 result = build.build_site(root, args.base, args.url)
                 unchanged.remember(root, inputs, result)
+                release_private_tmp(root)
     except tuple(failures) as exc:
         # Ctrl-C reaches the whole group: a child may fail of it before our own handler runs.
         if interrupted or isinstance(exc, KeyboardInterrupt):

@@ -24,3 +24,11 @@ def private_tmp(root: Path) -> None:
     os.environ.setdefault("SITEBUILD_SYSTEM_TMP", tempfile.gettempdir())
     os.environ["TMPDIR"] = str(tmp)
     tempfile.tempdir = None  # forget the cached default
+
+
+def release_private_tmp(root: Path) -> None:
+    """After a build that succeeded: remove the site's own temporary folder, and send temporary files to the
+    system's folder again. (A failed build keeps it: Sphinx's crash log, which its error names, is there.)"""
+    shutil.rmtree(private_tmp_path(root), ignore_errors=True)
+    os.environ["TMPDIR"] = os.environ.get("SITEBUILD_SYSTEM_TMP", tempfile.gettempdir())
+    tempfile.tempdir = None

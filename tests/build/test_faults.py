@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from helpers import LESSON, make_mini_project, start_as_from_a_terminal, tree_digest
-from sitebuild.__main__ import private_tmp_path
+from sitebuild.tmpdir import private_tmp_path
 from sitebuild.sitecheck import visible_text
 
 
@@ -153,6 +153,7 @@ def test_leftovers_of_an_interrupted_build_are_cleared(tmp_path):
     profile.mkdir(parents=True)
     assert subprocess.run([sys.executable, "-m", "sitebuild"], cwd=root, capture_output=True).returncode == 0
     assert not (root / ".site.new-abc123").exists() and not profile.exists()
+    assert not private_tmp_path(root).exists()    # a build that succeeded leaves no temporary folder behind
 
 
 def test_an_unclosed_code_fence_stops_the_build(tmp_path):
