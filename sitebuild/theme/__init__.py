@@ -40,6 +40,8 @@ TARGET_SCRIPT = ("(function () { var id = location.hash.slice(1); if (!id) retur
                  " { content-visibility: visible; } }';"
                  " head.appendChild(expect); head.appendChild(style); })();")
 
+HEAD_SCRIPT = MODE_SCRIPT + " " + TARGET_SCRIPT      # one <script> in every page's <head>
+
 
 def lessons(app, pagename: str) -> str:
     """The landing page and every page of its table of contents, in order, the page shown marked."""
@@ -95,8 +97,7 @@ def _on_page_context(app, pagename, templatename, context, doctree) -> None:
         context["body"] = wrap_tables(context["body"])
     context["site_lessons"] = lessons(app, pagename)
     context["site_sections"] = sections(app, pagename)
-    context["site_mode_script"] = MODE_SCRIPT
-    context["site_target_script"] = TARGET_SCRIPT
+    context["site_head_script"] = HEAD_SCRIPT
     context["css_files"] = [css for css in context.get("css_files", []) if _name(css) == bundle.STYLE]
     scripts = context.get("script_files", [])
     joined = any(_name(js) == bundle.FIGURE_SCRIPT for js in scripts)   # site.js is inside it
