@@ -68,6 +68,19 @@
   });
 })();
 
+// A box's module (the live box, the circuit box, the training box) is imported once the first screen is painted:
+// the box's markup names it in an inert tag (script.box-module, data-src relative to the page:
+// compute/present/widgets.py box_module), so that opening the page starts no request for it, nor for the modules
+// it imports, before the first paint.
+(function () {
+  function load() {
+    document.querySelectorAll("script.box-module[data-src]").forEach(function (tag) {
+      import(new URL(tag.dataset.src, document.baseURI).href).catch(function (error) { console.error(error); });
+    });
+  }
+  requestAnimationFrame(function () { setTimeout(load, 0); });
+})();
+
 // On a narrow screen the lessons (header button) and the page's sections (button above the article) open as
 // drawers; Escape, a second press, or following a link closes them.
 (function () {

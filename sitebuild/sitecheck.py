@@ -20,7 +20,7 @@ from urllib.parse import unquote, urlsplit
 
 from bs4 import BeautifulSoup
 
-URL_ATTRIBUTES = ("href", "src", "action")
+URL_ATTRIBUTES = ("href", "src", "action", "data-src")   # data-src: a figure's data, a box's module
 
 
 def html_pages(site: Path) -> list[Path]:
@@ -53,7 +53,7 @@ def page_ids(page: Path) -> set[str]:
 
 
 def page_urls(page: Path) -> list[str]:
-    """Every URL in an href, src or action attribute of `page`, in document order."""
+    """Every URL in an href, src, action or data-src attribute of `page`, in document order."""
     return [tag[attr] for tag in _soup(page).find_all(True) for attr in URL_ATTRIBUTES if tag.has_attr(attr)]
 
 

@@ -22,7 +22,15 @@ from .numbers import shown
 from .palette import COLORSCALE
 from .tables import fmt
 
-__all__ = ["Print", "Slide", "State", "Widget"]  # Print and State are declared with the figures (compute.present.figures)
+__all__ = ["Print", "Slide", "State", "Widget", "box_module"]  # Print and State are declared with the figures
+
+
+def box_module(src: str) -> str:
+    """The tag that brings a box to life (the live box, the circuit box, the training box): its module, `src`
+    relative to the page, which _static/site.js imports once the page's first screen is painted, so that opening
+    the page starts no request for it before then (a module script would be fetched, with every module it
+    imports, as soon as the parser saw it). An inert data block to the browser, a plain tag to a notebook."""
+    return f'<script type="text/plain" class="box-module" data-src="{html.escape(src)}"></script>'
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,9 @@ from pathlib import Path
 
 from sphinx.search import js_index
 
-# href="../_static/site.css?v=5ede4bc5", src="_static/figures.js" or data-plotly="...": the URL, and an old
-# buster if any.
-_STATIC_LINK = re.compile(r'((?:href|src|data-plotly)=")([^"?#]*_static/[^"?#]+\.(?:css|js))(?:\?v=[0-9a-f]+)?(")')
+# href="../_static/site.css?v=5ede4bc5", src="_static/figures.js", data-plotly="..." or a box's module
+# (data-src="...js", compute.present.widgets.box_module): the URL, and an old buster if any.
+_STATIC_LINK = re.compile(r'((?:href|src|data-plotly|data-src)=")([^"?#]*_static/[^"?#]+\.(?:css|js))(?:\?v=[0-9a-f]+)?(")')
 
 
 def checksum(path: Path) -> str:

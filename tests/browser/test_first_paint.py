@@ -211,3 +211,29 @@ def test_the_whole_page_s_math_is_drawn_without_fetching_a_font(visit, stem):
     fonts = v.page.evaluate(MATH_FONTS_JS)
     assert len(fonts["loaded"]) >= 2, ("expected the page's math to use a few fonts", fonts)
     assert fonts["failed"] == [] and fonts["fetched"] == [], fonts
+
+
+# The requests for a box's modules (the module its markup names and every module that one imports), each with when it
+# began, once they have begun; and when the page was first painted.
+BOX_MODULES_JS = """async () => {
+  const modules = () => performance.getEntriesByType('resource')
+    .filter((r) => /\\/_static\\/(generate|train)\\/[^/?]+\\.js/.test(r.name))
+    .map((r) => [r.name.split('/').pop().split('?')[0], r.startTime]);
+  for (let i = 0; i < 100 && modules().length < 2; i++) await new Promise((done) => setTimeout(done, 100));
+  const paint = performance.getEntriesByType('paint').find((p) => p.name === 'first-paint');
+  return {paint: paint ? paint.startTime : null, modules: modules()};
+}"""
+
+
+@pytest.mark.parametrize("stem", ["story-models", "trained-walkthrough"])
+def test_a_boxs_modules_are_fetched_only_after_the_first_paint(visit, stem):
+    """A box's module and the modules it imports are not among the requests a page starts before its first paint
+    (a module script is fetched, with its imports, as soon as the parser sees it: Part III's two boxes made 9
+    requests before its first paint); site.js imports it once the first screen is painted, and the box still
+    comes alive (its tests: tests/browser/test_live_box.py, test_circuit_box.py, test_train_box.py)."""
+    v = visit()
+    v.page.goto(v.base + f"posts/{stem}.html", wait_until="load")
+    got = v.page.evaluate(BOX_MODULES_JS)
+    assert got["paint"] is not None and len(got["modules"]) >= 2, got    # the box's module and what it imports
+    early = [name for name, start in got["modules"] if start < got["paint"]]
+    assert early == [], got

@@ -24,6 +24,7 @@ def test_every_static_link_gets_the_checksum_of_its_file(tmp_path):
         '<link href="../_static/site.css?v=0badc0de" rel="stylesheet">'  # stale: the file changed since
         '<script src="../_static/figures.js"></script>'                  # none: written before the file
         '<script src="../_static/gone.js?v=12345678"></script>'          # no such file: left alone
+        '<script type="text/plain" class="box-module" data-src="../_static/figures.js"></script>'   # a box's module
         '<a href="https://example.org/_static/x.js">x</a>'
     )
     freshen(site)
@@ -32,6 +33,7 @@ def test_every_static_link_gets_the_checksum_of_its_file(tmp_path):
     js = hashlib.sha256(b"draw();").hexdigest()[:8]
     assert f'href="../_static/site.css?v={css}"' in html
     assert f'src="../_static/figures.js?v={js}"' in html
+    assert f'data-src="../_static/figures.js?v={js}"' in html
     assert 'src="../_static/gone.js?v=12345678"' in html
     assert 'href="https://example.org/_static/x.js"' in html
     (site / "_static" / "figures.js").write_text("draw(); redraw();")

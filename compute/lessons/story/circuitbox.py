@@ -11,6 +11,7 @@ import html
 from IPython.display import HTML
 
 from ...present.prose import said
+from ...present.widgets import box_module
 from .live import MODELS_DIR
 from .states.box import box_model, patch_pair
 from .states.heads import head_label
@@ -61,4 +62,4 @@ step="0.1" value="0.5" aria-describedby="st-circuit-graph-title"></label> <outpu
 </div>
 <noscript><p>The box needs JavaScript.</p></noscript>
 </section>
-<script type="module" src="../_static/generate/circuit.js"></script>''')
+{box_module("../_static/generate/circuit.js")}''')

@@ -17,6 +17,7 @@ from ...export.story import FILES, export_files, model_from_files
 from ...generate import Sampling, generate
 from ...present.numbers import shown
 from ...present.prose import said
+from ...present.widgets import box_module
 from ...published.story import FOUR_HEAD, load, story_corpus
 from .data import corpus_facts
 from .states.box import box_model, knockout_prompt, next_word, patch_pair
@@ -189,6 +190,6 @@ looks</label></p>
 <input type="text" data-part="link-text" readonly hidden aria-label="A link that writes this story again"></p>
 <noscript><p>Live generation needs JavaScript.</p></noscript>
 </section>
-<script type="module" src="../_static/generate/widget.js"></script>
+{box_module("../_static/generate/widget.js")}
 <div class="print-only live-print"><p class="widget-note">{esc(note)} {esc(likeliest)} A sample made when the site was built
 (temperature {PRINT_SAMPLING.temperature:g}, seed {PRINT_SEED}), to its last full sentence:</p><p class="sample-text">{esc(sample)}</p></div>''')

@@ -9,6 +9,7 @@ from IPython.display import HTML
 
 from ...present.numbers import shown
 from ...present.prose import said
+from ...present.widgets import box_module
 from ...published.walkthrough import NAME, load
 from .seeds import seed_record
 from .trainer import FOLDER, LR_RANGE, STEPS_RANGE
@@ -119,5 +120,5 @@ scope="col">lesson's pattern</th><th scope="col">rows as in the record</th></tr>
 </tbody></table></div></div>
 <noscript><p>Training in the page needs JavaScript.</p></noscript>
 </section>
-<script type="module" src="../_static/train/widget.js"></script>
+{box_module("../_static/train/widget.js")}
 {print_html()}''')
