@@ -14,8 +14,11 @@ two workers and with one (navigator.hardwareConcurrency set to 1 before the page
   one click away, and clicked again;
 * pointed at first: a head pointed at as soon as the first one's graph is drawn and clicked 150 ms later (a
   deliberate click's pause; the box measures the graph a click on the head under the pointer would give first);
-* not measured yet: a second head clicked as soon as the first one's graph is drawn (its graph measured then,
-  while the box is still measuring one of the graphs one click away);
+* not measured yet, a second-layer head: a second head clicked as soon as the first one's graph is drawn (its graph
+  measured then, while the box is still measuring one of the graphs one click away); the first layer is as it was
+  on screen, so the box's workers take again what they kept of the edges there (paths.js, by edge);
+* not measured yet, a first-layer head: another first-layer head clicked as soon as that graph is drawn: the first
+  layer changes, and every edge is measured from the start;
 * --before: a build without the patch menu and without measuring ahead (the first kind of click, silencing only).
 """
 from __future__ import annotations
@@ -61,6 +64,7 @@ CLICK_JS = """async (name) => {
 # click away from a graph an earlier run left on screen.
 FIRST, SECOND = ("L1 H2", "L1 H3", "L1 H4", "L1 H1"), ("L2 H4", "L2 H3", "L2 H2", "L2 H1")
 THIRD = ("L2 H3", "L2 H4", "L2 H1", "L2 H2")                      # pointed at, then clicked: another second-layer head
+FOURTH = ("L1 H3", "L1 H4", "L1 H1", "L1 H2")                     # clicked after the second: another first-layer head
 POINTED_MS = 150
 
 
@@ -111,7 +115,7 @@ def measure(site: Path, runs: int, before: bool) -> dict:
                 for mode in ["silenced"] if before else ["silenced", "patched"]:
                     if not before:
                         page.locator(".circuit-box [data-part=alter]").select_option(mode)
-                    ahead, pointed, cold = [], [], []
+                    ahead, pointed, cold, cold_first = [], [], [], []
                     for run in range(runs):
                         idle(page)
                         first = FIRST[run % len(FIRST)] if not before else "L1 H2"
@@ -123,8 +127,10 @@ def measure(site: Path, runs: int, before: bool) -> dict:
                             pointed.append(page.evaluate(CLICK_JS, third))
                             page.mouse.move(0, 0)
                             page.evaluate(CLICK_JS, third)
-                            second = SECOND[run % len(SECOND)]
+                            second, fourth = SECOND[run % len(SECOND)], FOURTH[run % len(FOURTH)]
                             cold.append(page.evaluate(CLICK_JS, second))
+                            cold_first.append(page.evaluate(CLICK_JS, fourth))
+                            page.evaluate(CLICK_JS, fourth)
                             page.evaluate(CLICK_JS, second)
                         else:
                             idle(page)
@@ -132,7 +138,8 @@ def measure(site: Path, runs: int, before: bool) -> dict:
                     out[(name, mode, "measured ahead" if not before else "measured on the click", workers)] = ahead
                     if cold:
                         out[(name, mode, f"pointed at {POINTED_MS} ms before the click", workers)] = pointed
-                        out[(name, mode, "not measured yet", workers)] = cold
+                        out[(name, mode, "not measured yet, a second-layer head", workers)] = cold
+                        out[(name, mode, "not measured yet, a first-layer head", workers)] = cold_first
             context.close()
         browser.close()
     return out

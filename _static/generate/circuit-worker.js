@@ -11,19 +11,21 @@ import { softmax } from "./view.js";
 let model = null;
 
 // The same story (and the same borrowed writes) as one object from one message to the next, so that paths.js's
-// clean passes of it, kept by that object, are computed once: a click on a head measures only what it changes.
-const kept = new Map();
+// clean passes of it, and what it keeps of each edge of a graph, kept by that object, are computed once: a click on
+// a head measures only what it changes. The stories and the borrowed writes are kept apart, each the newest used
+// (measuring ahead with heads patched borrows for many sets of heads, which must not push the story out).
+const stories = new Map(), borrowings = new Map();
 
-function keep(key, make) {
-  if (!kept.has(key)) {
-    if (kept.size >= 8) kept.delete(kept.keys().next().value);          // the oldest
-    kept.set(key, make());
-  }
-  return kept.get(key);
+function keep(kept, size, key, make) {
+  const value = kept.has(key) ? kept.get(key) : make();
+  kept.delete(key);
+  kept.set(key, value);
+  if (kept.size > size) kept.delete(kept.keys().next().value);          // the least recently used
+  return value;
 }
 
 function storyOf(ids) {
-  return keep(`story ${ids.join()}`, () => inContext(ids.slice(1), model.cfg.context));
+  return keep(stories, 4, ids.join(), () => inContext(ids.slice(1), model.cfg.context));
 }
 
 // ids and source start with <eos>. The word the story predicts and the one the other story predicts; their
@@ -62,7 +64,7 @@ onmessage = async (event) => {
     } else if (msg.type === "graph") {         // the story's likeliest next word's graph (its share of the edges)
       const ids = storyOf(msg.ids), silenced = new Set(msg.silenced);
       const patched = msg.patched.length
-        ? keep(`borrowed ${msg.source.join()} ${msg.patched}`, () => borrowed(model, storyOf(msg.source), msg.patched)) : new Map();
+        ? keep(borrowings, 16, `${msg.source.join()} ${msg.patched}`, () => borrowed(model, storyOf(msg.source), msg.patched)) : new Map();
       const word = argmax(run(model, ids).logits);
       const graph = predictionGraph(model, ids, word, silenced, patched, undefined, msg.share);
       const p = softmax(Array.from(run(model, ids, {}, silenced, patched).logits))[word];

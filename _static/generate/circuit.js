@@ -147,22 +147,26 @@ function setUp(box) {
     const n = SHARES * state.graphWorkers.length;
     state.graphRun += 1;
     jobs.push({ run: state.graphRun, key, silenced, patched, ids: state.story, source: state.other,
-                shares: new Array(n), next: 0, left: n, asked: performance.now() });
+                shares: new Array(n), taken: new Array(n).fill(false), left: n, asked: performance.now() });
     graphBox.dataset.measuring = String(jobs.length);
     feed();
   }
 
-  // Each idle worker takes the next share: of the graph the reader asked for if it is being measured, else the oldest.
+  // Each idle worker takes a share: of the graph the reader asked for if it is being measured, else the oldest. Worker
+  // w takes the shares w, w + W, ... (W workers) while there are any, so that it measures the same edges of every
+  // graph of the story and takes again what it kept of them (graph.js slots); then it helps with the others'.
   function feed() {
-    for (const worker of state.graphWorkers) {
-      const open = jobs.filter((j) => j.next < j.shares.length);
+    state.graphWorkers.forEach((worker, w) => {
+      const open = jobs.filter((j) => j.taken.includes(false));
       const job = open.find((j) => j.key === state.wanted) || open.find((j) => j.key === state.intended) || open[0];
-      if (!job) return;
-      if (busy.has(worker)) continue;
+      if (!job || busy.has(worker)) return;
+      const free = [...job.taken.keys()].filter((s) => !job.taken[s]);
+      const share = free.find((s) => s % state.graphWorkers.length === w) ?? free[0];
+      job.taken[share] = true;
       busy.add(worker);
-      worker.postMessage({ type: "graph", run: job.run, ids: job.ids, source: job.source, share: [job.next++, job.shares.length],
+      worker.postMessage({ type: "graph", run: job.run, ids: job.ids, source: job.source, share: [share, job.shares.length],
                            silenced: job.silenced, patched: job.patched });
-    }
+    });
   }
 
   // One share of a graph, from `worker`; the graph kept when every share is in, and drawn if the reader asked for it.

@@ -2,7 +2,7 @@
 // the first layer's heads weigh most at it, every head and MLP, the chosen word's logit; each edge the logit's fall
 // when that edge alone is cut (paths.js: a sender's write removed from one receiver's input alone). A silenced head
 // sends and reads nothing; a patched head sends the rows it was given and reads nothing where it writes them.
-import { INPUTS, LOGITS, minus, receiversOf, run, writes } from "./paths.js";
+import { INPUTS, LOGITS, logitAfter, minus, receiversOf, run, writes } from "./paths.js";
 
 export const WORDS = 4;
 export const LOGIT = "logit";
@@ -28,10 +28,24 @@ export function shownWords(model, ids, silenced = new Set(), k = WORDS) {
   return [...new Set([...order.slice(0, k), T - 1])].sort((a, b) => a - b);
 }
 
-// {word, logit, nodes, edges: [{sender, receiver, effect}]} for the chosen word after ids (<eos> first, within the
-// context), on the model with the `silenced` heads (a Set of layer * n_head + head) and the `patched` ones (a Map of
-// layer * n_head + head to rows, paths.js borrowed). share [i, n]: only every n-th edge from the i-th, for one of n
-// workers measuring the graph side by side (merged by mergeShares).
+// A path cut made once for the rows it is made from (a story's embeddings, a part's write: the same arrays from one
+// graph, or one share of it, to the next, as paths.js keeps them), and so the same object each time.
+const made = new WeakMap();
+
+function once(rows, which, make) {
+  if (!made.has(rows)) made.set(rows, new Map());
+  const mine = made.get(rows);
+  if (!mine.has(which)) mine.set(which, make());
+  return mine.get(which);
+}
+
+// {word, logit, nodes, edges: [{sender, receiver, effect}], slots} for the chosen word after ids (<eos> first, within
+// the context), on the model with the `silenced` heads (a Set of layer * n_head + head) and the `patched` ones (a Map
+// of layer * n_head + head to rows, paths.js borrowed). share [i, n]: only the edges in every n-th slot from the i-th,
+// for one of n workers measuring the graph side by side (merged by mergeShares). Every edge the model could have
+// takes a slot, whether or not it is measured with these heads altered, so that an edge is in the same share
+// whichever heads are: the worker that measured it keeps what a second graph of the story can take again (paths.js
+// `named`). slots: each edge's.
 export function predictionGraph(model, ids, word, silenced = new Set(), patched = new Map(), k = WORDS, share = [0, 1]) {
   const T = ids.length, D = model.cfg.d_model;
   const logit = run(model, ids, {}, silenced, patched).logits[word];
@@ -39,42 +53,52 @@ export function predictionGraph(model, ids, word, silenced = new Set(), patched 
   const parts = Object.keys(written).filter((p) => p !== "embedding");
   const speaking = parts.filter((p) => !(isHead(p) && silenced.has(headIndex(model, p))));
   const reading = speaking.filter((p) => !(isHead(p) && (patched.get(headIndex(model, p)) || []).length >= T));
-  let n = -1;
-  const cut = (into) => ((n += 1) % share[1] === share[0] ? logit - run(model, ids, into, silenced, patched).logits[word] : null);
-  const edges = [], positions = shownWords(model, ids, silenced, k);
+  const edges = [], slots = [];
+  let slot = -1;
+  // one edge the model could have; measured (the logit's fall with `into` added) if it has it with these heads
+  // altered and it is in this share
+  const edge = (sender, receiver, has, into) => {
+    slot += 1;
+    if (!has || slot % share[1] !== share[0]) return;
+    const effect = logit - logitAfter(model, ids, word, into(), silenced, patched, `${sender} > ${receiver}`);
+    edges.push({ sender, receiver, effect });
+    slots.push(slot);
+  };
+  const positions = shownWords(model, ids, silenced, k);
   for (const j of positions) {
-    const row = written.embedding.map((r, t) => (t === j ? r.map((v) => -v) : new Float64Array(D)));
-    const to = (names) => Object.fromEntries(names.map((n) => [n, row]));
+    const to = (names) => () => {
+      const row = once(written.embedding, j, () => written.embedding.map((r, t) => (t === j ? r.map((v) => -v) : new Float64Array(D))));
+      return Object.fromEntries(names.map((n) => [n, row]));
+    };
     for (const p of parts) {
-      if (isHead(p) && reading.includes(p)) {
-        const inputs = j === T - 1 ? INPUTS.map((v) => `${p} ${v}`) : [`${p} K`, `${p} V`];
-        edges.push({ sender: `word ${j}`, receiver: p, effect: cut(to(inputs)) });
+      if (isHead(p)) {
+        edge(`word ${j}`, p, reading.includes(p), to(j === T - 1 ? INPUTS.map((v) => `${p} ${v}`) : [`${p} K`, `${p} V`]));
       } else if (j === T - 1 && p.endsWith("MLP")) {
-        edges.push({ sender: `word ${j}`, receiver: p, effect: cut(to([p])) });
+        edge(`word ${j}`, p, true, to([p]));
       }
     }
-    if (j === T - 1) edges.push({ sender: `word ${j}`, receiver: LOGIT, effect: cut(to([LOGITS])) });
+    if (j === T - 1) edge(`word ${j}`, LOGIT, true, to([LOGITS]));
   }
-  for (const sender of speaking) {
+  for (const sender of parts) {
     const readers = new Map();
     for (const input of receiversOf(model, sender)) {
       const r = part(input);
       if (!readers.has(r)) readers.set(r, []);
       readers.get(r).push(input);
     }
-    const delta = minus(written[sender]);
+    const speaks = speaking.includes(sender);
     for (const [receiver, inputs] of readers) {
-      if (reading.includes(receiver) || receiver === LOGIT || receiver.endsWith("MLP")) {
-        edges.push({ sender, receiver, effect: cut(Object.fromEntries(inputs.map((i) => [i, delta]))) });
-      }
+      const has = speaks && (reading.includes(receiver) || receiver === LOGIT || receiver.endsWith("MLP"));
+      const delta = () => once(written[sender], "minus", () => minus(written[sender]));
+      edge(sender, receiver, has, () => Object.fromEntries(inputs.map((i) => [i, delta()])));
     }
   }
-  return { word, logit, nodes: [...positions.map((j) => `word ${j}`), ...parts, LOGIT],
-           edges: edges.filter((e) => e.effect !== null) };
+  return { word, logit, nodes: [...positions.map((j) => `word ${j}`), ...parts, LOGIT], edges, slots };
 }
 
-// The graphs of the n shares of one graph's edges (predictionGraph's share [i, n], in order of i) as one graph.
+// The graphs of the shares of one graph's edges (predictionGraph's share [i, n]) as one graph, its edges in the
+// order of their slots.
 export function mergeShares(shares) {
-  const n = shares.length, total = shares.reduce((s, g) => s + g.edges.length, 0);
-  return { ...shares[0], edges: Array.from({ length: total }, (_, e) => shares[e % n].edges[Math.floor(e / n)]) };
+  const all = shares.flatMap((g) => g.edges.map((e, i) => [g.slots[i], e])).sort((a, b) => a[0] - b[0]);
+  return { ...shares[0], edges: all.map(([, e]) => e), slots: all.map(([s]) => s) };
 }

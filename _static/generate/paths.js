@@ -204,11 +204,22 @@ function rowsOf(delta) {
 // clean pass): each head's queries, keys and values read x plus what `into` adds to that input, and only the rows
 // a change reaches are computed again (a head's weights at row t, where its query at t or a key or value at or
 // before t changed; the MLP where its input changed); the last layer only at the last word.
-function layer(model, l, x, changed, into, silenced, patched, c, final) {
+// `kv`: each head's keys and values ({K: [per head], V: [per head]}) when they are known already (kept for a named
+// change: silencing or patching a head of this layer changes what it writes, not what it reads).
+function layer(model, l, x, changed, into, silenced, patched, c, final, kv = null) {
   const { n_head: H, norm_eps: eps } = model.cfg, w = model.w, T = x.length, p = `blocks.${l}.`;
   const all = Array.from({ length: T }, (_, t) => t), needed = final ? [T - 1] : all;
-  const n1 = x.map((r, t) => (!c || changed.has(t) ? layerNorm(r, w[p + "ln1.weight"], w[p + "ln1.bias"], eps) : c.n1[t]));
-  const out = { x, n1, heads: [], mid: new Array(T), mlp: new Array(T), out: new Array(T) };
+  // normalised rows: all of them in a clean pass; else the clean pass's, each changed row normalised when first read
+  const n1 = c ? c.n1.slice() : x.map((r) => layerNorm(r, w[p + "ln1.weight"], w[p + "ln1.bias"], eps));
+  const renormed = new Set();
+  const norm = (t) => {
+    if (c && changed.has(t) && !renormed.has(t)) {
+      n1[t] = layerNorm(x[t], w[p + "ln1.weight"], w[p + "ln1.bias"], eps);
+      renormed.add(t);
+    }
+    return n1[t];
+  };
+  const out = { x, n1, heads: [], mid: new Array(T), mlp: new Array(T), out: new Array(T) };   // n1: a clean pass's
   const moved = new Set(changed || []);                                      // rows whose heads' writes changed
   const normed = new Map();                        // x + delta normalised, once for every input given the same delta
   const read = (delta, t) => {
@@ -224,9 +235,13 @@ function layer(model, l, x, changed, into, silenced, patched, c, final) {
       touched[via] = new Set([...(changed || []), ...rows]);
       // the last layer's queries are read at the last word alone
       const unread = (t) => via === "Q" && final && t !== T - 1;
+      if (kv && via !== "Q") {
+        own[via] = kv[via][g];
+        continue;
+      }
       own[via] = c ? c.heads[g][via].slice() : new Array(T);
       const at = all.filter((t) => (!c || touched[via].has(t)) && !unread(t));
-      headRows(model, l, via, g, at.map((t) => (rows.has(t) ? read(delta, t) : n1[t])), at)
+      headRows(model, l, via, g, at.map((t) => (rows.has(t) ? read(delta, t) : norm(t))), at)
         .forEach((row, r) => { own[via][at[r]] = row; });
     }
     const firstKV = Math.min(T, ...touched.K, ...touched.V);
@@ -300,11 +315,12 @@ function alteredUpTo(model, l, silenced, patched) {
 function clean(model, ids, silenced, patched) {
   if (!cleanRuns.has(ids)) cleanRuns.set(ids, new Map());
   const runs = cleanRuns.get(ids), L = model.cfg.n_layer, D = model.cfg.d_model, done = [];
-  let x = ids.map((id) => model.w.E.data.slice(id * D, (id + 1) * D));        // (T, d_model)
+  if (!runs.has("embedding")) runs.set("embedding", ids.map((id) => model.w.E.data.slice(id * D, (id + 1) * D)));
+  let x = runs.get("embedding");                                                // (T, d_model)
   for (let l = 0; l < L; l++) {
     const key = alteredUpTo(model, l, silenced, patched);
     if (!runs.has(key)) {
-      if (runs.size >= 32) runs.delete(runs.keys().next().value);             // the oldest layer kept of this story
+      if (runs.size >= 32) runs.delete([...runs.keys()].find((k) => k !== "embedding"));   // the oldest layer kept
       runs.set(key, layer(model, l, x, null, {}, silenced, patched, null, l === L - 1));
     }
     done.push(runs.get(key));
@@ -313,25 +329,85 @@ function clean(model, ids, silenced, patched) {
   return done;
 }
 
+// What is kept of a named change, by story (while its ids array is in use): the KEPT entries last used, of keptLayer
+// and lastLayer together (at 255 words about 2 MB for a worker's half of the edges under one state of the first
+// layer's heads, a few hundred kB for a short story).
+const namedRuns = new WeakMap(), KEPT = 512;
+
+function recall(ids, key, make) {
+  if (!namedRuns.has(ids)) namedRuns.set(ids, new Map());
+  const runs = namedRuns.get(ids);
+  let value = runs.get(key);
+  if (value === undefined) {
+    value = make();
+    if (runs.size >= KEPT) runs.delete(runs.keys().next().value);      // the least recently used
+  } else {
+    runs.delete(key);
+  }
+  runs.set(key, value);
+  return value;
+}
+
+// A layer but the last with a named change, as the next layer reads it: its rows, the rows that moved, each head's
+// weights at the last word.
+function keptLayer(model, ids, l, silenced, patched, named, compute) {
+  return recall(ids, `${alteredUpTo(model, l, silenced, patched)}|${named}`, () => {
+    const done = compute(null);
+    return { out: done.out, changed: done.changed, heads: done.heads.map((h) => ({ weights: h.weights })) };
+  });
+}
+
+// The last layer with a named change: its heads' keys and values kept by the name and the heads altered before the
+// layer, so that the graph measured again with a head of this layer altered computes them once.
+function lastLayer(model, ids, l, silenced, patched, named, compute) {
+  let done = null;
+  const kv = recall(ids, `${alteredUpTo(model, l - 1, silenced, patched)}|${named}|keys and values`, () => {
+    done = compute(null);
+    return { K: done.heads.map((h) => h.K), V: done.heads.map((h) => h.V) };
+  });
+  return done || compute(kv);
+}
+
 // The model on ids with into[input][t] added to that input alone at position t: the last position's logits and
 // every head's attention there ([layer][head], a weight per position). Only what a change reaches is computed
 // again from the story's clean pass. `silenced`: a Set of heads (layer * n_head + head) that write nothing;
 // `patched`: a Map of heads to the rows they write at the first positions (borrowed), whatever they read.
-export function run(model, ids, into = {}, silenced = new Set(), patched = NONE) {
+// `named`: a name for the change `into` (a graph's edge), the same name always the same change on this story for
+// the same heads altered: each layer but the last is then kept (what the next layer reads of it) by the name and the
+// heads altered up to it, so that a graph measured again with a later layer's head altered takes the earlier
+// layers' rows as they were.
+export function run(model, ids, into = {}, silenced = new Set(), patched = NONE, named = null) {
+  const { final, attention } = lastRow(model, ids, into, silenced, patched, named);
+  return { logits: matvec(final, model.w.W_U), attention };
+}
+
+// One word's logit of run's (the same sums in the same order as matvec's column of that word): what an edge of a
+// prediction's graph reads.
+export function logitAfter(model, ids, word, into = {}, silenced = new Set(), patched = NONE, named = null) {
+  const { final } = lastRow(model, ids, into, silenced, patched, named), W = model.w.W_U, cols = W.shape[1];
+  let logit = 0;
+  for (let i = 0; i < final.length; i++) if (final[i] !== 0) logit += final[i] * W.data[i * cols + word];
+  return logit;
+}
+
+// The last position's row after the final LayerNorm, and every head's attention there.
+function lastRow(model, ids, into, silenced, patched, named) {
   const { n_layer: L, norm_eps: eps } = model.cfg;
   const w = model.w, T = ids.length, base = clean(model, ids, silenced, patched);
   let x = base[0].x, changed = new Set();
   const attention = [];
   for (let l = 0; l < L; l++) {
     const reached = changed.size || Object.keys(into).some((k) => layerOf(k) === l);
-    const done = reached ? layer(model, l, x, changed, into, silenced, patched, base[l], l === L - 1) : base[l];
+    const again = (kv) => layer(model, l, x, changed, into, silenced, patched, base[l], l === L - 1, kv);
+    const done = !reached ? base[l] : !named ? again()
+      : l < L - 1 ? keptLayer(model, ids, l, silenced, patched, named, again) : lastLayer(model, ids, l, silenced, patched, named, again);
     attention.push(done.heads.map((h) => h.weights));
     x = done.out;
     changed = reached ? done.changed : new Set();
   }
   const delta = into[LOGITS];
   const final = plus(x[T - 1], delta && delta[T - 1]);
-  return { logits: matvec(layerNorm(final, w["ln_f.weight"], w["ln_f.bias"], eps), w.W_U), attention };
+  return { final: layerNorm(final, w["ln_f.weight"], w["ln_f.bias"], eps), attention };
 }
 
 // ids read with the sender's write taken from `source` (null: cut) in the receivers' inputs alone; both stories
