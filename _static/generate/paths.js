@@ -206,7 +206,9 @@ function rowsOf(delta) {
 // before t changed; the MLP where its input changed); the last layer only at the last word.
 // `kv`: each head's keys and values ({K: [per head], V: [per head]}) when they are known already (kept for a named
 // change: silencing or patching a head of this layer changes what it writes, not what it reads).
-function layer(model, l, x, changed, into, silenced, patched, c, final, kv = null) {
+// `renew`: the heads of this layer altered here and not in `c` (a clean pass derived from the story's own, clean()):
+// their writes change at every row.
+function layer(model, l, x, changed, into, silenced, patched, c, final, kv = null, renew = null) {
   const { n_head: H, norm_eps: eps } = model.cfg, w = model.w, T = x.length, p = `blocks.${l}.`;
   const all = Array.from({ length: T }, (_, t) => t), needed = final ? [T - 1] : all;
   // normalised rows: all of them in a clean pass; else the clean pass's, each changed row normalised when first read
@@ -221,6 +223,7 @@ function layer(model, l, x, changed, into, silenced, patched, c, final, kv = nul
   };
   const out = { x, n1, heads: [], mid: new Array(T), mlp: new Array(T), out: new Array(T) };   // n1: a clean pass's
   const moved = new Set(changed || []);                                      // rows whose heads' writes changed
+  const whole = new Set();                                // rows where a head's write changed by more than its own z
   const normed = new Map();                        // x + delta normalised, once for every input given the same delta
   const read = (delta, t) => {
     if (!normed.has(delta)) normed.set(delta, new Array(T));
@@ -246,9 +249,14 @@ function layer(model, l, x, changed, into, silenced, patched, c, final, kv = nul
     }
     const firstKV = Math.min(T, ...touched.K, ...touched.V);
     const head = { Q: own.Q, K: own.K, V: own.V, write: new Array(T), z: new Array(T), dz: new Array(T), weights: null };
-    const quiet = silenced.has(l * H + g), fixed = patched.get(l * H + g);
+    const quiet = silenced.has(l * H + g), fixed = patched.get(l * H + g), fresh = !!(renew && renew.has(g));
+    // a head altered afresh: its write moved at t, by minus its z where it is silenced, else by more than a z
+    const altered = (t) => {
+      moved.add(t);
+      if (quiet && c.heads[g].z[t]) head.dz[t] = c.heads[g].z[t].map((v) => -v); else whole.add(t);
+    };
     for (const t of needed) {
-      if (c && !touched.Q.has(t) && t < firstKV) {
+      if (c && !fresh && !touched.Q.has(t) && t < firstKV) {
         head.write[t] = c.heads[g].write[t];
         head.z[t] = c.heads[g].z[t];
         if (t === T - 1) head.weights = c.heads[g].weights;
@@ -256,10 +264,15 @@ function layer(model, l, x, changed, into, silenced, patched, c, final, kv = nul
       }
       // a silenced head's write is zero and a patched one's its row, whatever it reads: only its weights are read
       const kept = quiet ? new Float64Array(x[t].length) : fixed && t < fixed.length ? fixed[t] : null;
-      if (kept && t !== T - 1) { head.write[t] = kept; continue; }
+      if (kept && t !== T - 1) {
+        head.write[t] = kept;
+        if (fresh) altered(t);
+        continue;
+      }
       const a = attend(model, l, g, own.Q[t], own.K, own.V, t);
       head.write[t] = kept || a.write;
       if (t === T - 1) head.weights = a.weights;
+      if (kept && fresh) altered(t);
       if (!kept) {
         moved.add(t);
         head.z[t] = a.z;
@@ -282,7 +295,7 @@ function layer(model, l, x, changed, into, silenced, patched, c, final, kv = nul
   }
   const reads = again.map((t) => plus(out.mid[t], delta && delta[t]));
   const by = delta && delta.lowRank && Math.floor(delta.lowRank.k / H) === l ? delta.lowRank : null;
-  const alone = new Set(c ? again.filter((t) => !changed.has(t) && (!added.has(t) || (by && by.dz[t]))) : []);
+  const alone = new Set(c ? again.filter((t) => !changed.has(t) && !whole.has(t) && (!added.has(t) || (by && by.dz[t]))) : []);
   const vG = inputProducts(model, l, reads, again, alone, out.heads, c, by);   // alone: only heads' writes moved them
   out.vG = c ? c.vG.slice() : new Array(T);
   mlp(model, l, reads, vG).forEach((write, r) => {
@@ -314,20 +327,34 @@ function alteredUpTo(model, l, silenced, patched) {
 
 function clean(model, ids, silenced, patched) {
   if (!cleanRuns.has(ids)) cleanRuns.set(ids, new Map());
-  const runs = cleanRuns.get(ids), L = model.cfg.n_layer, D = model.cfg.d_model, done = [];
+  const runs = cleanRuns.get(ids), { n_layer: L, n_head: H, d_model: D } = model.cfg, done = [];
   if (!runs.has("embedding")) runs.set("embedding", ids.map((id) => model.w.E.data.slice(id * D, (id + 1) * D)));
+  const plain = silenced.size || patched.size ? clean(model, ids, NO_HEADS, NONE) : null;   // the story's own pass
   let x = runs.get("embedding");                                                // (T, d_model)
   for (let l = 0; l < L; l++) {
     const key = alteredUpTo(model, l, silenced, patched);
     if (!runs.has(key)) {
-      if (runs.size >= 32) runs.delete([...runs.keys()].find((k) => k !== "embedding"));   // the oldest layer kept
-      runs.set(key, layer(model, l, x, null, {}, silenced, patched, null, l === L - 1));
+      if (runs.size >= 32) {                           // the oldest layer kept, but the story's embeddings and own pass
+        const own = new Set(["embedding", ...[...Array(L).keys()].map((m) => alteredUpTo(model, m, NO_HEADS, NONE))]);
+        runs.delete([...runs.keys()].find((k) => !own.has(k)));
+      }
+      // an altered state's layer, from the story's own: the rows an earlier altered layer moved, and the heads of
+      // this layer altered, computed again (the same as a pass of its own to rounding)
+      if (plain) {
+        const renew = new Set([...Array(H).keys()].filter((g) => silenced.has(l * H + g) || patched.has(l * H + g)));
+        const moved = l === 0 || done[l - 1] === plain[l - 1] ? new Set() : done[l - 1].changed;
+        runs.set(key, layer(model, l, x, moved, {}, silenced, patched, plain[l], l === L - 1, null, renew));
+      } else {
+        runs.set(key, layer(model, l, x, null, {}, silenced, patched, null, l === L - 1));
+      }
     }
     done.push(runs.get(key));
     x = done[l].out;
   }
   return done;
 }
+
+const NO_HEADS = new Set();
 
 // What is kept of a named change, by story (while its ids array is in use): the KEPT entries last used, of keptLayer
 // and lastLayer together (at 255 words about 2 MB for a worker's half of the edges under one state of the first
