@@ -3,7 +3,7 @@
 import { compositionOn } from "./composition.js";
 import { loadModel } from "./model.js";
 import { predictionGraph } from "./graph.js";
-import { borrowed, change, receiversOf, run } from "./paths.js";
+import { borrowed, change, receiversOf, remember, run } from "./paths.js";
 import { inContext } from "./run.js";
 import { argmax } from "./sample.js";
 import { softmax } from "./view.js";
@@ -16,16 +16,8 @@ let model = null;
 // (measuring ahead with heads patched borrows for many sets of heads, which must not push the story out).
 const stories = new Map(), borrowings = new Map();
 
-function keep(kept, size, key, make) {
-  const value = kept.has(key) ? kept.get(key) : make();
-  kept.delete(key);
-  kept.set(key, value);
-  if (kept.size > size) kept.delete(kept.keys().next().value);          // the least recently used
-  return value;
-}
-
 function storyOf(ids) {
-  return keep(stories, 4, ids.join(), () => inContext(ids.slice(1), model.cfg.context));
+  return remember(stories, 4, ids.join(), () => inContext(ids.slice(1), model.cfg.context));
 }
 
 // ids and source start with <eos>. The word the story predicts and the one the other story predicts; their
@@ -64,7 +56,7 @@ onmessage = async (event) => {
     } else if (msg.type === "graph") {         // the story's likeliest next word's graph (its share of the edges)
       const ids = storyOf(msg.ids), silenced = new Set(msg.silenced);
       const patched = msg.patched.length
-        ? keep(borrowings, 16, `${msg.source.join()} ${msg.patched}`, () => borrowed(model, storyOf(msg.source), msg.patched)) : new Map();
+        ? remember(borrowings, 16, `${msg.source.join()} ${msg.patched}`, () => borrowed(model, storyOf(msg.source), msg.patched)) : new Map();
       const word = argmax(run(model, ids).logits);
       const graph = predictionGraph(model, ids, word, silenced, patched, undefined, msg.share);
       const p = softmax(Array.from(run(model, ids, {}, silenced, patched).logits))[word];

@@ -361,18 +361,19 @@ const NO_HEADS = new Set();
 // layer's heads, a few hundred kB for a short story).
 const namedRuns = new WeakMap(), KEPT = 512;
 
+// kept.get(key), made and kept if it is not there; the `size` values last used are kept (circuit-worker.js keeps its
+// stories and borrowed writes with it too).
+export function remember(kept, size, key, make) {
+  const value = kept.has(key) ? kept.get(key) : make();
+  kept.delete(key);
+  kept.set(key, value);
+  if (kept.size > size) kept.delete(kept.keys().next().value);          // the least recently used
+  return value;
+}
+
 function recall(ids, key, make) {
   if (!namedRuns.has(ids)) namedRuns.set(ids, new Map());
-  const runs = namedRuns.get(ids);
-  let value = runs.get(key);
-  if (value === undefined) {
-    value = make();
-    if (runs.size >= KEPT) runs.delete(runs.keys().next().value);      // the least recently used
-  } else {
-    runs.delete(key);
-  }
-  runs.set(key, value);
-  return value;
+  return remember(namedRuns.get(ids), KEPT, key, make);
 }
 
 // A layer but the last with a named change, as the next layer reads it: its rows, the rows that moved, each head's
