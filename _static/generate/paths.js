@@ -8,7 +8,7 @@
 // position) to that input alone; path patching takes it from a second story (the sender's write there less its write
 // here), a path cut is minus the sender's write.
 import { layerNorm, matvec, spread } from "./model.js";
-import { product } from "./products.js";
+import { product, sparseProduct } from "./products.js";
 import { inContext } from "./run.js";
 
 export const INPUTS = ["Q", "K", "V"];
@@ -84,7 +84,10 @@ export function borrowed(model, source, heads) {
 const NONE = new Map();
 
 function plus(x, delta) {
-  return delta ? x.map((v, i) => v + delta[i]) : x;
+  if (!delta) return x;
+  const out = new Float64Array(x.length);
+  for (let i = 0; i < x.length; i++) out[i] = x[i] + delta[i];
+  return out;
 }
 
 // One head's queries, keys or values (its own columns of W) of normalised rows at positions `at`, rotated for their
@@ -96,8 +99,11 @@ function headRows(model, l, via, g, rows, at) {
   return out;
 }
 
-// Head g's weights at row t over rows 0..t, and its write there (z W_O, its rows of W_O).
-function attend(model, l, g, q, K, V, t) {
+// Head g's weights at row t over rows 0..t, and its write there (z W_O, its rows of W_O). `normed`: V holds the
+// normalised rows the values are made from, not the values (the last layer, read at the last word alone): z is then
+// (the weighted sum of those rows) times the head's columns of W_V, one product where the values would take one a
+// row (the same sum in another order: the same to rounding).
+function attend(model, l, g, q, K, V, t, normed = false) {
   const { d_k: d, d_v: dv, d_model: D } = model.cfg;
   const scores = new Float64Array(t + 1);
   let max = -Infinity, total = 0;
@@ -108,11 +114,13 @@ function attend(model, l, g, q, K, V, t) {
     if (scores[j] > max) max = scores[j];
   }
   for (let j = 0; j <= t; j++) { scores[j] = Math.exp(scores[j] - max); total += scores[j]; }
-  const z = new Float64Array(dv);
+  const width = normed ? D : dv, sum = new Float64Array(width);
   for (let j = 0; j <= t; j++) {
     scores[j] /= total;
-    for (let c = 0; c < dv; c++) z[c] += scores[j] * V[j][c];
+    const a = scores[j], v = V[j];
+    for (let c = 0; c < width; c++) sum[c] += a * v[c];
   }
+  const z = normed ? product([sum], model.w[`blocks.${l}.attn.W_V`], g * dv, dv, null)[0] : sum;
   const WO = model.w[`blocks.${l}.attn.W_O`].data, write = new Float64Array(D);
   for (let c = 0; c < dv; c++) {
     const off = (g * dv + c) * D;
@@ -154,7 +162,7 @@ function factors(model, l) {
 
 // The MLP's write for each row it reads, given each row's v G: ReLU(s (v G - mean(v) 1G) + beta W1 + b1) W2 + b2.
 function mlp(model, l, reads, vG) {
-  const { norm_eps: eps, d_ff: F, d_model: D } = model.cfg, p = `blocks.${l}.`, k = factors(model, l);
+  const { norm_eps: eps, d_ff: F } = model.cfg, p = `blocks.${l}.`, k = factors(model, l);
   const hidden = reads.map((v, r) => {
     const { mean, scale } = spread(v, eps), m = vG[r], h = new Float64Array(F);
     for (let f = 0; f < F; f++) {
@@ -163,7 +171,7 @@ function mlp(model, l, reads, vG) {
     }
     return h;
   });
-  return product(hidden, model.w[p + "ffn.W2"], 0, D, model.w[p + "ffn.b2"]);
+  return sparseProduct(hidden, model.w[p + "ffn.W2"], model.w[p + "ffn.b2"]);
 }
 
 // v G for the rows `again` of a layer: from the clean pass's, plus each changed head's dz times its factor (and the
@@ -205,7 +213,8 @@ function rowsOf(delta) {
 // a change reaches are computed again (a head's weights at row t, where its query at t or a key or value at or
 // before t changed; the MLP where its input changed); the last layer only at the last word.
 // `kv`: each head's keys and values ({K: [per head], V: [per head]}) when they are known already (kept for a named
-// change: silencing or patching a head of this layer changes what it writes, not what it reads).
+// change: silencing or patching a head of this layer changes what it writes, not what it reads). In the last layer a
+// head's V holds the normalised rows its values are made from (attend's `normed`).
 // `renew`: the heads of this layer altered here and not in `c` (a clean pass derived from the story's own, clean()):
 // their writes change at every row.
 function layer(model, l, x, changed, into, silenced, patched, c, final, kv = null, renew = null) {
@@ -244,32 +253,41 @@ function layer(model, l, x, changed, into, silenced, patched, c, final, kv = nul
       }
       own[via] = c ? c.heads[g][via].slice() : new Array(T);
       const at = all.filter((t) => (!c || touched[via].has(t)) && !unread(t));
-      headRows(model, l, via, g, at.map((t) => (rows.has(t) ? read(delta, t) : norm(t))), at)
-        .forEach((row, r) => { own[via][at[r]] = row; });
+      const normalised = at.map((t) => (rows.has(t) ? read(delta, t) : norm(t)));
+      if (final && via === "V") normalised.forEach((row, r) => { own.V[at[r]] = row; });   // attend's `normed`
+      else headRows(model, l, via, g, normalised, at).forEach((row, r) => { own[via][at[r]] = row; });
     }
     const firstKV = Math.min(T, ...touched.K, ...touched.V);
     const head = { Q: own.Q, K: own.K, V: own.V, write: new Array(T), z: new Array(T), dz: new Array(T), weights: null };
     const quiet = silenced.has(l * H + g), fixed = patched.get(l * H + g), fresh = !!(renew && renew.has(g));
-    // a head altered afresh: its write moved at t, by minus its z where it is silenced, else by more than a z
+    // a head altered afresh: its write moved at t, by minus its z where it is silenced, by the other story's z less
+    // its own where it is patched (borrowed rows carry their z, writes()), else by more than a z
+    const from = fixed && fromZ.get(fixed);
     const altered = (t) => {
       moved.add(t);
-      if (quiet && c.heads[g].z[t]) head.dz[t] = c.heads[g].z[t].map((v) => -v); else whole.add(t);
+      const z = c.heads[g].z[t];
+      if (quiet && z) head.dz[t] = z.map((v) => -v);
+      else if (from && from.z[t] && z) head.dz[t] = from.z[t].map((v, i) => v - z[i]);
+      else whole.add(t);
     };
     for (const t of needed) {
-      if (c && !fresh && !touched.Q.has(t) && t < firstKV) {
+      // as in the clean pass where nothing it reads moved, and it is not altered here afresh (a head patched from a
+      // shorter story is not, past that story's end)
+      const held = quiet || (fixed && t < fixed.length);
+      if (c && !(fresh && held) && !touched.Q.has(t) && t < firstKV) {
         head.write[t] = c.heads[g].write[t];
         head.z[t] = c.heads[g].z[t];
         if (t === T - 1) head.weights = c.heads[g].weights;
         continue;
       }
       // a silenced head's write is zero and a patched one's its row, whatever it reads: only its weights are read
-      const kept = quiet ? new Float64Array(x[t].length) : fixed && t < fixed.length ? fixed[t] : null;
+      const kept = !held ? null : quiet ? new Float64Array(x[t].length) : fixed[t];
       if (kept && t !== T - 1) {
         head.write[t] = kept;
         if (fresh) altered(t);
         continue;
       }
-      const a = attend(model, l, g, own.Q[t], own.K, own.V, t);
+      const a = attend(model, l, g, own.Q[t], own.K, own.V, t, final);
       head.write[t] = kept || a.write;
       if (t === T - 1) head.weights = a.weights;
       if (kept && fresh) altered(t);

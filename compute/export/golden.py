@@ -95,7 +95,8 @@ def golden(files: dict[str, bytes]) -> dict:
             "patches": patches(model, [(encode(a), encode(b)) for a, b in PAIRS], n_heads // arch["n_layer"]),
             "paths": path_patches(model, [(encode(a), encode(b)) for a, b in PATH_PAIRS]),
             "graphs": graphs(model, [in_context(encode(t), arch["context"]) for t in (READ[3], LONG, PATH_PAIRS[2][0])],
-                             [(encode(READ[3]), encode(PAIRS[0][1]), (0, 1)), (encode(READ[3]), encode(PAIRS[1][1]), (1, 0))]),
+                             [(encode(READ[3]), encode(PAIRS[0][1]), (0, 1)), (encode(READ[3]), encode(PAIRS[1][1]), (1, 0)),
+                              (encode(READ[3]), encode(PAIRS[1][1]), (0, 2))]),
             "composition": {"weights": {k: v.tolist() for k, v in circuit.composition(model).items()},
                             "on": [{"ids": encode(t), **{k: v.tolist() for k, v in circuit.composition_on(model, encode(t)).items()}}
                                    for t in (READ[3], LONG, UNKNOWN)]}}
@@ -150,7 +151,8 @@ def path_patches(model, pairs: list[tuple[list[int], list[int]]]) -> list[dict]:
 def graphs(model, prompts: list[list[int]], patches: list[tuple[list[int], list[int], tuple[int, int]]]) -> list[dict]:
     """The graph of the likeliest next word after each prompt (within the context), and after the first with the
     first layer's second head silenced; then after each patch's prompt with one head writing what it writes on the
-    patch's source (the renamed story, as long; a shorter one, given to a second-layer head)."""
+    patch's source (the renamed story, as long; a shorter one, given to a second-layer head and to a first-layer
+    head)."""
     out = []
     for k, ids in enumerate(prompts):
         for silenced in ((), ((0, 1),)) if k == 0 else ((),):

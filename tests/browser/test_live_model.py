@@ -184,7 +184,7 @@ def test_the_graph_of_a_prediction_holds_in_the_page(js, gold):
     in two shares and merged, and when measured after other graphs of the same story (what paths.js keeps of each
     edge, taken again)."""
     got = js.page.evaluate(GRAPH_JS, [js.base, gold])
-    assert len(got) == len(gold["graphs"]) == 6
+    assert len(got) == len(gold["graphs"]) == 7
     assert max(len(c["ids"]) for c in gold["graphs"]) == 255 and any(1 in c["ids"] for c in gold["graphs"])
     for want, have in zip(gold["graphs"], got):
         assert have["nodes"] == want["nodes"] and abs(have["logit"] - want["logit"]) < 1e-4
@@ -197,11 +197,14 @@ def test_the_graph_of_a_prediction_holds_in_the_page(js, gold):
         assert have["again"] == have["edges"]          # to the last bit
     silenced = gold["graphs"][1]
     assert silenced["silenced"] == [1] and not any("L1 H2" in (s, r) for s, r, _ in silenced["edges"])
-    whole, short = gold["graphs"][4:]
+    whole, short, short_first = gold["graphs"][4:]
     assert whole["patched"] == [1] and len(whole["source"]) == len(whole["ids"])
     assert not any(r == "L1 H2" for _, r, _ in whole["edges"]) and any(s == "L1 H2" for s, _, _ in whole["edges"])
     assert short["patched"] == [4] and len(short["source"]) < len(short["ids"])
     assert any(r == "L2 H1" for _, r, _ in short["edges"])
+    # a first-layer head patched from a shorter story: its own rows past that story's end, as in the clean pass
+    assert short_first["patched"] == [2] and len(short_first["source"]) < len(short_first["ids"])
+    assert any(r == "L1 H3" for _, r, _ in short_first["edges"])
     plain = {(s, r): v for s, r, v in gold["graphs"][0]["edges"]}
     assert any(abs(v - plain[(s, r)]) > 0.01 for s, r, v in whole["edges"] if (s, r) in plain)
 
