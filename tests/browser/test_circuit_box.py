@@ -158,7 +158,8 @@ def test_another_part_chosen_by_keyboard(visit):
 
 
 def test_the_box_at_375_px_by_touch(visit):
-    """On a phone: a tap patches, nothing is wider than the screen, every control is on screen and 24 x 24 px."""
+    """On a phone: a tap patches, nothing is wider than the screen, every control is on screen and 24 x 24 px, and a
+    head of the graph tapped is silenced and the graph drawn again without it."""
     v, box = open_box(visit, width=375, height=800, touch=True)
     v.page.evaluate(f"{STATUS.replace('.textContent', '')}.textContent = ''")
     box.locator("[data-part=run]").tap()
@@ -173,6 +174,12 @@ def test_the_box_at_375_px_by_touch(visit):
         assert rect["width"] >= 24 and rect["height"] >= 24
     table = box.locator("[data-part=result]").bounding_box()
     assert table["x"] >= 0 and table["x"] + table["width"] <= 375
+    before = wait_graph(v)
+    head = box.locator(".circuit-node[data-node='L2 H3']")
+    head.tap()
+    got = wait_graph(v, before["summary"])
+    assert head.get_attribute("aria-pressed") == "true" and "with L2 H3 silenced" in got["title"]
+    assert got["edges"] and not any("L2 H3" in e for e in got["edges"])
 
 
 GRAPH_JS = """() => ({

@@ -196,3 +196,42 @@ def test_the_graph_claims_fail_where_another_word_feeds_the_name_head_or_the_sec
     monkeypatch.setattr(circuit, "name_graph", lambda: {**real, "edges": {**real["edges"], **moved}})
     outcome = claims_circuit.the_graph_runs_through_the_first_mlp()
     assert not outcome.holds and f"{head}'s largest edge to L2 H3" in outcome.evidence
+
+
+SECOND_SEED_PATHS = ["one_path_leads_into_the_second_seeds_name_head",
+                     "the_second_seeds_name_head_finds_most_names_without_one_path"]
+
+
+def test_the_second_seeds_path_claims_fail_on_a_model_whose_name_head_no_head_feeds():
+    """On the box's own model, a real one whose name head is in the first layer (no head writes before it), both
+    claims about what feeds a second-layer name head fail, naming that head and its layer."""
+    from compute.lessons.story import claims_circuit
+    from compute.lessons.story.states.heads import head_label
+    assert all(o.holds for _, o in claims_circuit.CIRCUIT.check_all(names=SECOND_SEED_PATHS))
+    box_model = "story-four-head"
+    name_head = heads.looks(box_model)["name"]
+    assert name_head[0] == 0                                      # the premise: a first-layer name head
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(claims_circuit, "FED_BY", box_model)
+        outcomes = claims_circuit.CIRCUIT.check_all(names=SECOND_SEED_PATHS)
+    assert len(outcomes) == 2
+    for _, outcome in outcomes:
+        assert not outcome.holds
+        assert f"the name head of {box_model} is {head_label(name_head)}, in the first layer" in outcome.evidence
+
+
+def test_the_second_seeds_path_claims_fail_where_two_paths_lead_alike_or_one_cut_takes_most_names(monkeypatch):
+    """Measured as they would be where a second path falls nearly as far as the first (no path leads), and where the
+    leading cut takes half the name's mean probability (the name head cannot find names without it)."""
+    from compute.lessons.story import claims_circuit
+    from compute.lessons.story.states import circuit
+    real = circuit.name_head_inputs(claims_circuit.FED_BY)
+    top, runner = sorted(real["cut"], key=real["cut"].get)[:2]
+    alike = {**real, "cut": {**real["cut"], runner: real["cut"][top] + 0.01}}
+    monkeypatch.setattr(circuit, "name_head_inputs", lambda name: alike)
+    outcome = claims_circuit.one_path_leads_into_the_second_seeds_name_head()
+    assert not outcome.holds and f"next {runner}, a fall of" in outcome.evidence, outcome.evidence
+    most = {**real, "cut": {**real["cut"], top: real["plain"] - 0.5}}
+    monkeypatch.setattr(circuit, "name_head_inputs", lambda name: most)
+    outcome = claims_circuit.the_second_seeds_name_head_finds_most_names_without_one_path()
+    assert not outcome.holds and f"{top}: a fall of 0.5000" in outcome.evidence, outcome.evidence

@@ -73,5 +73,5 @@ LESSON = Lesson(
               "n_hand_probes", "n_hand_scored", "n_hand_probes_scored", "d_four", "heads_four", "layers_four", "ln_eps", "n_heads_total", "lr", "batch",
               "budget_millions", "weight_decay", "warmup", "lr_end", "window", "mlp_hidden", "context",
               "temperature", "topk_k", "n_samples", "cast_limit", "colour_limit", "role_stories", "second_seed",
-              "d_one", "ln_d", "weights_mb", "n_relation_families", "rel_goal", "rel_four_millions", "story_file"),
+              "d_one", "ln_d", "weights_mb", "n_relation_families", "rel_goal", "rel_four_millions", "story_file", "path_stories", "fed_most"),
 )

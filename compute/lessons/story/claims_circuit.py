@@ -1,11 +1,14 @@
 """Part III's claims about where the name head's write goes (section 6, "Who reads the name head"): path patching in
-the box's model, the composition scores of its weights and the graph of the name's prediction; merged into
-claims.STORY."""
+the box's model, the composition scores of its weights and the graph of the name's prediction; and what feeds the
+second seed's name head, a head of the second layer (each first-layer head's write cut from one of its inputs);
+merged into claims.STORY."""
 from __future__ import annotations
 
 from ...claims import Outcome, Registry, at_least, at_most, both, room
+from ...published.story import SECOND_SEED
 from ...says import Says
 from .states import circuit
+from .states.heads import head_label
 
 CIRCUIT = Registry()
 claim = CIRCUIT.claim
@@ -18,6 +21,9 @@ UNMOVED = 0.001     # the renamed friend's probability after such a patch
 CARRIED = 0.75      # the renamed friend's probability from the MLPs and the final LayerNorm together
 AT_CHANCE = 0.25    # composition within this share of what a random direction scores
 CLEAR = 1.0         # a graph's largest edge above the next by this much of the logit (the logit is about 12.7)
+FED = 0.05          # the largest fall of the name's mean probability from one cut path, above the next: one path leads
+ALONE = 0.25        # that fall at most: the name head finds most names without any one first-layer head
+FED_BY = SECOND_SEED   # the model whose name head, in the second layer, the last two claims trace
 
 
 def _second_layer_inputs(p: dict) -> dict[str, dict[str, float]]:
@@ -105,3 +111,34 @@ def the_graph_runs_through_the_first_mlp():
                 Outcome(into[0][1] == FIRST_MLP and into[0][0] - into[1][0] >= CLEAR,
                         f"the logit's largest edge from {into[0][1]} {into[0][0]:.2f}; next {into[1][1]} "
                         f"{into[1][0]:.2f}"))
+
+
+def _on_falls(check) -> Outcome:
+    """check(inputs, falls) on the second seed's name head's inputs (states/circuit.py) and each cut path's fall of the
+    name's mean probability, largest first; where its name head is in the first layer, with no head before it, an
+    outcome that fails naming it."""
+    f = circuit.name_head_inputs(FED_BY)
+    if not f["cut"]:
+        return Outcome(False, f"the name head of {f['model']} is {head_label(f['head'])}, in the first layer: no head "
+                              f"writes before it")
+    return check(f, sorted(((f["plain"] - p, path) for path, p in f["cut"].items()), reverse=True))
+
+
+def _leads(f: dict, falls: list[tuple[float, str]]) -> Outcome:
+    (top, path), (next_, other) = falls[:2]
+    return Outcome(top - next_ >= FED, f"{path}: {f['plain']:.4f} to {f['cut'][path]:.4f} (a fall of {top:.4f}); "
+                                       f"next {other}, a fall of {next_:.4f}", margin=room(top - next_, FED, above=True))
+
+
+@claim(Says("largest", "fall of the name's mean probability at the name probes when one first-layer head's write is "
+            "cut from one input of the second seed's name head alone", over="of every first-layer head's path "
+            "into the name head's queries, keys or values", by=FED))
+def one_path_leads_into_the_second_seeds_name_head():
+    return _on_falls(_leads)
+
+
+@claim(Says("at most", "the largest fall of the name's mean probability at the name probes when one first-layer "
+            "head's write is cut from one input of the second seed's name head alone", by=ALONE))
+def the_second_seeds_name_head_finds_most_names_without_one_path():
+    return _on_falls(lambda f, falls: at_most(falls[0][0], ALONE, f"{falls[0][1]}: a fall of {falls[0][0]:.4f} "
+                                                               f"({f['plain']:.4f} to {f['cut'][falls[0][1]]:.4f})"))

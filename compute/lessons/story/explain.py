@@ -11,7 +11,8 @@ import numpy as np
 from ...models.paths import INPUTS
 from ...present.tables import matrix_html, rows_html
 from .states.box import followed, knockout_prompt
-from .states.circuit import composition_scores, name_paths
+from ...published.story import SECOND_SEED
+from .states.circuit import INPUT_WORDS, composition_scores, name_head_inputs, name_paths
 from .states.explain import SHOWN, layernorm_row, top_k_example
 from .states.heads import head_label
 
@@ -63,7 +64,7 @@ def reader_label(receiver: str) -> str:
     if receiver.endswith("MLP"):
         return f"{receiver}"
     head, via = receiver.rsplit(" ", 1)
-    return f"{head}'s {dict(Q='queries', K='keys', V='values')[via]}"
+    return f"{head}'s {INPUT_WORDS[via]}"
 
 
 def name_paths_table() -> HTML:
@@ -93,3 +94,17 @@ def composition_table() -> HTML:
                             highlight=[(i, name) for i in range(len(rows))], corner="read by \\ written by",
                             caption="Composition scores: how much of what a first-layer head writes lies where a "
                                     "second-layer head reads it {about}`method`"))
+
+
+def name_head_inputs_table() -> HTML:
+    """The second seed's name head: the name's mean probability at the name probes with each first-layer head's write
+    (rows) cut from one of the name head's inputs (columns) alone."""
+    f = name_head_inputs(SECOND_SEED)
+    head = head_label(f["head"])
+    senders = list(dict.fromkeys(path.rsplit(" ", 1)[0] for path in f["cut"]))
+    rows = [(s, *(f["cut"][f"{s} {via}"] for via in INPUTS)) for s in senders] or [("none: no head writes before it",
+                                                                                  "", "", "")]
+    return HTML(rows_html(["cut", *(f"from {head}'s {INPUT_WORDS[via]}" for via in INPUTS)], rows, decimals=3,
+                          caption=f"The second seed's name head {head}: the name's mean probability at {f['probes']} "
+                                  f"name probes, {shown(f['plain'], '.3f')} with nothing cut, with one first-layer "
+                                  f"head's write cut from one of its inputs alone {{about}}`method`"))

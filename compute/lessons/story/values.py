@@ -8,7 +8,7 @@ import numpy as np
 from ...data.story import HELD_OUT, KINDS, RECALLS, RELATION_TEMPLATES, TEMPLATES
 from ...training.story import StoryRecipe, learning_rate
 from ...probes import BUCKETS, bucket_label
-from . import claims, claims_heads
+from . import claims, claims_circuit, claims_heads
 from .data import corpus_facts
 from .heads import FOUR, query_positions
 from .live import weights_size
@@ -172,7 +172,21 @@ def path_values() -> dict[str, float]:
             "path_mlps_new": p["groups"]["both MLPs"][new],
             "path_mlps_logits_new": p["groups"]["both MLPs and the final LayerNorm"][new], "path_every_new": p["every"][new],
             "composition_random": c["random"], "composition_low": float(scores.min()),
-            "composition_high": float(scores.max()), **graph_values()}
+            "composition_high": float(scores.max()), **graph_values(), **fed_values()}
+
+
+def fed_values() -> dict[str, object]:
+    """What feeds the second seed's name head (states/circuit.py name_head_inputs): the path whose cut lowers the
+    name's mean probability most, and the next; none where that name head is in the first layer (its claims fail)."""
+    f = circuit.name_head_inputs(SECOND_SEED)
+    ranked = sorted(f["cut"], key=lambda path: f["cut"][path])
+    out = {"fed_probes": f["probes"], "fed_plain": f["plain"], "fed_paths": len(f["cut"]),
+           "path_stories": circuit.PATH_STORIES, "fed_most": claims_circuit.ALONE}
+    for key, path in zip(("fed", "fed_next"), ranked[:2] if len(ranked) >= 2 else ["none none"] * 2):
+        head, via = path.rsplit(" ", 1)
+        out.update({f"{key}_head": head, f"{key}_input": circuit.INPUT_WORDS.get(via, via),
+                    f"{key}_cut": f["cut"].get(path, float("nan"))})
+    return out
 
 
 def graph_values() -> dict[str, float]:

@@ -1,19 +1,27 @@
 """Where the name head's write goes, in the box's model: section 6's story read with the head's write from the renamed
 story patched into one reader at a time (compute.models.paths), and how much each first-layer head writes where each
 second-layer head reads (the composition scores, compute.models.circuit), and the graph of the name's prediction
-(compute.models.graph)."""
+(compute.models.graph). And what feeds a name head of the second layer (the second seed's): each first-layer head's
+write cut from one of its inputs alone."""
 from __future__ import annotations
 
 import math
 from functools import lru_cache
 
+import numpy as np
 import torch
 
 from ....data.tokenizer import EOS, words
+from ....kept import kept
 from ....models import circuit, graph, paths
-from ....published.story import story_corpus
+from ....probes import KIND_NAMES
+from ....published.story import checkpoint_files, load, story_corpus
 from .box import box_model, patch_pair
-from .heads import head_label
+from .evaluation import probes
+from .heads import head_label, looks
+
+PATH_STORIES = 30   # validation stories whose name probes measure what feeds a second-layer name head (264 probes)
+INPUT_WORDS = {"Q": "queries", "K": "keys", "V": "values"}     # a head's inputs, as the lesson names them
 
 # Readers patched together, by what the lesson calls them.
 GROUPS = {"both MLPs": ("L1 MLP", "L2 MLP"), "both MLPs and the final LayerNorm": ("L1 MLP", "L2 MLP", paths.LOGITS)}
@@ -70,3 +78,36 @@ def name_graph() -> dict:
     return {"edges": {(e.sender, e.receiver): e.effect for e in g.edges}, "logit": g.logit, "name": t["name"],
             "words": {n: vocab.itos[ids[int(n.split()[1])]] for n in g.nodes if n.startswith("word")},
             "last": f"word {len(ids) - 1}", "name_head": head_label(t["head"])}
+
+
+@lru_cache(maxsize=2)
+@kept(reads=checkpoint_files)
+def name_head_inputs(name: str) -> dict:
+    """What feeds the name head of Part III's model `name` (the head that looks most at earlier names, heads.looks):
+    the mean probability of the name to come at every name probe of the first PATH_STORIES validation stories, as the
+    model is and with each first-layer head's write cut from one input of the name head alone (its queries, keys or
+    values: compute.models.paths), by path ("L1 H2 V"); no path where the name head is itself in the first layer."""
+    ps, model = probes(), load(name).model
+    eos, kind = story_corpus().vocab.index(EOS), KIND_NAMES.index("name")
+    head = looks(name)["name"]
+    layer, g = head
+    senders = [f"L1 H{k + 1}" for k in range(model.cfg.n_head)] if layer > 0 else []
+    cut_into = {f"{s} {via}": (s, f"{head_label(head)} {via}") for s in senders for via in paths.INPUTS}
+    found = {"plain": [], **{p: [] for p in cut_into}}
+    for story in range(PATH_STORIES):
+        at = np.nonzero((ps.story == story) & (ps.kind == kind))[0]
+        if not len(at):
+            continue
+        T = int((ps.inputs[story] != eos).nonzero().max()) + 1
+        ids, q, w = ps.inputs[story, :T].tolist(), ps.position[at], ps.word[at]
+        written = paths.writes(model, ids)
+
+        def name_p(into) -> np.ndarray:                               # (probes,) the name's probability at each
+            return torch.softmax(paths.run(model, ids, into).logits, -1)[q, w].double().numpy()
+
+        found["plain"].append(name_p({}))
+        for path, (sender, receiver) in cut_into.items():
+            found[path].append(name_p({receiver: -written[sender]}))
+    mean = {p: float(np.concatenate(v).mean()) for p, v in found.items()}
+    return {"model": name, "head": head, "probes": int(sum(len(v) for v in found["plain"])), "plain": mean.pop("plain"),
+            "cut": mean}
