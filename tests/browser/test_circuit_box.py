@@ -211,13 +211,15 @@ def wait_graph(v, before: str = ""):
 def test_the_graph_of_the_prediction_its_threshold_and_a_silenced_head(visit):
     """The graph of the prepared story's next word: compute's nodes, its edges at or above the threshold, the
     strongest named in words; the threshold raised by keyboard hides the weaker; a head silenced by a click has no
-    edge left and the title gives the silenced model's logit."""
+    edge left and the title gives the silenced model's logit; the summary is a live region."""
     v, box = open_box(visit)
     got, want = wait_graph(v), python_graph()
     assert got["nodes"] == want.nodes
     assert sorted(got["edges"]) == sorted(f"{e.sender}>{e.receiver}" for e in want.edges if abs(e.effect) >= 0.5)
     strongest = max(want.edges, key=lambda e: abs(e.effect))
     assert f"{strongest.effect:.2f}" in got["summary"] and f"logit {want.logit:.2f}" in got["title"]
+    # the summary is read out when it changes (a head clicked, the threshold moved), not only when found
+    assert box.locator("[data-part=graph-summary]").get_attribute("aria-live") == "polite"
     box.locator("[data-part=threshold]").focus()
     for _ in range(5):
         v.page.keyboard.press("ArrowRight")                        # 0.5 -> 1.0

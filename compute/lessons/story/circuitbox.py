@@ -58,7 +58,7 @@ step="0.1" value="0.5" aria-describedby="st-circuit-graph-title"></label> <outpu
 <p class="circuit-controls"><label>A head chosen in the graph is <select data-part="alter"><option value="silenced" selected>silenced</option>
 <option value="patched">patched from the other story</option></select></label></p>
 <div class="circuit-graph" data-part="graph" role="group" aria-labelledby="st-circuit-graph-title"></div>
-<p class="circuit-graph-summary" data-part="graph-summary"></p>
+<p class="circuit-graph-summary" data-part="graph-summary" aria-live="polite"></p>
 </div>
 <noscript><p>The box needs JavaScript.</p></noscript>
 </section>

@@ -108,6 +108,6 @@ def name_head_inputs(name: str) -> dict:
         found["plain"].append(name_p({}))
         for path, (sender, receiver) in cut_into.items():
             found[path].append(name_p({receiver: -written[sender]}))
-    mean = {p: float(np.concatenate(v).mean()) for p, v in found.items()}
+    mean = {p: float(np.concatenate(v).mean()) if v else float("nan") for p, v in found.items()}   # nan: no probe
     return {"model": name, "head": head, "probes": int(sum(len(v) for v in found["plain"])), "plain": mean.pop("plain"),
             "cut": mean}
