@@ -121,7 +121,7 @@ def _on_falls(check) -> Outcome:
     if not f["cut"]:
         return Outcome(False, f"the name head of {f['model']} is {head_label(f['head'])}, in the first layer: no head "
                               f"writes before it")
-    return check(f, sorted(((f["plain"] - p, path) for path, p in f["cut"].items()), reverse=True))
+    return check(f, circuit.falls(f))
 
 
 def _leads(f: dict, falls: list[tuple[float, str]]) -> Outcome:

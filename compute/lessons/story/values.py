@@ -179,7 +179,7 @@ def fed_values() -> dict[str, object]:
     """What feeds the second seed's name head (states/circuit.py name_head_inputs): the path whose cut lowers the
     name's mean probability most, and the next; none where that name head is in the first layer (its claims fail)."""
     f = circuit.name_head_inputs(SECOND_SEED)
-    ranked = sorted(f["cut"], key=lambda path: f["cut"][path])
+    ranked = [path for _, path in circuit.falls(f)]
     out = {"fed_probes": f["probes"], "fed_plain": f["plain"], "fed_paths": len(f["cut"]),
            "path_stories": circuit.PATH_STORIES, "fed_most": claims_circuit.ALONE}
     for key, path in zip(("fed", "fed_next"), ranked[:2] if len(ranked) >= 2 else ["none none"] * 2):

@@ -111,3 +111,8 @@ def name_head_inputs(name: str) -> dict:
     mean = {p: float(np.concatenate(v).mean()) if v else float("nan") for p, v in found.items()}   # nan: no probe
     return {"model": name, "head": head, "probes": int(sum(len(v) for v in found["plain"])), "plain": mean.pop("plain"),
             "cut": mean}
+
+
+def falls(inputs: dict) -> list[tuple[float, str]]:
+    """Each cut path of name_head_inputs and the fall of the name's mean probability it gives, largest first."""
+    return sorted(((inputs["plain"] - p, path) for path, p in inputs["cut"].items()), reverse=True)
