@@ -112,6 +112,27 @@ def test_the_front_box_is_as_wide_with_one_code_parsed_as_with_both(visit):
     assert v.page.evaluate(width) == both
 
 
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_header_is_laid_out_alike_with_its_last_button_parsed_or_not(visit, width):
+    """A frame painted while the header was parsed up to its search field, the colour mode's button not yet, drew
+    the field 48 px to the right of where it then stood (a layout shift seen once under load). The button's
+    place is held: the field, the site's name and the header stand where they do whether the button is there or
+    not, on a wide screen and at 375 px."""
+    v = visit(width=width, height=800, touch=width < 400)
+    v.page.goto(v.base + f"posts/{LESSONS[0]}.html", wait_until="load")
+    boxes = """() => ['.site-header', '.site-title', '.site-search', '.primary-toggle'].map(s => {
+        const r = document.querySelector(s).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })"""
+    whole = v.page.evaluate(boxes)
+    button = v.page.locator(".site-header .mode-switch").bounding_box()
+    header = v.page.locator(".site-header").bounding_box()
+    assert button["width"] >= 24 and button["height"] >= 24
+    assert button["x"] + button["width"] <= header["x"] + header["width"]       # inside the header, on screen
+    search = v.page.locator(".site-search").bounding_box()
+    assert search["x"] + search["width"] <= button["x"]                         # not under the button
+    v.page.evaluate("document.querySelector('.site-header .mode-switch').remove()")
+    assert v.page.evaluate(boxes) == whole
+
+
 def test_lesson_figures_are_drawn(opened):
     _, page, figures = opened
     assert figures == page.page.locator(".plotly-graph-div").count()
