@@ -40,7 +40,20 @@ TARGET_SCRIPT = ("(function () { var id = location.hash.slice(1); if (!id) retur
                  " { content-visibility: visible; } }';"
                  " head.appendChild(expect); head.appendChild(style); })();")
 
-HEAD_SCRIPT = MODE_SCRIPT + " " + TARGET_SCRIPT      # one <script> in every page's <head>
+# Runs in <head> on a page opened at its top (no #id): until its first frame is drawn, html.first-screen lets the
+# style sheet skip what starts below any first screen (site.css and guide.css: `content-visibility: hidden` on the
+# sections after the first ones), and the next task after that frame gives it back (`content-visibility: auto` as
+# before, then the whole page laid out by site.js). Measured (docs/performance.md): `content-visibility: auto`
+# alone did not keep Chromium from laying out every section of a page parsed whole before its first frame (the
+# glossary, the readers' guide); `hidden` did. The skipped parts start below the first screen of any window up to
+# 1200 px tall, a phone's too (tests/browser/test_first_paint.py holds it for every page), and nothing is skipped in
+# a taller window, so the first frame shows the whole first screen.
+FIRST_SCREEN_SCRIPT = ("(function () { if (location.hash) return; var root = document.documentElement;"
+                       " root.classList.add('first-screen');"
+                       " requestAnimationFrame(function () { setTimeout(function () {"
+                       " root.classList.remove('first-screen'); }); }); })();")
+
+HEAD_SCRIPT = MODE_SCRIPT + " " + TARGET_SCRIPT + " " + FIRST_SCREEN_SCRIPT     # one <script> in every page's <head>
 
 
 def lessons(app, pagename: str) -> str:

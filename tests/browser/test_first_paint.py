@@ -239,3 +239,79 @@ def test_a_boxs_modules_are_fetched_only_after_the_first_paint(visit, stem):
     assert got["paint"] is not None and len(got["modules"]) >= 2, got    # the box's module and what it imports
     early = [name for name, start in got["modules"] if start < got["paint"]]
     assert early == [], got
+
+
+# Whether html.first-screen was ever set (sitebuild/theme FIRST_SCREEN_SCRIPT), recorded from before <html> exists.
+RECORD_FIRST_SCREEN = r"""
+window.__firstScreen = false;
+new MutationObserver(() => {
+  if (document.documentElement && document.documentElement.classList.contains('first-screen')) window.__firstScreen = true;
+}).observe(document, {attributes: true, attributeFilter: ['class'], subtree: true, childList: true});
+"""
+# The style rules that skip something until the first frame: each one's selector (html.first-screen taken off) and the
+# tallest window its media query lets it apply in (Infinity: no such limit).
+FIRST_SCREEN_RULES_JS = r"""() => {
+  const rules = [];
+  const walk = (list, tallest) => [...list].forEach((rule) => {
+    if (rule.cssRules && rule.media) {
+      const limit = /max-height:\s*(\d+)px/.exec(rule.media.mediaText);
+      walk(rule.cssRules, limit ? Math.min(tallest, +limit[1]) : tallest);
+    } else if (rule.selectorText && rule.selectorText.includes('html.first-screen')) {
+      rule.selectorText.split(',').forEach((s) => rules.push([s.replace('html.first-screen', '').trim(), tallest,
+                                                              rule.style.contentVisibility]));
+    }
+  });
+  [...document.styleSheets].forEach((sheet) => walk(sheet.cssRules, Infinity));
+  return rules;
+}"""
+# Each skipped element's top in the page (laid out whole), and whether its content is skipped once the class is put back.
+SKIPPED_JS = """(rules) => {
+  const root = document.documentElement, out = {};
+  rules.forEach(([selector]) => {
+    out[selector] = [...document.querySelectorAll(selector)].map((e) => e.getBoundingClientRect().top + scrollY);
+  });
+  root.classList.add('first-screen');
+  const skipped = rules.every(([selector]) => [...document.querySelectorAll(selector)]
+    .every((e) => !e.firstElementChild || !e.firstElementChild.checkVisibility()));
+  root.classList.remove('first-screen');
+  return {tops: out, skipped};
+}"""
+FIRST_SCREEN_PAGES = ["guide.html", "glossary.html", "index.html", "search.html", "404.html",
+                      *(f"posts/{stem}.html" for stem in LESSONS)]
+
+
+@pytest.mark.parametrize("path", FIRST_SCREEN_PAGES)
+def test_what_the_first_frame_skips_starts_below_the_first_screen(visit, path):
+    """Until its first frame, a page opened at its top skips outright what starts below its first screen
+    (content-visibility: hidden; `auto` did not keep the glossary and the guide from being laid out whole before
+    that frame): the guide's sections after the second, a lesson's after its first, the glossary's later terms.
+    Whatever a rule skips starts below the tallest window the rule applies in, on a phone and on wide screens, so the
+    first frame draws the whole first screen; the rule does skip it; and it is given back after that frame."""
+    v = visit(init_script=RECORD_FIRST_SCREEN)
+    v.page.goto(v.base + path, wait_until="load")
+    v.page.wait_for_function("!document.documentElement.classList.contains('first-screen')", timeout=5_000)
+    assert v.page.evaluate("window.__firstScreen"), "html.first-screen was never set on a page opened at its top"
+    rules = v.page.evaluate(FIRST_SCREEN_RULES_JS)
+    assert rules and all(visibility == "hidden" for _, _, visibility in rules), rules
+    found = 0
+    for width in (375, 600, 768, 1024, 1280, 1920):
+        v.page.set_viewport_size({"width": width, "height": 900})
+        v.page.evaluate("window.sitePageLaidOut || null")
+        got = v.page.evaluate(SKIPPED_JS, rules)
+        assert got["skipped"], (path, width)
+        for selector, tallest, _ in rules:
+            tops = got["tops"][selector]
+            found += len(tops)
+            assert tallest < 10_000 and all(top >= tallest for top in tops), (path, width, selector, tallest, tops)
+    if path in ("guide.html", "glossary.html") or path.startswith("posts/"):
+        assert found, f"{path}: nothing skipped before its first frame"
+
+
+def test_a_page_opened_at_a_link_skips_nothing_for_its_first_frame(visit):
+    """A link into a page (#id) is the target's business (TARGET_SCRIPT): nothing is skipped outright, or the browser
+    could not scroll to a target inside what is skipped (a glossary term, linked from every lesson)."""
+    v = visit(init_script=RECORD_FIRST_SCREEN)
+    v.page.goto(v.base + "glossary.html#term-seed", wait_until="load")
+    assert not v.page.evaluate("window.__firstScreen")
+    term = v.page.locator("#term-seed").bounding_box()
+    assert 0 <= term["y"] < 900, term
