@@ -130,6 +130,31 @@ def wait_for_result(page, after: str = ""):
     return box_part(page, "result").text_content()
 
 
+def test_a_press_of_train_before_the_box_is_live_is_carried_out_once_it_is(visit):
+    """The box's module is imported after the first paint (site.js): a reader who presses Train before it is in
+    neither reloads the page (the form's own submit, with no handler yet) nor loses the press: it is held, and the
+    run starts once the module is in. Held here by keeping the module's request waiting until after the press."""
+    v = visit(None)
+    waiting = []
+    v.page.route("**/_static/train/widget.js*", lambda route: waiting.append(route))
+    v.page.goto(v.base + PATH, wait_until="load")
+    for _ in range(100):
+        if waiting:
+            break
+        v.page.wait_for_timeout(50)
+    assert waiting, "site.js never asked for the box's module"
+    v.page.evaluate("window.__samePage = true")
+    box_part(v.page, "steps").fill("100")
+    box_part(v.page, "train").click()
+    v.page.wait_for_timeout(300)
+    assert box_part(v.page, "result").text_content() == "" and "?" not in v.page.url
+    waiting[0].continue_()
+    result = wait_for_result(v.page)
+    assert result.startswith(f"Seed {PUBLISHED}: final loss"), result
+    assert v.page.evaluate("window.__samePage === true"), "the page was reloaded"
+    assert "?" not in v.page.url
+
+
 def test_the_box_trains_the_published_seed_to_the_lessons_pattern(visit):
     page = open_page(visit)
     box_part(page, "train").scroll_into_view_if_needed()
