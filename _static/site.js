@@ -72,27 +72,26 @@
 // the box's markup names it in an inert tag (script.box-module, data-src relative to the page:
 // compute/present/widgets.py box_module), so that opening the page starts no request for it, nor for the modules
 // it imports, before the first paint.
-// A box's form submitted before its module is in (a reader quick to press Train, a slow network) has no handler yet
-// and would reload the page: the submit is held, and made again once the modules are imported (each sets its
-// handlers as it is evaluated and prevents its form's own submit, so a submit it handled is never held).
+// A box's form is answered by its module and never sent (sent, it reloads the page). Each module sets its handlers
+// as it is evaluated and prevents its form's submit; one submitted before the modules are in (a reader quick to
+// press Train, a slow network) is held and made again once they are.
 (function () {
-  var imported = false, held = new Map();   // form -> the button that submitted it
+  var settled = false, held = new Map();   // form -> the button that submitted it
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
-    if (imported || ev.defaultPrevented || !form.matches('[data-part="form"]')) return;
+    if (ev.defaultPrevented || !form.matches('[data-part="form"]')) return;
     ev.preventDefault();
-    held.set(form, ev.submitter);
+    if (!settled) held.set(form, ev.submitter);
   });
   function load() {
     var imports = Array.prototype.map.call(document.querySelectorAll("script.box-module[data-src]"), function (tag) {
-      return import(new URL(tag.dataset.src, document.baseURI).href)
-        .catch(function (error) { console.error(error); throw error; });
+      return import(new URL(tag.dataset.src, document.baseURI).href).catch(function (error) { console.error(error); });
     });
     Promise.all(imports).then(function () {
-      imported = true;
+      settled = true;
       held.forEach(function (submitter, form) { form.requestSubmit(submitter || undefined); });
       held.clear();
-    }, function () { held.clear(); });   // a box that did not come alive: nothing to submit to
+    });
   }
   requestAnimationFrame(function () { setTimeout(load, 0); });
 })();
