@@ -41,11 +41,19 @@
     gd.parentElement.remove();
   }
 
+  // A picture of the figure: plotly.toImage draws it again, from the figure's data and layout as they are when
+  // it is called, into a box of its own, and returns that box's SVG.
   function snapshot(gd) {
     var full = gd._fullLayout;
     return window.Plotly.toImage(gd, { format: "svg", width: full.width, height: full.height }).then(function (url) {
       return decodeURIComponent(url.slice(url.indexOf(",") + 1));
     });
+  }
+
+  // What a snapshot is drawn from: the data, the layout (plotly writes the ranges and margins it works out
+  // back into it) and the size.
+  function drawnFrom(gd) {
+    return JSON.stringify([gd.data, gd.layout, gd._fullLayout.width, gd._fullLayout.height]);
   }
 
   function frames(n) {
@@ -54,21 +62,16 @@
     });
   }
 
-  // A snapshot less the random id plotly gives each image it makes (its clip paths and defs carry it; the
-  // build replaces it, sitebuild.figures.forms.steady_svg): two snapshots of a settled figure then agree.
-  function unmarked(image) {
-    var found = /id="defs-([0-9a-z]+)"/.exec(image);
-    return found ? image.split(found[1]).join("") : image;
-  }
-
-  // The figure once it has settled: two snapshots two frames apart that agree (a redraw plotly or figures.js
-  // schedules for a later frame, as an automargin pass, lands before the picture is taken; on a busy machine
-  // one was once caught half done, and two builds then drew different bytes).
+  // The figure once it has settled: a snapshot whose data and layout are still the same two frames after it
+  // was taken (a redraw plotly or figures.js schedules for a later frame, as an automargin pass or the legend
+  // moved below the axis titles, lands before the picture is kept; on a busy machine one was once caught half
+  // done, and two builds then drew different bytes). Else snapshot again, at most `tries` times.
   function svg(gd, tries) {
     tries = tries === undefined ? 5 : tries;
-    return frames(2).then(function () { return snapshot(gd); }).then(function (first) {
-      return frames(2).then(function () { return snapshot(gd); }).then(function (second) {
-        if (unmarked(first) === unmarked(second) || tries <= 1) return second;
+    var before = drawnFrom(gd);
+    return snapshot(gd).then(function (image) {
+      return frames(2).then(function () {
+        if (drawnFrom(gd) === before || tries <= 1) return image;
         return svg(gd, tries - 1);
       });
     });

@@ -102,3 +102,36 @@ def test_a_figure_without_a_caption_stops_the_figure_stage_naming_it():
     with pytest.raises(FigureError, match="has no caption"):
         figures_in(empty, PAGE)
     assert figures_in(figure_page(), PAGE)[0].caption.startswith("Two bars")
+
+
+# figures.js's drawing, as the build's harness calls it, followed a frame later by a change of the figure's title
+# (as a redraw plotly or figures.js schedules for a later frame would change it).
+LATE_CHANGE = """
+(function () {
+  var plot = window.siteFigures.plot;
+  window.siteFigures.plot = function (gd, figure, geometry) {
+    return plot(gd, figure, geometry).then(function (done) {
+      requestAnimationFrame(function () { window.Plotly.relayout(gd, { "title.text": "settled late" }); });
+      return done;
+    });
+  };
+})();
+"""
+
+
+def test_a_figure_that_changes_a_frame_after_it_is_drawn_is_pictured_as_it_settles(tmp_path):
+    """A picture is kept only once the figure's data and layout stay the same after it is taken
+    (sitebuild/figures/render.js, svg): a drawing that changes the title a frame later is pictured with the
+    late title, for the page in both modes and widths and on paper, never as it was first drawn."""
+    page = figure_page()
+    html, build = site_folder(tmp_path, page), tmp_path / "build"
+    with (html / "_static" / "figures.js").open("a") as script:
+        script.write(LATE_CHANGE)
+    done, _, _ = draw(html, build, page)
+    assert done.drawn == 1
+    entry, = (build / CACHE).iterdir()
+    pictures = sorted(entry.glob("*.svg"))
+    assert [p.name for p in pictures] == ["dark-narrow.svg", "dark-wide.svg", "figure.svg", "light-narrow.svg",
+                                          "light-wide.svg", "print-0.svg"]
+    for picture in pictures:
+        assert "settled late" in picture.read_text(), picture.name
