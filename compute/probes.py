@@ -105,24 +105,34 @@ def mentioned_mask(ps: ProbeSet, vocab_size: int) -> torch.Tensor:
     return mask
 
 
+def by_length(ps: ProbeSet) -> torch.Tensor:
+    """(n,) the stories shortest first (ties in their order): a batch of stories of like lengths pads little."""
+    return torch.argsort((ps.targets != -100).sum(1), stable=True)
+
+
 @torch.no_grad()
 def run_probes(model: torch.nn.Module, ps: ProbeSet, vocab: Vocabulary, batch: int = 64,
                head_mask: torch.Tensor | None = None) -> ProbeResults:
-    """One pass over the validation stories: the loss, and each probe scored within its kind."""
+    """One pass over the validation stories, in batches of like lengths: the loss, and each probe scored within
+    its kind."""
     kinds, mentioned = kind_masks(vocab), mentioned_mask(ps, len(vocab))
-    story, position = torch.from_numpy(ps.story), torch.from_numpy(ps.position)
+    order = by_length(ps)                                                # (n,) story at each place of the pass
+    place = torch.empty_like(order)
+    place[order] = torch.arange(len(order))                             # (n,) each story's place in the pass
+    at_place, position = place[torch.from_numpy(ps.story)], torch.from_numpy(ps.position)   # (P,), (P,)
     rows = torch.empty(len(ps.word), len(vocab))                        # (P, vocab) the logits at each probe
     total, count = 0.0, 0
-    for lo in range(0, len(ps.inputs), batch):
-        y = ps.targets[lo:lo + batch]
+    for lo in range(0, len(order), batch):
+        stories = order[lo:lo + batch]
+        y = ps.targets[stories]
         T = int((y != -100).sum(1).max())                               # cut the padding every row shares
-        x, y = ps.inputs[lo:lo + batch, :T], y[:, :T]
+        x, y = ps.inputs[stories, :T], y[:, :T]
         logits = model(x) if head_mask is None else model(x, head_mask=head_mask)  # (b, T, vocab)
         total += F.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1), ignore_index=-100,
                                  reduction="sum").item()
         count += int((y != -100).sum())
-        at = (story >= lo) & (story < lo + len(x))
-        rows[at] = logits[story[at] - lo, position[at]]
+        at = (at_place >= lo) & (at_place < lo + len(stories))
+        rows[at] = logits[at_place[at] - lo, position[at]]
     word = torch.from_numpy(ps.word)
     first = rows.masked_fill(~kinds[torch.from_numpy(ps.kind)], float("-inf")).argmax(1)   # (P,) first of its kind
     within = first == word

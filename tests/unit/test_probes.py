@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import torch
 
 from compute.data.story import KINDS, Story, probes_for
 from compute.data.tokenizer import build_vocabulary, words
-from compute.probes import KIND_NAMES, probe_set, run_probes, summary
+from compute.probes import KIND_NAMES, by_length, probe_set, run_probes, summary
 
 TEXT = ("Mia had a red ball . Tom had a blue kite . Mia gave the red ball to Tom . "
         "Tom said thank you to Mia .")
@@ -74,3 +75,36 @@ def test_probes_past_the_context_are_dropped():
     story, vocab, ps = _setup(context=12)
     assert all(pos < 12 for pos in ps.position)
     assert len(ps.word) < len(story.probes)
+
+
+class Prefix(torch.nn.Module):
+    """Scores at each position that depend on every input before it (a running sum of fixed embeddings), as a
+    causal model's do: a probe's row read from another story, or another place, scores differently."""
+
+    def __init__(self, vocab_size):
+        super().__init__()
+        self.embed = torch.randn(vocab_size, vocab_size, generator=torch.Generator().manual_seed(1))
+
+    def forward(self, x):
+        return self.embed[x].cumsum(1)                                         # (b, T, vocab)
+
+
+def test_stories_batched_by_length_score_each_probe_as_the_story_alone_does():
+    """run_probes passes the stories shortest first, in batches: every probe gets the row of its own story and
+    position, and the loss is the mean over every target, as passing each story on its own gives."""
+    texts = [TEXT, "Tom had a blue kite . Tom gave the blue kite to Mia .", TEXT + " " + TEXT,
+             "Mia had a red ball . Mia said thank you to Tom ."]
+    stories = [Story(t, tuple(words(t)), probes_for(tuple(words(t)))) for t in texts]
+    vocab = build_vocabulary([s.tokens for s in stories] + [list(KINDS["name"]) + list(KINDS["object"]) +
+                                                          list(KINDS["colour"])])
+    ps = probe_set(stories, vocab, 128)
+    lengths = (ps.targets != -100).sum(1)
+    assert lengths.tolist() != sorted(lengths.tolist())                    # passed in another order than written
+    assert lengths[by_length(ps)].tolist() == sorted(lengths.tolist())
+    model = Prefix(len(vocab))
+    batched = run_probes(model, ps, vocab, batch=2)
+    alone = [run_probes(model, probe_set([s], vocab, 128), vocab, batch=1) for s in stories]
+    for field in ("within_kind", "top1", "choice", "copies"):
+        assert (getattr(batched, field) == np.concatenate([getattr(r, field) for r in alone])).all(), field
+    per_story = [r.val_loss * int(n) for r, n in zip(alone, lengths)]
+    assert batched.val_loss == pytest.approx(sum(per_story) / int(lengths.sum()), rel=1e-6)
