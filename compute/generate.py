@@ -88,28 +88,28 @@ def _left_to_right(values: list[float]) -> float:
     return total
 
 
-def choose(logits: torch.Tensor, sampling: Sampling, randoms: list[Mulberry32]) -> torch.Tensor:
-    """The next id for each row of logits (B, vocab) -> (B,), row b drawing from randoms[b]."""
-    rows = logits.double().numpy()
-    return torch.tensor([choose_row(row, sampling, random) for row, random in zip(rows, randoms)])
+def choose(logits: torch.Tensor, sampling: Sampling, randoms: list[Mulberry32], rows: list[int]) -> dict[int, int]:
+    """The next id of each of `rows` of logits (B, vocab): {row: id}, row b drawing from randoms[b]; a row left
+    out draws nothing."""
+    values = logits.double().numpy()
+    return {b: choose_row(values[b], sampling, randoms[b]) for b in rows}
 
 
 def choose_row(row: np.ndarray, sampling: Sampling, random: Mulberry32) -> int:
     """choose_one for one row of float64 logits (vocab,), the same id for the same draw: the comparisons and the
-    sort are numpy's, every sum and exponential the same float64 operations in the same order (a story sample
-    draws 200 tokens from each of a few hundred words)."""
+    sort are numpy's, every exponential, sum and difference the same float64 operations in the same order
+    (np.cumsum and np.subtract.accumulate run left to right, one element after another, as the page's loops do;
+    a story sample draws 200 tokens from each of a few hundred words)."""
     if sampling.greedy:
         return int(np.argmax(row))                                   # the first of equals
     if sampling.top_p < 1 or (sampling.top_k and sampling.top_k < len(row)):
         return choose_one(row.tolist(), sampling, random)
     scaled = row / sampling.temperature                              # (vocab,), as logits[i] / temperature
-    weights = list(map(math.exp, (scaled - scaled.max()).tolist()))
-    u = random() * _left_to_right(weights)
-    for i, w in enumerate(weights):
-        u -= w
-        if u < 0:
-            return i
-    return len(weights) - 1
+    weights = np.fromiter(map(math.exp, (scaled - scaled.max()).tolist()), dtype=np.float64, count=len(row))
+    u = random() * float(np.cumsum(weights)[-1])                     # the total, added left to right
+    left = np.subtract.accumulate(np.concatenate(([u], weights)))[1:]   # (vocab,) u less each weight in turn
+    below = np.flatnonzero(left < 0)
+    return int(below[0]) if len(below) else len(weights) - 1
 
 
 @torch.no_grad()
@@ -133,14 +133,14 @@ def generate(model: torch.nn.Module, prompts: torch.Tensor, sampling: Sampling, 
             logits = model.step(seqs if step == 0 else seqs[:, -1:], caches)[:, -1]  # (B, vocab)
         else:
             logits = model.next_logits(seqs)                                      # (B, vocab), its window
-        nxt = choose(logits, sampling, randoms)                                   # (B,)
-        for b in range(B):
-            if not done[b]:
-                if int(nxt[b]) == eos:
-                    done[b] = True
-                else:
-                    new[b].append(int(nxt[b]))
+        drawn = choose(logits, sampling, randoms, [b for b in range(B) if not done[b]])  # a finished row draws no more
+        for b, i in drawn.items():
+            if i == eos:
+                done[b] = True
+            else:
+                new[b].append(i)
         if bool(done.all()):
             break
+        nxt = torch.tensor([drawn.get(b, eos) for b in range(B)])                 # (B,) a finished row reads <eos>
         seqs = torch.cat([seqs, nxt[:, None]], dim=1)
     return new

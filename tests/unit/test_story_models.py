@@ -110,6 +110,19 @@ def test_seeded_sampling_repeats_and_depends_on_the_seed():
     assert all(seq[0] in top[i] for i, seq in enumerate(a))    # top-k holds for the first draw
 
 
+def test_each_row_of_a_batch_writes_what_it_writes_alone():
+    """A row draws from its own generator (seed + its row) and its batch's other rows change nothing, finished
+    or not: each of eight samples, most ending at <eos> at different steps, is the sample its seed writes alone."""
+    m = model("four-head")
+    prompts = torch.zeros(8, 1, dtype=torch.long)
+    s = Sampling(temperature=1.5, max_tokens=30)
+    eos = int(m(prompts[:1])[0, -1].topk(3).indices[2])      # a likely word as the end: rows end at different steps
+    batch = generate(m, prompts, s, seed=5, eos=eos)
+    alone = [generate(m, prompts[:1], s, seed=5 + b, eos=eos)[0] for b in range(8)]
+    assert batch == alone
+    assert len({len(row) for row in batch}) > 2 and min(map(len, batch)) < 30    # rows ended at different steps
+
+
 def schedule_of(steps: int) -> tuple[StoryRecipe, list[float]]:
     r = StoryRecipe(tokens=32 * 256 * steps)
     return r, [learning_rate(s, r) for s in range(r.steps)]
