@@ -2,10 +2,10 @@
 whole page once the first screen is drawn, and a reader who followed a link is still looking at what it named."""
 from __future__ import annotations
 
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 
 from conftest import LESSONS
 
@@ -32,31 +32,11 @@ AFTER_JS = """async () => {
 }""" % SECTIONS
 
 
-class LinkTargets(HTMLParser):
-    """What a test links to, read from a built page's HTML (no load of the page in a browser): the ids of the
-    article's subsections (SECTIONS) and of its figures (.plotly-graph-div), in the page's order."""
-
-    def __init__(self, page: Path):
-        super().__init__()
-        self.in_article, self.depth, self.sections, self.figures = False, 0, [], []
-        self.feed(page.read_text(encoding="utf-8"))
-
-    def handle_starttag(self, tag, attrs):
-        names, ident = (dict(attrs).get("class") or "").split(), dict(attrs).get("id")
-        if tag == "article" and "bd-article" in names:
-            self.in_article = True
-        elif tag == "section" and self.in_article:
-            self.depth += 1
-            if self.depth == 2:
-                self.sections.append(ident)
-        elif tag == "div" and "plotly-graph-div" in names:
-            self.figures.append(ident)
-
-    def handle_endtag(self, tag):
-        if tag == "section" and self.in_article:
-            self.depth -= 1
-        elif tag == "article":
-            self.in_article = False
+def built(site: Path, stem: str, selector: str) -> list[str]:
+    """The ids of what `selector` picks in a lesson as built, read from its HTML (no load of the page in a
+    browser): the same the page's DOM gives."""
+    page = BeautifulSoup((site / "posts" / f"{stem}.html").read_text(encoding="utf-8"), "html.parser")
+    return [element["id"] for element in page.select(selector)]
 
 
 @pytest.mark.parametrize("stem", LESSONS)
@@ -90,7 +70,7 @@ def test_the_first_screen_is_never_skipped(visit):
 def test_a_link_to_a_late_section_stays_in_view_once_the_page_is_laid_out(visit, built_site, stem):
     """The sections above a linked one are skipped, at a guessed height, when the browser scrolls to it; laying
     them out later must not move what the reader is looking at."""
-    late = LinkTargets(built_site / f"posts/{stem}.html").sections[-2]
+    late = built(built_site, stem, SECTIONS)[-2]
     v = visit()
     v.page.goto(v.base + f"posts/{stem}.html#{late}", wait_until="load")
     v.page.evaluate(AFTER_JS)
@@ -121,7 +101,7 @@ AT_LINK_JS = """(id) => {
 def test_a_link_to_a_late_figure_opens_at_it_with_nothing_before_its_section_laid_out(visit, built_site, stem):
     """The sections before a linked figure cost no layout before the first paint (site.css): the page opens at
     the figure's section; laid out whole later, the figure stays where the reader sees it."""
-    figure = LinkTargets(built_site / f"posts/{stem}.html").figures[-1]
+    figure = built(built_site, stem, ".plotly-graph-div")[-1]
     v = visit(init_script=HOLD_IDLE)                # the page as its first paint left it, for as long as needed
     v.page.goto(v.base + f"posts/{stem}.html#{figure}", wait_until="load")
     v.page.wait_for_function("typeof window.__idle === 'function'", timeout=15_000)
@@ -148,7 +128,7 @@ def test_a_link_draws_no_frame_before_its_target_is_parsed(visit, built_site, st
     """A page opened at a link draws its first frame once the target is parsed (sitebuild/theme's TARGET_SCRIPT),
     not a frame of the page's top and then another: every frame before then laid out what was parsed so far. A
     page opened without a link is left whole: no frame held, nothing left out."""
-    figure = LinkTargets(built_site / f"posts/{stem}.html").figures[-1]
+    figure = built(built_site, stem, ".plotly-graph-div")[-1]
     linked = visit(init_script=FRAMES_AT_LINK)
     linked.page.goto(linked.base + f"posts/{stem}.html#{figure}", wait_until="load")
     frames = linked.page.evaluate("window.__frames")

@@ -137,12 +137,8 @@ def test_a_press_of_train_before_the_box_is_live_is_carried_out_once_it_is(visit
     v = visit(None)
     waiting = []
     v.page.route("**/_static/train/widget.js*", lambda route: waiting.append(route))
-    v.page.goto(v.base + PATH, wait_until="load")
-    for _ in range(100):
-        if waiting:
-            break
-        v.page.wait_for_timeout(50)
-    assert waiting, "site.js never asked for the box's module"
+    with v.page.expect_request("**/_static/train/widget.js*"):     # site.js asks for the box's module
+        v.page.goto(v.base + PATH, wait_until="load")
     v.page.evaluate("window.__samePage = true")
     box_part(v.page, "steps").fill("100")
     box_part(v.page, "train").click()
