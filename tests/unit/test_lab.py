@@ -147,3 +147,25 @@ def test_a_sample_cut_at_its_token_limit_ends_at_its_last_full_sentence():
     cut = ("the", "cat", "sat", ".", '"', "hi", "!", '"', "said", "ben", "and", "thank")
     assert whole_sentences(cut, limit=len(cut)) == cut[:8]                # to "!" and its closing quote
     assert whole_sentences(("a", "b", "."), limit=3) == ("a", "b", ".")
+
+
+def test_a_run_with_its_head_silenced_is_scored_once_and_with_w_o_zero(monkeypatch):
+    """The claim, the knockout exercise and the findings each read the silenced scores: one pass over the
+    validation stories per run, with W_O zero in that pass alone; another run is scored afresh."""
+    from compute.lessons.lab.states import knockout
+    passes = []
+
+    def run_probes(logits, probe_set, vocab):
+        passes.append(logits(None))
+        return len(passes)
+    monkeypatch.setattr(knockout, "run_probes", run_probes)
+    monkeypatch.setattr(knockout, "summary", lambda probe_set, results: {"pass": results})
+    monkeypatch.setattr(knockout, "probes", lambda: "probes")
+    monkeypatch.setattr(knockout, "data", lambda: type("Data", (), {"vocab": "vocab"}))
+    w_o = lambda params, tokens: float(params["blocks.0.attn.W_O"].abs().sum())  # noqa: E731
+    head = lab_run.LabRun("one-head", w_o, {"blocks.0.attn.W_O": torch.ones(2, 2)}, "published checkpoint")
+    first = knockout.knocked_out(head)
+    assert knockout.knocked_out(head) is first and knockout.knocked_out(head) == {"pass": 1}
+    assert passes == [0.0] and float(head.params["blocks.0.attn.W_O"].sum()) == 4.0   # silenced in the pass alone
+    other = lab_run.LabRun("one-head", w_o, {"blocks.0.attn.W_O": torch.ones(2, 2)}, "trained here")
+    assert knockout.knocked_out(other) == {"pass": 2} and passes == [0.0, 0.0]

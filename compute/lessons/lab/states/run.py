@@ -41,6 +41,7 @@ class LabRun:
     seconds: float = 0.0             # training steps only
     results: ProbeResults | None = None
     scores: dict = field(default_factory=dict)
+    silenced: dict | None = None     # the scores with the head silenced (states.knockout), once asked for
 
     def logits(self, tokens: torch.Tensor) -> torch.Tensor:
         return self.fn(self.params, tokens)
