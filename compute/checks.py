@@ -104,12 +104,16 @@ def _claims(names: list[str] | None = None) -> dict[str, tuple[str, str]]:
 
 # Measurements several lessons' checks read, independent of one another, each kept on disk (compute.kept): the
 # build computes them side by side before the checks (sitebuild.preflight.run), each in a process of its own, and
-# the checks read them back. The two story corpora take about 30 s each to generate. Python statements, not
-# imports: what they import is no part of a lesson's key (sitebuild.preflight.run.lesson_key).
+# the checks read them back. The two story corpora take about 15 s each to generate; then Part III's measurements
+# from the end of its page back (compute.lessons.story.states.warm), beside Part III's own run, which reads them
+# there. Python statements, not imports: what they import is no part of a lesson's key
+# (sitebuild.preflight.run.lesson_key).
 WARM_UPS = (
     "from compute.published.corpus import generated_corpus\ngenerated_corpus.ensure()",
     "from compute.conditions import GENERATED_STORIES\nfrom compute.published.corpus import generated_corpus\n"
     "if GENERATED_STORIES.holds():\n    generated_corpus.ensure(relations=True)",
+    "from compute.lessons.story.states import warm\nwarm.late_measurements()",
+    "from compute.lessons.story.states import warm\nwarm.every_models_samples()",
 )
 
 
