@@ -14,14 +14,14 @@ from ....conditions import GENERATED_STORIES
 from ....published.story import FOUR_HEAD, MODELS, SECOND_SEED
 from . import circuit, heads, samples
 from .relations import NAMES as RELATION_NAMES, RELATION_MODELS
-from .scoring import Scoring
+from .scoring import SPLITS, Scoring
 
 
 def late_measurements() -> None:
     """The page's measurements from its end back: the relation models' passes (where the page shows them), the name
     head's inputs, the attention on earlier mentions and the knock-outs."""
     if GENERATED_STORIES.holds():
-        for split in reversed(RELATION_MODELS.splits()):
+        for split in reversed(SPLITS):          # their corpus is the generated one: every split (not read here)
             for kind in reversed(MODELS):
                 Scoring.results.__wrapped__.ensure(RELATION_MODELS, RELATION_NAMES[kind], split)
     circuit.name_head_inputs.__wrapped__.ensure(SECOND_SEED)
