@@ -2,6 +2,7 @@
 of Sphinx's child process, whose lessons executed or taken from the cache are stages of the build."""
 from __future__ import annotations
 
+import sys
 import time
 
 from compute.progress import Progress, advance, current, expect, stage, using, warn  # noqa: F401 (the build's)
@@ -11,7 +12,10 @@ MARK = "@@sitebuild-progress "
 
 
 def _emit(text: str) -> None:
-    print(MARK + text, flush=True)
+    """One line, written whole: the lessons run ahead say they are done from threads of their own, and print()
+    writes a line's text and its end apart, so two such lines could share one (seen once in a fresh-clone run)."""
+    sys.stdout.write(MARK + text + "\n")
+    sys.stdout.flush()
 
 
 def _on_before_read(app, env, docnames: list[str]) -> None:
