@@ -65,8 +65,10 @@ _UID = re.compile(r'id="defs-([0-9a-z]+)"')
 
 
 def steady_svg(svg: str, uid: str, pressed: str = "") -> str:
-    """`svg` with plotly's random id (clip paths, defs, legend) replaced by `uid`, and the pressed button
-    painted `pressed` (a CSS colour; empty: plotly's own). Raises ValueError on an SVG that is not plotly's."""
+    """`svg` with plotly's random id (clip paths, defs, legend) replaced by `uid`, its root's attributes in one
+    order, and the pressed button painted `pressed` (a CSS colour; empty: plotly's own). Raises ValueError on an
+    SVG that is not plotly's."""
+    svg = steady_root(svg)
     found = _UID.search(svg)
     if not found:
         raise ValueError("not an SVG plotly drew: no defs id")
@@ -81,6 +83,24 @@ def steady_svg(svg: str, uid: str, pressed: str = "") -> str:
 
 
 _ROOT = re.compile(r"<svg\b[^>]*>")
+_ATTRIBUTE = re.compile(r'\s+([^\s=]+)="([^"]*)"')
+# plotly's root attributes in the order its export writes them where the drawing settled before it: the order an
+# attribute is first set in, which a late redraw changes (`style` set after `viewBox` once, in one of two builds)
+ROOT_ORDER = ("class", "xmlns", "xmlns:xlink", "width", "height", "style", "viewBox")
+
+
+def steady_root(svg: str) -> str:
+    """`svg` with its root element's attributes in ROOT_ORDER (any others after them, as they came): the same
+    picture, written the same whatever order the drawing set them in."""
+    root = _ROOT.search(svg)
+    if not root:
+        return svg
+    attributes = _ATTRIBUTE.findall(root.group(0))
+    rank = {name: k for k, name in enumerate(ROOT_ORDER)}
+    ordered = sorted(attributes, key=lambda a: rank.get(a[0], len(ROOT_ORDER)))   # stable: the others keep theirs
+    closing = "/>" if root.group(0).endswith("/>") else ">"
+    tag = "<svg" + "".join(f' {name}="{value}"' for name, value in ordered) + closing
+    return svg[:root.start()] + tag + svg[root.end():]
 _SIZE = re.compile(r'\bwidth="(?P<w>[\d.]+)" height="(?P<h>[\d.]+)"')
 
 

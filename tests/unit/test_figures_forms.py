@@ -34,6 +34,22 @@ def test_steady_svg_replaces_plotlys_random_id_everywhere_and_paints_the_pressed
     assert forms.steady_svg(PLOTLY_SVG.replace("a1b2c3", "zz9y8x"), "fig0001", "#1f5f9e") == svg
 
 
+def test_steady_svg_writes_the_roots_attributes_in_one_order():
+    """plotly writes its root's attributes in the order they were first set, which a late redraw changed once (two
+    builds of one source, `style` before and after `viewBox`): the steady SVG is the same bytes either way."""
+    settled = PLOTLY_SVG.replace('height="200" viewBox', 'height="200" style="" viewBox')
+    late = PLOTLY_SVG.replace('viewBox="0 0 320 200">', 'viewBox="0 0 320 200" style="">')
+    assert settled != late
+    assert forms.steady_svg(late, "fig0001") == forms.steady_svg(settled, "fig0001")
+    assert forms.steady_svg(settled, "fig0001").startswith(
+        '<svg class="main-svg" xmlns="http://www.w3.org/2000/svg" width="320" height="200" style="" viewBox=')
+    # an attribute plotly does not write stays, after the known ones; the rest of the drawing is untouched
+    other = forms.steady_svg(late.replace('<svg class', '<svg data-x="1" class'), "fig0001")
+    assert other.startswith('<svg class="main-svg" xmlns="http://www.w3.org/2000/svg" width="320" height="200" '
+                            'style="" viewBox="0 0 320 200" data-x="1">')
+    assert other.split(">", 1)[1] == forms.steady_svg(settled, "fig0001").split(">", 1)[1]
+
+
 def test_steady_svg_refuses_an_id_that_also_stands_in_the_text():
     with pytest.raises(ValueError, match="occurs outside ids"):
         forms.steady_svg(PLOTLY_SVG.replace("water 0.29", "a1b2c3"), "x")
