@@ -83,10 +83,12 @@ def steady_svg(svg: str, uid: str, pressed: str = "") -> str:
 
 
 _ROOT = re.compile(r"<svg\b[^>]*>")
+_SIZE = re.compile(r'\bwidth="(?P<w>[\d.]+)" height="(?P<h>[\d.]+)"')
 _ATTRIBUTE = re.compile(r'\s+([^\s=]+)="([^"]*)"')
 # plotly's root attributes in the order its export writes them where the drawing settled before it: the order an
 # attribute is first set in, which a late redraw changes (`style` set after `viewBox` once, in one of two builds)
 ROOT_ORDER = ("class", "xmlns", "xmlns:xlink", "width", "height", "style", "viewBox")
+_RANK = {name: k for k, name in enumerate(ROOT_ORDER)}
 
 
 def steady_root(svg: str) -> str:
@@ -96,12 +98,12 @@ def steady_root(svg: str) -> str:
     if not root:
         return svg
     attributes = _ATTRIBUTE.findall(root.group(0))
-    rank = {name: k for k, name in enumerate(ROOT_ORDER)}
-    ordered = sorted(attributes, key=lambda a: rank.get(a[0], len(ROOT_ORDER)))   # stable: the others keep theirs
+    ordered = sorted(attributes, key=lambda a: _RANK.get(a[0], len(ROOT_ORDER)))   # stable: the others keep theirs
     closing = "/>" if root.group(0).endswith("/>") else ">"
     tag = "<svg" + "".join(f' {name}="{value}"' for name, value in ordered) + closing
+    if len(tag) != len(root.group(0)):   # an attribute the pattern did not read would be lost
+        raise ValueError(f"an SVG root whose attributes are not all name=\"value\": {root.group(0)[:80]}")
     return svg[:root.start()] + tag + svg[root.end():]
-_SIZE = re.compile(r'\bwidth="(?P<w>[\d.]+)" height="(?P<h>[\d.]+)"')
 
 
 def svg_size(svg: str) -> tuple[float, float]:

@@ -48,6 +48,8 @@ def test_steady_svg_writes_the_roots_attributes_in_one_order():
     assert other.startswith('<svg class="main-svg" xmlns="http://www.w3.org/2000/svg" width="320" height="200" '
                             'style="" viewBox="0 0 320 200" data-x="1">')
     assert other.split(">", 1)[1] == forms.steady_svg(settled, "fig0001").split(">", 1)[1]
+    with pytest.raises(ValueError, match="not all name="):   # an attribute it cannot read is refused, not dropped
+        forms.steady_svg(settled.replace('<svg class', "<svg data-x='1' class"), "fig0001")
 
 
 def test_steady_svg_refuses_an_id_that_also_stands_in_the_text():
